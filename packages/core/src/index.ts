@@ -1,0 +1,5 @@
+export * from "./Ids.js"
+export * from "./Money.js"
+export * from "./StoreError.js"
+export * from "./ledger/index.js"
+export * from "./tariff/Plan.js"
