@@ -48,7 +48,9 @@ export const csvExportStream = <E, R>(
   rows: Stream.Stream<LedgerEntry, E, R>,
   countAll: Effect.Effect<number, StoreError>,
   maxRows: number = CSV_EXPORT_MAX_ROWS
-): Stream.Stream<string, E | StoreError, R> => {
+): Stream.Stream<string, E | StoreError, R> =>
+  // Suspended so that each run of the stream counts its own rows.
+  Stream.suspend(() => {
   let written = 0
   const header = Stream.succeed(encode([CSV_COLUMNS]))
   const body = rows.pipe(
@@ -67,4 +69,4 @@ export const csvExportStream = <E, R>(
     )
   )
   return Stream.concat(Stream.concat(header, body), trailer)
-}
+})
