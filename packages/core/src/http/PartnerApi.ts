@@ -1,0 +1,29 @@
+/**
+ * The partner API as one HttpApi definition: it serves requests (host), derives the typed client
+ * and the OpenAPI document. Later areas add their groups here.
+ */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { BadRequest, Conflict, Forbidden, InternalError, NotFound, PaymentRequired, TooManyRequests, Unauthorized } from "./ApiError.js"
+import { AuthGroup } from "./groups/AuthGroup.js"
+import { BillingGroup } from "./groups/BillingGroup.js"
+import { KeysGroup } from "./groups/KeysGroup.js"
+import { LedgerGroup } from "./groups/LedgerGroup.js"
+
+export class PartnerApi extends HttpApi.make("frank")
+  .add(KeysGroup)
+  .add(AuthGroup)
+  .add(BillingGroup)
+  .add(LedgerGroup)
+  // Every envelope status is declared API-wide: domain failures map to statuses in one table
+  // (domainErrors.ts), and the OpenAPI document lists them for every operation.
+  .addError(BadRequest)
+  .addError(Unauthorized)
+  .addError(PaymentRequired)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(TooManyRequests)
+  .addError(InternalError)
+  .annotate(OpenApi.Title, "Frank partner API")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Description, "Billing, API keys and webhooks of the partner API. Amounts are in franks (₣).") {}

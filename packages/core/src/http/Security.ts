@@ -1,0 +1,48 @@
+/**
+ * Security of the partner API: API keys (`X-API-Key` or `Authorization: Bearer`) and cabinet
+ * sessions (cookie `service_token`). The implementations live in `SecurityLive.ts`; here are the
+ * contract pieces the endpoints and the OpenAPI document refer to.
+ */
+import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { Context, Schema } from "effect"
+import { Forbidden, InternalError, TooManyRequests, Unauthorized } from "./ApiError.js"
+
+/** The authenticated API key of the current request. */
+export class CurrentApiKey extends Context.Tag("@frank/core/CurrentApiKey")<
+  CurrentApiKey,
+  {
+    readonly partnerId: string
+    readonly keyId: string
+    readonly access: "full" | "restricted"
+    readonly scopes: ReadonlyArray<string>
+  }
+>() {}
+
+/** The authenticated cabinet session of the current request. */
+export class CurrentSession extends Context.Tag("@frank/core/CurrentSession")<CurrentSession, { readonly partnerId: string }>() {}
+
+/**
+ * What an endpoint requires of an API key: a scope, or `full` for operations no scope opens
+ * (payment links, invoices). The security middleware enforces it; the scope reference
+ * (`GET /auth/api-keys/operations`) is derived from the same annotations.
+ */
+export class RequiredScope extends Context.Tag("@frank/core/RequiredScope")<RequiredScope, string>() {}
+
+const AuthFailure = Schema.Union(Unauthorized, Forbidden, TooManyRequests, InternalError)
+
+export class ApiKeyAuth extends HttpApiMiddleware.Tag<ApiKeyAuth>()("ApiKeyAuth", {
+  failure: AuthFailure,
+  provides: CurrentApiKey,
+  security: {
+    apiKey: HttpApiSecurity.apiKey({ key: "X-API-Key", in: "header" }),
+    bearer: HttpApiSecurity.bearer
+  }
+}) {}
+
+export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
+  failure: AuthFailure,
+  provides: CurrentSession,
+  security: {
+    session: HttpApiSecurity.apiKey({ key: "service_token", in: "cookie" })
+  }
+}) {}

@@ -1,0 +1,18 @@
+/**
+ * Credential check for automation tools.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ApiKeyAuth, RequiredScope } from "../Security.js"
+
+export const AuthCheck = Schema.Struct({
+  ok: Schema.Literal(true),
+  partnerId: Schema.String,
+  keyId: Schema.String,
+  access: Schema.Literal("full", "restricted"),
+  scopes: Schema.Array(Schema.String)
+}).annotations({ identifier: "AuthCheck" })
+
+export class AuthGroup extends HttpApiGroup.make("auth")
+  .add(HttpApiEndpoint.get("check", "/v1/auth/check").addSuccess(AuthCheck).middleware(ApiKeyAuth).annotate(RequiredScope, "usage:read"))
+  .annotate(OpenApi.Title, "Auth") {}

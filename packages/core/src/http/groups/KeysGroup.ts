@@ -1,0 +1,88 @@
+/**
+ * API keys: listing with a key, issuing / changing / revoking from a cabinet session.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { BadRequest, NotFound } from "../ApiError.js"
+import { BodyInt, requestParseOptions } from "../coerce.js"
+import { ApiKeyAuth, RequiredScope, SessionAuth } from "../Security.js"
+
+export const ApiKeyView = Schema.Struct({
+  id: Schema.String,
+  prefix: Schema.String.annotations({ description: "First 16 characters of the raw key" }),
+  label: Schema.NullOr(Schema.String),
+  active: Schema.Boolean,
+  access: Schema.Literal("full", "restricted"),
+  scopes: Schema.NullOr(Schema.Array(Schema.String)).annotations({
+    description: "Scopes of the key; null for other keys when the caller is a restricted key"
+  }),
+  createdAt: Schema.String,
+  lastUsedAt: Schema.NullOr(Schema.String),
+  expiresAt: Schema.NullOr(Schema.String),
+  revokedAt: Schema.NullOr(Schema.String),
+  revokeReason: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ApiKey" })
+export type ApiKeyView = typeof ApiKeyView.Type
+
+export const IssuedApiKey = Schema.Struct({
+  ...ApiKeyView.fields,
+  key: Schema.String.annotations({ description: "The raw key `svc_live_<64 hex>`, returned only now" })
+}).annotations({ identifier: "IssuedApiKey" })
+
+export const ApiKeyList = Schema.Struct({ items: Schema.Array(ApiKeyView) }).annotations({ identifier: "ApiKeyList" })
+
+export const IssueApiKeyRequest = Schema.Struct({
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "label must be at most 120 characters" }))),
+  // Range violations answer API_KEY_EXPIRY_OUT_OF_RANGE, so only integer-ness is checked here.
+  expiresInDays: Schema.optional(BodyInt(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)),
+  scopes: Schema.optional(Schema.Array(Schema.String))
+}).annotations({ identifier: "IssueApiKeyRequest", ...requestParseOptions })
+
+export const UpdateApiKeyRequest = Schema.Struct({
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "label must be at most 120 characters" }))),
+  scopes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+  expiresInDays: Schema.optional(Schema.Unknown).annotations({ description: "Not changeable: answers API_KEY_EXPIRY_IMMUTABLE" })
+}).annotations({ identifier: "UpdateApiKeyRequest", ...requestParseOptions })
+
+export const ScopeOperations = Schema.Struct({
+  scopes: Schema.Array(
+    Schema.Struct({
+      scope: Schema.String,
+      description: Schema.String,
+      operations: Schema.Array(Schema.Struct({ method: Schema.String, path: Schema.String }))
+    })
+  ),
+  fullKeyOnly: Schema.Array(Schema.Struct({ method: Schema.String, path: Schema.String })),
+  sessionOnly: Schema.Array(Schema.Struct({ method: Schema.String, path: Schema.String }))
+}).annotations({ identifier: "ScopeOperations" })
+
+export const RevokeResult = Schema.Struct({ id: Schema.String, revoked: Schema.Boolean }).annotations({ identifier: "RevokeResult" })
+
+const idParam = HttpApiSchema.param("id", Schema.String)
+
+export class KeysGroup extends HttpApiGroup.make("keys")
+  .add(HttpApiEndpoint.get("list", "/v1/billing/api-keys").addSuccess(ApiKeyList).middleware(ApiKeyAuth).annotate(RequiredScope, "billing:read"))
+  .add(
+    HttpApiEndpoint.post("issue", "/v1/billing/api-keys")
+      .setPayload(IssueApiKeyRequest)
+      .addSuccess(IssuedApiKey, { status: 201 })
+      .addError(BadRequest)
+      .middleware(SessionAuth)
+  )
+  .add(
+    HttpApiEndpoint.patch("update")`/v1/billing/api-keys/${idParam}`
+      .setPayload(UpdateApiKeyRequest)
+      .addSuccess(ApiKeyView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .middleware(SessionAuth)
+  )
+  .add(HttpApiEndpoint.del("revoke")`/v1/billing/api-keys/${idParam}`.addSuccess(RevokeResult).middleware(SessionAuth))
+  .add(
+    HttpApiEndpoint.del("revokeWithReason")`/auth/api-keys/${idParam}`
+      .setUrlParams(Schema.Struct({ reason: Schema.optional(Schema.String.pipe(Schema.maxLength(500))) }).annotations(requestParseOptions))
+      .addSuccess(RevokeResult)
+      .middleware(SessionAuth)
+  )
+  .add(HttpApiEndpoint.get("operations", "/auth/api-keys/operations").addSuccess(ScopeOperations).middleware(SessionAuth))
+  .annotate(OpenApi.Title, "API keys") {}
