@@ -40,11 +40,23 @@ export const TariffAssignment = Schema.Struct({ partnerId: Schema.String, assign
 
 export const LegacyKeyView = Schema.Struct({ key: Schema.String }).annotations({ identifier: "LegacyKey" })
 
+export const AdvanceClock = Schema.Struct({
+  seconds: Schema.Int.pipe(Schema.between(0, 366 * 86_400, { message: () => "must be an integer between 0 and 31622400" }))
+}).annotations(parse)
+export const ClockView = Schema.Struct({ now: Schema.String }).annotations({ identifier: "SandboxClock" })
+
 export class AdminGroup extends HttpApiGroup.make("admin")
   .add(HttpApiEndpoint.post("createPartner", "/admin/v1/partners").setPayload(CreatePartner).addSuccess(PartnerView, { status: 201 }))
   .add(HttpApiEndpoint.post("createSession")`/admin/v1/partners/${partnerId}/sessions`.setPayload(CreateSession).addSuccess(SessionView, { status: 201 }).addError(NotFound))
   .add(HttpApiEndpoint.post("addCredit")`/admin/v1/partners/${partnerId}/credits`.setPayload(AddCredit).addSuccess(CreditView, { status: 201 }).addError(NotFound).addError(BadRequest))
   .add(HttpApiEndpoint.put("setTariff")`/admin/v1/partners/${partnerId}/tariff`.setPayload(SetTariff).addSuccess(TariffAssignment).addError(NotFound))
   .add(HttpApiEndpoint.post("createLegacyKey")`/admin/v1/partners/${partnerId}/legacy-keys`.addSuccess(LegacyKeyView, { status: 201 }).addError(NotFound))
+  .add(
+    HttpApiEndpoint.post("advanceClock", "/admin/v1/sandbox/clock/advance")
+      .setPayload(AdvanceClock)
+      .addSuccess(ClockView)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Sandbox only (FRANK_SANDBOX_CLOCK=true): moves the host's clock forward")
+  )
   .middleware(AdminAuth)
   .annotate(OpenApi.Title, "Admin (operator only)") {}

@@ -1,0 +1,303 @@
+/**
+ * End-to-end: the real host process on embedded PGlite, spoken to over HTTP exactly as a
+ * partner's integration and an operator's scripts do.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { call, type RunningHost, spawnHost } from "./spawnHost.js"
+
+let host: RunningHost
+const admin = () => ({ authorization: `Bearer ${host.adminToken}` })
+
+const newPartner = async (name: string, creditFranks = 0) => {
+  const p = await call(host, "POST", "/admin/v1/partners", { headers: admin(), body: { name } })
+  expect(p.status).toBe(201)
+  const s = await call(host, "POST", `/admin/v1/partners/${p.json.id}/sessions`, { headers: admin(), body: {} })
+  expect(s.status).toBe(201)
+  if (creditFranks > 0) {
+    const c = await call(host, "POST", `/admin/v1/partners/${p.json.id}/credits`, {
+      headers: admin(),
+      body: { amountFranks: creditFranks, kind: "adjustment" }
+    })
+    expect(c.status).toBe(201)
+  }
+  return { id: p.json.id as string, cookie: { cookie: `service_token=${s.json.token}` } }
+}
+
+const issueKey = async (cookie: Record<string, string>, body: object = {}) => {
+  const k = await call(host, "POST", "/v1/billing/api-keys", { headers: cookie, body })
+  expect(k.status, k.text).toBe(201)
+  return { raw: k.json.key as string, id: k.json.id as string, record: k.json }
+}
+
+const withKey = (raw: string) => ({ "x-api-key": raw })
+
+beforeAll(async () => {
+  host = await spawnHost({ FRANK_SANDBOX_CLOCK: "true" })
+}, 120_000)
+
+afterAll(async () => {
+  const code = await host?.stop()
+  // Graceful shutdown on SIGTERM exits 0.
+  expect(code).toBe(0)
+}, 60_000)
+
+describe("host operations", () => {
+  it("healthz, readyz, metrics, openapi and docs", async () => {
+    expect((await call(host, "GET", "/healthz")).status).toBe(200)
+    expect((await call(host, "GET", "/readyz")).json).toEqual({ status: "ready" })
+    const metrics = await call(host, "GET", "/metrics")
+    expect(metrics.status).toBe(200)
+    expect(metrics.text).toContain("frank_http_requests_total")
+    const openapi = await call(host, "GET", "/openapi.json")
+    expect(openapi.json.paths["/v1/billing/balance"]).toBeDefined()
+    expect(openapi.json.paths["/v1/billing/api-keys"]).toBeDefined()
+    const docs = await call(host, "GET", "/docs")
+    expect(docs.status).toBe(200)
+    expect(docs.text).toContain("<html")
+  })
+
+  it("unknown routes and malformed JSON answer in the envelope", async () => {
+    const missing = await call(host, "GET", "/v1/nope")
+    expect(missing.status).toBe(404)
+    expect(missing.json).toMatchObject({ statusCode: 404, code: "ROUTE_NOT_FOUND" })
+    const { cookie } = await newPartner("Malformed LLC")
+    const bad = await call(host, "POST", "/v1/billing/api-keys", { headers: cookie, rawBody: "{not json" })
+    expect(bad.status).toBe(400)
+    expect(bad.json).toMatchObject({ statusCode: 400, code: "VALIDATION_FAILED" })
+    expect(Array.isArray(bad.json.message)).toBe(true)
+    expect(bad.headers.get("x-request-id")).toBeTruthy()
+  })
+
+  it("the admin API refuses requests without the admin token", async () => {
+    const r = await call(host, "POST", "/admin/v1/partners", { body: { name: "x" } })
+    expect(r.status).toBe(401)
+    const wrong = await call(host, "POST", "/admin/v1/partners", { headers: { authorization: "Bearer wrong" }, body: { name: "x" } })
+    expect(wrong.status).toBe(401)
+  })
+
+  it("admin credits, tariff and legacy keys", async () => {
+    const p = await newPartner("Admin Ops LLC")
+    const credit = await call(host, "POST", `/admin/v1/partners/${p.id}/credits`, {
+      headers: admin(),
+      body: { amountFranks: 10.25, kind: "bonus", description: "welcome" }
+    })
+    expect(credit.status).toBe(201)
+    expect(typeof credit.json.transactionId).toBe("string")
+    const badCredit = await call(host, "POST", `/admin/v1/partners/${p.id}/credits`, {
+      headers: admin(),
+      body: { amountFranks: 1.234, kind: "gift" }
+    })
+    expect(badCredit.status).toBe(400)
+    expect(badCredit.json.message).toHaveLength(2)
+    const unknown = await call(host, "POST", "/admin/v1/partners/00000000-0000-4000-8000-000000000000/sessions", { headers: admin(), body: {} })
+    expect(unknown.status).toBe(404)
+    const tariff = await call(host, "PUT", `/admin/v1/partners/${p.id}/tariff`, { headers: admin(), body: { assignedPlan: "max" } })
+    expect(tariff.status).toBe(200)
+    const key = await issueKey(p.cookie)
+    const t = await call(host, "GET", "/v1/billing/tariff", { headers: withKey(key.raw) })
+    expect(t.status).toBe(200)
+    expect(t.json).toMatchObject({ plan: "max", assignedPlan: "max", earnedPlan: "base", discountPercent: 10 })
+    const legacy = await call(host, "POST", `/admin/v1/partners/${p.id}/legacy-keys`, { headers: admin() })
+    expect(legacy.status).toBe(201)
+    expect(legacy.json.key).toMatch(/^svc_[0-9a-f]{32}$/)
+    const refused = await call(host, "GET", "/v1/billing/balance", { headers: withKey(legacy.json.key) })
+    expect(refused.status).toBe(403)
+    expect(refused.json.code).toBe("LEGACY_KEY_FORBIDDEN")
+  })
+})
+
+describe("API keys", () => {
+  it("issues a full key once, from a session only, and authenticates by header or bearer", async () => {
+    const p = await newPartner("Keys LLC", 2500)
+    const key = await issueKey(p.cookie, { label: "ci" })
+    expect(key.raw).toMatch(/^svc_live_[0-9a-f]{64}$/)
+    expect(key.record).toMatchObject({ label: "ci", access: "full", active: true, prefix: key.raw.slice(0, 16) })
+    const viaHeader = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
+    expect(viaHeader.json).toMatchObject({ total: 2500, available: 2500, isLow: false, lowBalanceThresholdFranks: 1000 })
+    const viaBearer = await call(host, "GET", "/v1/billing/balance", { headers: { authorization: `Bearer ${key.raw}` } })
+    expect(viaBearer.status).toBe(200)
+    // The raw key is never shown again.
+    const list = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(key.raw) })
+    expect(list.text).not.toContain(key.raw)
+    // An API key cannot issue keys; no session is 401.
+    const byKey = await call(host, "POST", "/v1/billing/api-keys", { headers: withKey(key.raw), body: {} })
+    expect(byKey.status).toBe(403)
+    const noSession = await call(host, "POST", "/v1/billing/api-keys", { body: {} })
+    expect(noSession.status).toBe(401)
+    const badSession = await call(host, "POST", "/v1/billing/api-keys", { headers: { cookie: "service_token=nope" }, body: {} })
+    expect(badSession.status).toBe(401)
+  })
+
+  it("answers every key error code", async () => {
+    const p = await newPartner("Codes LLC")
+    const err = async (body: object) => (await call(host, "POST", "/v1/billing/api-keys", { headers: p.cookie, body })).json
+    expect((await err({ expiresInDays: 0 })).code).toBe("API_KEY_EXPIRY_OUT_OF_RANGE")
+    expect((await err({ expiresInDays: 366 })).code).toBe("API_KEY_EXPIRY_OUT_OF_RANGE")
+    expect((await err({ scopes: [] })).code).toBe("API_KEY_SCOPE_EMPTY")
+    expect((await err({ scopes: ["*"] })).code).toBe("API_KEY_SCOPE_UNKNOWN")
+    expect((await err({ scopes: ["billing:read", "billing:write"] })).code).toBe("API_KEY_SCOPE_UNKNOWN")
+    const long = await call(host, "POST", "/v1/billing/api-keys", { headers: p.cookie, body: { label: "x".repeat(121) } })
+    expect(long.status).toBe(400)
+    // Numeric strings are coerced.
+    const coerced = await issueKey(p.cookie, { expiresInDays: "30" })
+    expect(coerced.record.expiresAt).not.toBeNull()
+
+    const restricted = await issueKey(p.cookie, { scopes: ["billing:read"] })
+    const widen = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { scopes: ["billing:read", "pricing:read"] } })
+    expect(widen.json.code).toBe("API_KEY_SCOPE_DOWNGRADE_FORBIDDEN")
+    const toFull = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { scopes: null } })
+    expect(toFull.json.code).toBe("API_KEY_SCOPE_DOWNGRADE_FORBIDDEN")
+    const expiry = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { expiresInDays: 10 } })
+    expect(expiry.json.code).toBe("API_KEY_EXPIRY_IMMUTABLE")
+    const relabel = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { label: "renamed" } })
+    expect(relabel.status).toBe(200)
+    expect(relabel.json).toMatchObject({ label: "renamed", scopes: ["billing:read"] })
+
+    const noScope = await call(host, "GET", "/v1/billing/pricing/catalog", { headers: withKey(restricted.raw) })
+    expect(noScope.status).toBe(403)
+    expect(noScope.json.code).toBe("API_KEY_SCOPE_REQUIRED")
+
+    // Quota: 20 active keys (3 issued above).
+    for (let i = 0; i < 17; i++) await issueKey(p.cookie)
+    const over = await call(host, "POST", "/v1/billing/api-keys", { headers: p.cookie, body: {} })
+    expect(over.status).toBe(400)
+    expect(over.json.code).toBe("API_KEY_QUOTA_EXCEEDED")
+  })
+
+  it("a restricted caller sees its own scopes and null for its neighbours", async () => {
+    const p = await newPartner("Listing LLC")
+    const full = await issueKey(p.cookie, { label: "full" })
+    const narrow = await issueKey(p.cookie, { label: "narrow", scopes: ["billing:read", "usage:read"] })
+    const asNarrow = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(narrow.raw) })
+    expect(asNarrow.status).toBe(200)
+    const byId = new Map(asNarrow.json.items.map((k: { id: string }) => [k.id, k]))
+    expect(byId.get(narrow.id)).toMatchObject({ scopes: ["billing:read", "usage:read"], access: "restricted" })
+    expect(byId.get(full.id)).toMatchObject({ scopes: null })
+    const asFull = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(full.raw) })
+    const byIdFull = new Map(asFull.json.items.map((k: { id: string }) => [k.id, k]))
+    expect((byIdFull.get(full.id) as { scopes: string[] }).scopes.length).toBe(7)
+    const check = await call(host, "GET", "/v1/auth/check", { headers: withKey(narrow.raw) })
+    expect(check.json).toMatchObject({ ok: true, partnerId: p.id, keyId: narrow.id, access: "restricted" })
+  })
+
+  it("revocation applies on the very next request; revoke is idempotent and records the reason", async () => {
+    const p = await newPartner("Revoke LLC")
+    const keeper = await issueKey(p.cookie)
+    const doomed = await issueKey(p.cookie)
+    expect((await call(host, "GET", "/v1/billing/balance", { headers: withKey(doomed.raw) })).status).toBe(200)
+    const r = await call(host, "DELETE", `/auth/api-keys/${doomed.id}?reason=leaked%20in%20CI`, { headers: p.cookie })
+    expect(r.status).toBe(200)
+    const after = await call(host, "GET", "/v1/billing/balance", { headers: withKey(doomed.raw) })
+    expect(after.status).toBe(401)
+    expect((await call(host, "DELETE", `/v1/billing/api-keys/${doomed.id}`, { headers: p.cookie })).status).toBe(200)
+    expect((await call(host, "DELETE", "/v1/billing/api-keys/does-not-exist", { headers: p.cookie })).status).toBe(200)
+    const list = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(keeper.raw) })
+    const revoked = list.json.items.find((k: { id: string }) => k.id === doomed.id)
+    expect(revoked).toMatchObject({ active: false, revokeReason: "leaked in CI" })
+    expect(revoked.revokedAt).not.toBeNull()
+  })
+
+  it("an expired key answers 401 API_KEY_EXPIRED and stays listed", async () => {
+    const p = await newPartner("Expiry LLC")
+    const keeper = await issueKey(p.cookie)
+    const shortLived = await issueKey(p.cookie, { expiresInDays: 1 })
+    expect((await call(host, "GET", "/v1/billing/balance", { headers: withKey(shortLived.raw) })).status).toBe(200)
+    // The sandbox clock moves the host's Effect Clock forward; nothing else changes.
+    const adv = await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds: 86_401 } })
+    expect(adv.status).toBe(200)
+    const expired = await call(host, "GET", "/v1/billing/balance", { headers: withKey(shortLived.raw) })
+    expect(expired.status).toBe(401)
+    expect(expired.json.code).toBe("API_KEY_EXPIRED")
+    const list = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(keeper.raw) })
+    expect(list.json.items.find((k: { id: string }) => k.id === shortLived.id)).toMatchObject({ active: false })
+  })
+})
+
+describe("billing and ledger", () => {
+  it("catalog (no-store), estimate, transactions, CSV export and daily usage", async () => {
+    const p = await newPartner("Ledger LLC", 1500)
+    const key = await issueKey(p.cookie)
+    const h = withKey(key.raw)
+    const catalog = await call(host, "GET", "/v1/billing/pricing/catalog", { headers: h })
+    expect(catalog.status).toBe(200)
+    expect(catalog.headers.get("cache-control")).toContain("no-store")
+    expect(catalog.json.refreshAfterSeconds).toBeGreaterThan(0)
+    const families = Object.keys(catalog.json.families)
+    expect(families.sort()).toEqual(["audio", "image", "processing", "text", "video"])
+    const first = catalog.json.families.text[0]
+    expect(first.unitOfAccount).toBe("Франки")
+    expect(first.currency).toBe("Франки")
+
+    const estimate = await call(host, "POST", "/v1/billing/pricing/estimate", { headers: h, body: { modelId: first.modelId, prompt: "Hello there" } })
+    expect(estimate.status, estimate.text).toBe(200)
+    expect(estimate.json.totalFranks).toBeGreaterThan(0)
+    const unknownModel = await call(host, "POST", "/v1/billing/pricing/estimate", { headers: h, body: { modelId: "no-such-model" } })
+    expect(unknownModel.status).toBe(400)
+    expect(unknownModel.json.code).toBe("PRICING_MODEL_UNKNOWN")
+    const threeWrong = await call(host, "POST", "/v1/billing/pricing/estimate", {
+      headers: h,
+      body: { modelId: first.modelId, imageOutputCount: 0, referenceVideoCount: 11, prompt: "x".repeat(3001), extra: true }
+    })
+    expect(threeWrong.status).toBe(400)
+    expect(threeWrong.json.code).toBe("VALIDATION_FAILED")
+    expect(threeWrong.json.message).toHaveLength(3)
+    expect(threeWrong.json.message.join("\n")).toMatch(/imageOutputCount/)
+    expect(threeWrong.json.message.join("\n")).toMatch(/referenceVideoCount/)
+    expect(threeWrong.json.message.join("\n")).toMatch(/prompt/)
+
+    const txs = await call(host, "GET", "/v1/billing/transactions?type=topup&page=1&limit=5", { headers: h })
+    expect(txs.status).toBe(200)
+    expect(txs.json).toMatchObject({ page: 1, limit: 5, total: 1 })
+    expect(txs.json.items[0]).toMatchObject({ type: "topup", kind: "adjustment", amount: 1500, label: "Корректировка баланса" })
+    const badQuery = await call(host, "GET", "/v1/billing/transactions?limit=101&page=0&type=gift", { headers: h })
+    expect(badQuery.status).toBe(400)
+    expect(badQuery.json.message).toHaveLength(3)
+
+    const csv = await call(host, "GET", "/v1/billing/transactions/export?format=csv", { headers: h })
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get("content-type")).toContain("text/csv")
+    expect(csv.headers.get("content-disposition")).toContain("attachment")
+    expect(csv.text.split("\r\n")[0]).toBe("id,occurredAt,type,kind,amountFranks,unitPriceFranks,taskId,attribution,label,description")
+
+    const usage = await call(host, "GET", "/v1/billing/usage/daily?dateFrom=2026-01-01&dateTo=2026-01-03", { headers: h })
+    expect(usage.status).toBe(200)
+    expect(usage.json.days.map((d: { date: string }) => d.date)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"])
+  })
+})
+
+describe("tenancy", () => {
+  it("partner B's key and session see and change nothing of partner A's", async () => {
+    const a = await newPartner("Tenant A", 700)
+    const b = await newPartner("Tenant B")
+    const aKey = await issueKey(a.cookie)
+    const bKey = await issueKey(b.cookie)
+    const bList = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(bKey.raw) })
+    expect(bList.json.items.map((k: { id: string }) => k.id)).toEqual([bKey.id])
+    expect((await call(host, "GET", "/v1/billing/transactions", { headers: withKey(bKey.raw) })).json.total).toBe(0)
+    expect((await call(host, "GET", "/v1/billing/balance", { headers: withKey(bKey.raw) })).json.total).toBe(0)
+    // B's session revoking A's key matches nothing; A's key keeps working.
+    expect((await call(host, "DELETE", `/v1/billing/api-keys/${aKey.id}`, { headers: b.cookie })).status).toBe(200)
+    const patch = await call(host, "PATCH", `/v1/billing/api-keys/${aKey.id}`, { headers: b.cookie, body: { label: "pwned" } })
+    expect(patch.status).toBe(404)
+    const stillA = await call(host, "GET", "/v1/billing/balance", { headers: withKey(aKey.raw) })
+    expect(stillA.json.total).toBe(700)
+  })
+})
+
+describe("rate limits", () => {
+  it("the 61st billing request of a key within a minute answers 429 with Retry-After", async () => {
+    const p = await newPartner("Busy LLC")
+    const key = await issueKey(p.cookie)
+    let last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
+    expect(last.headers.get("ratelimit-limit")).toBeTruthy()
+    for (let i = 1; i < 60 && last.status === 200; i++) last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
+    expect(last.status).toBe(200)
+    const limited = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
+    expect(limited.status).toBe(429)
+    expect(limited.json).toMatchObject({ statusCode: 429, code: "RATE_LIMITED" })
+    const retryAfter = Number(limited.headers.get("retry-after"))
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect(limited.headers.get("ratelimit-remaining")).toBe("0")
+  })
+})
