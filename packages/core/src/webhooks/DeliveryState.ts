@@ -1,0 +1,68 @@
+/**
+ * The webhook delivery state machine as a pure function of (delivery, input, now). The worker
+ * runs it; tests walk every (state, input) pair. Spec "States → Webhook delivery" and
+ * ARCHITECTURE §5 (attempts, uncertain, replay).
+ */
+import { Schema } from "effect"
+
+export const DeliveryStatus = Schema.Literal("pending", "delivering", "delivered", "uncertain", "dead_lettered")
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+/** Waits after the 1st…5th failed attempt; the 6th failure dead-letters. Total 8 h 36 min. */
+export const RETRY_DELAYS_MS: ReadonlyArray<number> = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
+export const RECEIVER_TIMEOUT_MS = 10_000
+
+export interface DeliveryState {
+  readonly status: DeliveryStatus
+  /** Attempts made in the current budget (a replay starts a new budget). */
+  readonly attempts: number
+  /** When the next attempt is due (pending only). */
+  readonly nextAttemptAt: number | null
+  /** Lease end while delivering: past it, the worker is presumed dead mid-request. */
+  readonly leaseUntil: number | null
+}
+
+export type DeliveryInput =
+  | { readonly _tag: "Claim"; readonly leaseMs: number }
+  | { readonly _tag: "Succeeded" }
+  | { readonly _tag: "Failed" }
+  | { readonly _tag: "LeaseExpired" }
+  | { readonly _tag: "Replay" }
+
+export type Transition =
+  | { readonly _tag: "Moved"; readonly state: DeliveryState }
+  | { readonly _tag: "Rejected"; readonly reason: "not_due" | "not_delivering" | "not_replayable" | "lease_active" }
+
+const moved = (state: DeliveryState): Transition => ({ _tag: "Moved", state })
+const rejected = (reason: Extract<Transition, { _tag: "Rejected" }>["reason"]): Transition => ({ _tag: "Rejected", reason })
+
+export const initialDelivery = (now: number): DeliveryState => ({ status: "pending", attempts: 0, nextAttemptAt: now, leaseUntil: null })
+
+export const isReplayable = (status: DeliveryStatus): boolean => status === "uncertain" || status === "dead_lettered" || status === "delivered"
+
+export const transition = (s: DeliveryState, input: DeliveryInput, now: number): Transition => {
+  switch (input._tag) {
+    case "Claim":
+      if (s.status !== "pending" || s.nextAttemptAt === null || s.nextAttemptAt > now) return rejected("not_due")
+      return moved({ status: "delivering", attempts: s.attempts + 1, nextAttemptAt: null, leaseUntil: now + input.leaseMs })
+    case "Succeeded":
+      if (s.status !== "delivering") return rejected("not_delivering")
+      return moved({ status: "delivered", attempts: s.attempts, nextAttemptAt: null, leaseUntil: null })
+    case "Failed": {
+      if (s.status !== "delivering") return rejected("not_delivering")
+      const delay = RETRY_DELAYS_MS[s.attempts - 1]
+      return delay === undefined
+        ? moved({ status: "dead_lettered", attempts: s.attempts, nextAttemptAt: null, leaseUntil: null })
+        : moved({ status: "pending", attempts: s.attempts, nextAttemptAt: now + delay, leaseUntil: null })
+    }
+    case "LeaseExpired":
+      if (s.status !== "delivering") return rejected("not_delivering")
+      if (s.leaseUntil !== null && s.leaseUntil > now) return rejected("lease_active")
+      // The request may have reached the receiver: never retried automatically.
+      return moved({ status: "uncertain", attempts: s.attempts, nextAttemptAt: null, leaseUntil: null })
+    case "Replay":
+      if (!isReplayable(s.status)) return rejected("not_replayable")
+      return moved({ status: "pending", attempts: 0, nextAttemptAt: now, leaseUntil: null })
+  }
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  type DeliveryInput,
+  type DeliveryState,
+  type DeliveryStatus,
+  initialDelivery,
+  MAX_ATTEMPTS,
+  transition
+} from "../src/webhooks/DeliveryState.js"
+
+const MIN = 60_000
+const moved = (s: DeliveryState, input: DeliveryInput, now: number): DeliveryState => {
+  const t = transition(s, input, now)
+  if (t._tag !== "Moved") throw new Error(`rejected: ${t.reason}`)
+  return t.state
+}
+
+describe("delivery state machine", () => {
+  it("retries at 0, 1, 6, 36, 156, 516 minutes, then dead-letters", () => {
+    let s = initialDelivery(0)
+    const attemptsAt: number[] = []
+    let now = 0
+    while (s.status === "pending") {
+      now = s.nextAttemptAt!
+      attemptsAt.push(now / MIN)
+      s = moved(s, { _tag: "Claim", leaseMs: 30_000 }, now)
+      s = moved(s, { _tag: "Failed" }, now + 1)
+      now += 1
+    }
+    expect(attemptsAt).toEqual([0, 1 + 1 / MIN, 6 + 2 / MIN, 36 + 3 / MIN, 156 + 4 / MIN, 516 + 5 / MIN])
+    expect(s).toMatchObject({ status: "dead_lettered", attempts: MAX_ATTEMPTS })
+  })
+
+  it("does not claim before the attempt is due, and a lease expiring mid-request makes it uncertain", () => {
+    const s = initialDelivery(1000)
+    expect(transition(s, { _tag: "Claim", leaseMs: 10 }, 999)).toEqual({ _tag: "Rejected", reason: "not_due" })
+    const d = moved(s, { _tag: "Claim", leaseMs: 30_000 }, 1000)
+    expect(transition(d, { _tag: "LeaseExpired" }, 30_999)).toEqual({ _tag: "Rejected", reason: "lease_active" })
+    expect(moved(d, { _tag: "LeaseExpired" }, 31_000)).toEqual({ status: "uncertain", attempts: 1, nextAttemptAt: null, leaseUntil: null })
+  })
+
+  it("replay re-queues uncertain, dead-lettered and delivered deliveries with a fresh budget", () => {
+    for (const status of ["uncertain", "dead_lettered", "delivered"] as const) {
+      const s: DeliveryState = { status, attempts: 6, nextAttemptAt: null, leaseUntil: null }
+      expect(moved(s, { _tag: "Replay" }, 5)).toEqual({ status: "pending", attempts: 0, nextAttemptAt: 5, leaseUntil: null })
+    }
+  })
+
+  it("every (state, input) pair either moves to an allowed state or is rejected", () => {
+    const states: Record<DeliveryStatus, DeliveryState> = {
+      pending: { status: "pending", attempts: 2, nextAttemptAt: 0, leaseUntil: null },
+      delivering: { status: "delivering", attempts: 2, nextAttemptAt: null, leaseUntil: 0 },
+      delivered: { status: "delivered", attempts: 2, nextAttemptAt: null, leaseUntil: null },
+      uncertain: { status: "uncertain", attempts: 2, nextAttemptAt: null, leaseUntil: null },
+      dead_lettered: { status: "dead_lettered", attempts: 6, nextAttemptAt: null, leaseUntil: null }
+    }
+    const inputs: DeliveryInput[] = [{ _tag: "Claim", leaseMs: 1 }, { _tag: "Succeeded" }, { _tag: "Failed" }, { _tag: "LeaseExpired" }, { _tag: "Replay" }]
+    const allowed: Record<DeliveryStatus, Record<DeliveryInput["_tag"], DeliveryStatus | "rejected">> = {
+      pending: { Claim: "delivering", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "rejected" },
+      delivering: { Claim: "rejected", Succeeded: "delivered", Failed: "pending", LeaseExpired: "uncertain", Replay: "rejected" },
+      delivered: { Claim: "rejected", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "pending" },
+      uncertain: { Claim: "rejected", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "pending" },
+      dead_lettered: { Claim: "rejected", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "pending" }
+    }
+    for (const [status, state] of Object.entries(states) as Array<[DeliveryStatus, DeliveryState]>) {
+      for (const input of inputs) {
+        const t = transition(state, input, 10)
+        expect(t._tag === "Moved" ? t.state.status : "rejected", `${status} + ${input._tag}`).toBe(allowed[status][input._tag])
+      }
+    }
+  })
+})
