@@ -1,1 +1,2 @@
 export * from "./memory/MemoryLedgerStore.js"
+export * from "./sql/index.js"
