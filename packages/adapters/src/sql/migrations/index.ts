@@ -7,9 +7,11 @@
 import { Migrator } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import m0001 from "./0001_ledger.js"
+import m0002 from "./0002_access.js"
 
 const migrations = {
-  "0001_ledger": m0001
+  "0001_ledger": m0001,
+  "0002_access": m0002
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)

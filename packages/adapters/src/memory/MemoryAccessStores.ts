@@ -1,0 +1,87 @@
+/**
+ * Partners, API keys and sessions on memory, for simulations and fast tests. A semaphore stands in
+ * for the SQL store's per-partner row lock.
+ */
+import {
+  type ApiKeyRecord,
+  ApiKeyStore,
+  type ApiKeyStoreShape,
+  LAST_USED_RESOLUTION_MS,
+  type Partner,
+  PartnerStore,
+  type SessionRecord,
+  SessionStore
+} from "@frank/core"
+import { Effect, Either, Layer } from "effect"
+
+export const MemoryPartnerStore = Layer.sync(PartnerStore, () => {
+  const partners = new Map<string, Partner>()
+  return {
+    create: (p) => Effect.sync(() => void partners.set(p.id, p)),
+    get: (id) => Effect.sync(() => partners.get(id))
+  }
+})
+
+export const MemorySessionStore = Layer.sync(SessionStore, () => {
+  const byHash = new Map<string, SessionRecord>()
+  return {
+    create: (s) => Effect.sync(() => void byHash.set(s.tokenHash, s)),
+    findByHash: (h) => Effect.sync(() => byHash.get(h))
+  }
+})
+
+export const makeMemoryApiKeyStore = Effect.gen(function* () {
+  const keys = new Map<string, ApiKeyRecord>()
+  const lock = yield* Effect.makeSemaphore(1)
+  const ofPartner = (partnerId: string) => [...keys.values()].filter((k) => k.partnerId === partnerId)
+  const store: ApiKeyStoreShape = {
+    issue: (partnerId, decide) =>
+      lock.withPermits(1)(
+        Effect.suspend(() => {
+          const decided = decide(ofPartner(partnerId).filter((k) => k.kind === "live"))
+          if (Either.isLeft(decided)) return Effect.fail(decided.left)
+          keys.set(decided.right.id, decided.right)
+          return Effect.succeed(decided.right)
+        })
+      ),
+    insert: (key) => lock.withPermits(1)(Effect.sync(() => void keys.set(key.id, key))),
+    update: (partnerId, id, decide) =>
+      lock.withPermits(1)(
+        Effect.suspend(() => {
+          const key = keys.get(id)
+          if (key === undefined || key.partnerId !== partnerId || key.kind !== "live") return Effect.succeed(undefined)
+          const decided = decide(key)
+          if (Either.isLeft(decided)) return Effect.fail(decided.left)
+          keys.set(id, decided.right)
+          return Effect.succeed(decided.right)
+        })
+      ),
+    revoke: (partnerId, id, reason, now) =>
+      lock.withPermits(1)(
+        Effect.sync(() => {
+          const key = keys.get(id)
+          if (key === undefined || key.partnerId !== partnerId || key.kind !== "live") return false
+          if (key.revokedAt === null) keys.set(id, { ...key, revokedAt: now, revokeReason: reason })
+          return true
+        })
+      ),
+    list: (partnerId) =>
+      Effect.sync(() =>
+        ofPartner(partnerId)
+          .filter((k) => k.kind === "live")
+          .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      ),
+    findByHash: (hash) => Effect.sync(() => [...keys.values()].find((k) => k.keyHash === hash)),
+    touch: (partnerId, id, now) =>
+      Effect.sync(() => {
+        const key = keys.get(id)
+        if (key === undefined || key.partnerId !== partnerId) return
+        if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) keys.set(id, { ...key, lastUsedAt: now })
+      })
+  }
+  return store
+})
+
+export const MemoryApiKeyStore = Layer.effect(ApiKeyStore, makeMemoryApiKeyStore)
+
+export const MemoryAccessStores = Layer.mergeAll(MemoryPartnerStore, MemorySessionStore, MemoryApiKeyStore)

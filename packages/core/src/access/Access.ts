@@ -1,0 +1,153 @@
+/**
+ * The access service: partners, cabinet sessions and API keys. Credentials are re-read from the
+ * store on every request, so a revocation applies to the very next request on every instance.
+ */
+import { Clock, Context, Effect, Either, Layer } from "effect"
+import { Ids } from "../Ids.js"
+import type { StoreError } from "../StoreError.js"
+import {
+  type ApiKeyRecord,
+  type ChangeKeyCommand,
+  checkAuthenticated,
+  decideChange,
+  decideIssue,
+  type IssueKeyCommand,
+  type KeyView,
+  keyView,
+  LAST_USED_RESOLUTION_MS,
+  LEGACY_KEY,
+  LIVE_KEY
+} from "./ApiKey.js"
+import {
+  ApiKeyInvalid,
+  ApiKeyNotFound,
+  type KeyAuthError,
+  type KeyChangeError,
+  type KeyIssueError,
+  PartnerNotFound,
+  SessionExpired,
+  SessionRequired,
+  type SessionAuthError
+} from "./AccessError.js"
+import { ApiKeyStore } from "./ApiKeyStore.js"
+import { type Partner, PartnerStore } from "./Partner.js"
+import { Secrets, toBase64Url, toHex } from "./Secrets.js"
+import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SessionStore } from "./Session.js"
+
+export interface IssuedKey {
+  readonly raw: string
+  readonly view: KeyView
+}
+
+export interface AccessShape {
+  readonly createPartner: (name: string) => Effect.Effect<Partner, StoreError>
+  readonly getPartner: (id: string) => Effect.Effect<Partner, PartnerNotFound | StoreError>
+  readonly createSession: (partnerId: string, ttlSeconds?: number) => Effect.Effect<{ token: string; expiresAt: number }, PartnerNotFound | StoreError>
+  readonly authenticateSession: (token: string) => Effect.Effect<{ partnerId: string }, SessionAuthError | StoreError>
+  readonly authenticateKey: (raw: string) => Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError>
+  readonly issueKey: (partnerId: string, cmd: IssueKeyCommand) => Effect.Effect<IssuedKey, KeyIssueError | StoreError>
+  readonly issueLegacyKey: (partnerId: string) => Effect.Effect<string, PartnerNotFound | StoreError>
+  readonly changeKey: (partnerId: string, id: string, cmd: ChangeKeyCommand) => Effect.Effect<KeyView, KeyChangeError | StoreError>
+  readonly revokeKey: (partnerId: string, id: string, reason?: string | undefined) => Effect.Effect<boolean, StoreError>
+  readonly listKeys: (partnerId: string, viewer: { readonly restrictedKeyId?: string | undefined }) => Effect.Effect<ReadonlyArray<KeyView>, StoreError>
+}
+
+export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShape>() {
+  static readonly layer = Layer.effect(
+    Access,
+    Effect.gen(function* () {
+      const partners = yield* PartnerStore
+      const keys = yield* ApiKeyStore
+      const sessions = yield* SessionStore
+      const secrets = yield* Secrets
+      const ids = yield* Ids
+
+      const getPartner = (id: string) =>
+        Effect.flatMap(partners.get(id), (p) => (p === undefined ? Effect.fail(new PartnerNotFound({ message: `no partner ${id}` })) : Effect.succeed(p)))
+
+      const access: AccessShape = {
+        createPartner: (name) =>
+          Effect.gen(function* () {
+            const partner: Partner = { id: yield* ids.next, name, createdAt: yield* Clock.currentTimeMillis }
+            yield* partners.create(partner)
+            return partner
+          }),
+        getPartner,
+        createSession: (partnerId, ttlSeconds = DEFAULT_SESSION_TTL_SECONDS) =>
+          Effect.gen(function* () {
+            yield* getPartner(partnerId)
+            const ttl = Math.min(Math.max(1, Math.floor(ttlSeconds)), MAX_SESSION_TTL_SECONDS)
+            const token = toBase64Url(yield* secrets.randomBytes(32))
+            const now = yield* Clock.currentTimeMillis
+            const expiresAt = now + ttl * 1000
+            yield* sessions.create({ id: yield* ids.next, partnerId, tokenHash: yield* secrets.keyedHash(token), createdAt: now, expiresAt })
+            return { token, expiresAt }
+          }),
+        authenticateSession: (token) =>
+          Effect.gen(function* () {
+            if (token.length === 0 || token.length > 256) return yield* new SessionRequired({ message: "a cabinet session (cookie service_token) is required" })
+            const found = yield* sessions.findByHash(yield* secrets.keyedHash(token))
+            if (found === undefined) return yield* new SessionRequired({ message: "the cabinet session is unknown; sign in again" })
+            if (found.expiresAt <= (yield* Clock.currentTimeMillis)) return yield* new SessionExpired({ message: "the cabinet session has expired; sign in again" })
+            return { partnerId: found.partnerId }
+          }),
+        authenticateKey: (raw) =>
+          Effect.gen(function* () {
+            if (raw.length === 0) return yield* new ApiKeyInvalid({ message: "API key is missing: send it in X-API-Key or Authorization: Bearer" })
+            if (!LIVE_KEY.test(raw) && !LEGACY_KEY.test(raw)) return yield* new ApiKeyInvalid({ message: "API key is malformed" })
+            const now = yield* Clock.currentTimeMillis
+            const key = yield* Either.match(checkAuthenticated(yield* keys.findByHash(yield* secrets.keyedHash(raw)), now), {
+              onLeft: Effect.fail,
+              onRight: Effect.succeed
+            })
+            if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) yield* keys.touch(key.partnerId, key.id, now)
+            return key
+          }),
+        issueKey: (partnerId, cmd) =>
+          Effect.gen(function* () {
+            const raw = `svc_live_${toHex(yield* secrets.randomBytes(32))}`
+            const material = { id: yield* ids.next, raw, keyHash: yield* secrets.keyedHash(raw) }
+            const now = yield* Clock.currentTimeMillis
+            const record = yield* keys.issue(partnerId, (existing) => decideIssue(partnerId, existing, cmd, material, now))
+            return { raw, view: keyView(record, now) }
+          }),
+        issueLegacyKey: (partnerId) =>
+          Effect.gen(function* () {
+            yield* getPartner(partnerId)
+            const raw = `svc_${toHex(yield* secrets.randomBytes(16))}`
+            const now = yield* Clock.currentTimeMillis
+            yield* keys.insert({
+              id: yield* ids.next,
+              partnerId,
+              kind: "legacy",
+              keyHash: yield* secrets.keyedHash(raw),
+              prefix: raw.slice(0, 16),
+              label: "legacy service key",
+              access: "full",
+              scopes: [],
+              createdAt: now,
+              lastUsedAt: null,
+              expiresAt: null,
+              revokedAt: null,
+              revokeReason: null
+            })
+            return raw
+          }),
+        changeKey: (partnerId, id, cmd) =>
+          Effect.gen(function* () {
+            const updated = yield* keys.update(partnerId, id, (k) => decideChange(k, cmd))
+            if (updated === undefined) return yield* new ApiKeyNotFound({ message: `no API key ${id}` })
+            return keyView(updated, yield* Clock.currentTimeMillis)
+          }),
+        revokeKey: (partnerId, id, reason) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => keys.revoke(partnerId, id, reason === undefined || reason.length === 0 ? null : reason, now)),
+        listKeys: (partnerId, viewer) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            return (yield* keys.list(partnerId)).map((k) => keyView(k, now, viewer))
+          })
+      }
+      return access
+    })
+  )
+}

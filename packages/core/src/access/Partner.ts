@@ -1,0 +1,18 @@
+/**
+ * Partners: the tenants of a Frank deployment. The operator creates them through the admin API.
+ */
+import { Context, type Effect } from "effect"
+import type { StoreError } from "../StoreError.js"
+
+export interface Partner {
+  readonly id: string
+  readonly name: string
+  readonly createdAt: number
+}
+
+export interface PartnerStoreShape {
+  readonly create: (partner: Partner) => Effect.Effect<void, StoreError>
+  readonly get: (id: string) => Effect.Effect<Partner | undefined, StoreError>
+}
+
+export class PartnerStore extends Context.Tag("@frank/core/PartnerStore")<PartnerStore, PartnerStoreShape>() {}

@@ -1,0 +1,14 @@
+/**
+ * Counter storage of the rate limiter. `hit` counts one request against every rule atomically:
+ * when any rule refuses, none of them is charged, so a request denied by one limit does not eat
+ * the budget of the others. SQL stores make several host instances share counters exactly.
+ */
+import { Context, type Effect } from "effect"
+import type { StoreError } from "../StoreError.js"
+import type { LimitRule, LimitState } from "./FixedWindow.js"
+
+export interface RateLimitStoreShape {
+  readonly hit: (rules: ReadonlyArray<LimitRule>, now: number) => Effect.Effect<ReadonlyArray<LimitState>, StoreError>
+}
+
+export class RateLimitStore extends Context.Tag("@frank/core/RateLimitStore")<RateLimitStore, RateLimitStoreShape>() {}
