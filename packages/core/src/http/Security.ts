@@ -5,7 +5,7 @@
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
-import { Forbidden, InternalError, TooManyRequests, Unauthorized } from "./ApiError.js"
+import { BadRequest, Conflict, Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthorized } from "./ApiError.js"
 
 /** The authenticated API key of the current request. */
 export class CurrentApiKey extends Context.Tag("@frank/core/CurrentApiKey")<
@@ -28,7 +28,8 @@ export class CurrentSession extends Context.Tag("@frank/core/CurrentSession")<Cu
  */
 export class RequiredScope extends Context.Tag("@frank/core/RequiredScope")<RequiredScope, string>() {}
 
-const AuthFailure = Schema.Union(Unauthorized, Forbidden, TooManyRequests, InternalError)
+// Authentication maps domain errors through the same table as handlers, so it may answer any envelope.
+const AuthFailure = Schema.Union(BadRequest, Unauthorized, PaymentRequired, Forbidden, NotFound, Conflict, TooManyRequests)
 
 export class ApiKeyAuth extends HttpApiMiddleware.Tag<ApiKeyAuth>()("ApiKeyAuth", {
   failure: AuthFailure,

@@ -19,11 +19,11 @@ interface DomainError {
   readonly code?: string
   readonly message: string
   /** Errors that know their HTTP status (access errors) carry it themselves. */
-  readonly status?: number
+  readonly status?: number | string
   readonly messages?: ReadonlyArray<string>
 }
 
-const isApiStatus = (n: number | undefined): n is ApiErrorStatus =>
+const isApiStatus = (n: number | string | undefined): n is ApiErrorStatus =>
   n === 400 || n === 401 || n === 402 || n === 403 || n === 404 || n === 409 || n === 429
 
 export const toApiError = (e: DomainError): ApiError => {

@@ -21,7 +21,7 @@ export class HoldAlreadySettled extends Schema.TaggedError<HoldAlreadySettled>()
   code: Schema.optionalWith(Schema.Literal("HOLD_ALREADY_SETTLED"), { default: () => "HOLD_ALREADY_SETTLED" as const }),
   message: Schema.String,
   taskId: Schema.String,
-  status: Schema.Literal("confirmed", "refunded")
+  holdStatus: Schema.Literal("confirmed", "refunded")
 }) {}
 
 export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", {

@@ -244,7 +244,7 @@ const alreadySettled = (hold: Hold, attempted: "confirm" | "refund") =>
     new HoldAlreadySettled({
       message: `cannot ${attempted} task ${hold.taskId}: its reservation was already ${hold.status}`,
       taskId: hold.taskId,
-      status: hold.status as "confirmed" | "refunded"
+      holdStatus: hold.status as "confirmed" | "refunded"
     })
   )
 

@@ -1,0 +1,34 @@
+/**
+ * The tariff service: a partner's assigned plan and lifetime spend, read from the ledger, turned
+ * into the effective plan and its discount.
+ */
+import { Context, Effect, Layer } from "effect"
+import { LedgerStore } from "../ledger/LedgerStore.js"
+import type { StoreError } from "../StoreError.js"
+import type { Plan } from "./Plan.js"
+import type { TariffConfig } from "./TariffConfig.js"
+import { discountPercentOf, type TariffView, tariffView } from "./tariffView.js"
+
+export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
+  Tariffs,
+  {
+    readonly view: (partnerId: string) => Effect.Effect<TariffView, StoreError>
+    readonly discountPercent: (partnerId: string) => Effect.Effect<number, StoreError>
+    readonly assign: (partnerId: string, plan: Plan) => Effect.Effect<void, StoreError>
+  }
+>() {
+  static readonly layer = (config: TariffConfig) =>
+    Layer.effect(
+      Tariffs,
+      Effect.gen(function* () {
+        const store = yield* LedgerStore
+        const inputs = (partnerId: string) =>
+          Effect.all([store.assignedPlan(partnerId), Effect.map(store.totals(partnerId), (t) => t.usedMinor)], { concurrency: 2 })
+        return {
+          view: (partnerId) => Effect.map(inputs(partnerId), ([assigned, spent]) => tariffView(config, assigned, spent)),
+          discountPercent: (partnerId) => Effect.map(inputs(partnerId), ([assigned, spent]) => discountPercentOf(config, assigned, spent)),
+          assign: store.setAssignedPlan
+        }
+      })
+    )
+}

@@ -1,0 +1,61 @@
+/**
+ * Handlers of the admin API: partners, sessions, credits, tariff assignment, legacy keys, and the
+ * sandbox clock.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Access, constantTimeEqual, franksToMinor, Ledger, Tariffs } from "@frank/core"
+import { apiError, orApiError, Unauthorized } from "@frank/core/http"
+import { Effect, Layer, Redacted } from "effect"
+import { SandboxClock } from "../sandbox/SandboxClock.js"
+import { HostApi } from "../server/HostApi.js"
+import { AdminAuth } from "./AdminGroup.js"
+
+export const AdminAuthLive = (adminToken: Redacted.Redacted<string>) =>
+  Layer.succeed(AdminAuth, {
+    adminToken: (token) =>
+      constantTimeEqual(Redacted.value(token), Redacted.value(adminToken)) && Redacted.value(token).length > 0
+        ? Effect.void
+        : Effect.fail(new Unauthorized({ statusCode: 401, code: "ADMIN_TOKEN_INVALID", message: "the admin API needs Authorization: Bearer <FRANK_ADMIN_TOKEN>" }))
+  })
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =>
+  Effect.gen(function* () {
+    const access = yield* Access
+    const ledger = yield* Ledger
+    const tariffs = yield* Tariffs
+    const sandbox = yield* SandboxClock
+    const partner = (id: string) => orApiError(access.getPartner(id))
+    return handlers
+      .handle("createPartner", ({ payload }) =>
+        Effect.map(orApiError(access.createPartner(payload.name)), (p) => ({ id: p.id, name: p.name, createdAt: iso(p.createdAt) }))
+      )
+      .handle("createSession", ({ path, payload }) =>
+        Effect.map(orApiError(access.createSession(path.id, payload.ttlSeconds)), (s) => ({ token: s.token, expiresAt: iso(s.expiresAt) }))
+      )
+      .handle("addCredit", ({ path, payload }) =>
+        Effect.gen(function* () {
+          yield* partner(path.id)
+          const amountMinor = franksToMinor(payload.amountFranks)!
+          if (payload.kind === "bonus" && amountMinor < 0)
+            return yield* Effect.fail(apiError(400, "VALIDATION_FAILED", ["amountFranks: a bonus must be positive; use kind adjustment to correct"]))
+          const r = yield* orApiError(ledger.credit(path.id, { kind: payload.kind, amountMinor, note: payload.description, reference: payload.reference }))
+          return { transactionId: r.entry.id, replayed: r.replayed }
+        })
+      )
+      .handle("setTariff", ({ path, payload }) =>
+        Effect.gen(function* () {
+          yield* partner(path.id)
+          yield* orApiError(tariffs.assign(path.id, payload.assignedPlan))
+          return { partnerId: path.id, assignedPlan: payload.assignedPlan }
+        })
+      )
+      .handle("createLegacyKey", ({ path }) => Effect.map(orApiError(access.issueLegacyKey(path.id)), (key) => ({ key })))
+      .handle("advanceClock", ({ payload }) =>
+        sandbox.enabled
+          ? Effect.map(sandbox.advance(payload.seconds * 1000), (now) => ({ now: iso(now) }))
+          : Effect.fail(apiError(404, "SANDBOX_CLOCK_DISABLED", "the sandbox clock is off; start the host with FRANK_SANDBOX_CLOCK=true"))
+      )
+  })
+)

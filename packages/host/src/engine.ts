@@ -1,0 +1,55 @@
+/**
+ * The engine of the reference host: SQL stores and the core services on top of them. Everything
+ * here is the same code an embedder wires into their own backend.
+ */
+import { readFileSync } from "node:fs"
+import { SqlAccessStores, SqlLedgerStore, SqlRateLimitStore } from "@frank/adapters"
+import {
+  Access,
+  type Catalog,
+  decodeCatalog,
+  defaultRateLimitConfig,
+  defaultTariffConfig,
+  Ids,
+  Ledger,
+  Pricing,
+  RateLimiter,
+  sampleCatalog,
+  scaleRateLimits,
+  Secrets,
+  Tariffs
+} from "@frank/core"
+import { SecuritySettings } from "@frank/core/http"
+import { Effect, Either, Layer, Option, type Redacted } from "effect"
+import type { HostConfigShape } from "./config/HostConfig.js"
+
+export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog, Error> =>
+  Option.match(path, {
+    onNone: () => Effect.succeed(sampleCatalog),
+    onSome: (file) =>
+      Effect.try({
+        try: () => JSON.parse(readFileSync(file, "utf8")) as unknown,
+        catch: (e) => new Error(`FRANK_PRICING_CATALOG: cannot read ${file}: ${String(e)}`)
+      }).pipe(
+        Effect.flatMap((json) =>
+          Either.match(decodeCatalog(json), {
+            onLeft: (e) => Effect.fail(new Error(`FRANK_PRICING_CATALOG (${file}): ${e.message}`)),
+            onRight: Effect.succeed
+          })
+        )
+      )
+  })
+
+export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog) => {
+  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore)
+  const services = Layer.mergeAll(
+    Ledger.layer,
+    Access.layer,
+    RateLimiter.layer(scaleRateLimits(defaultRateLimitConfig, config.rateLimitMultiplier)),
+    Tariffs.layer(defaultTariffConfig)
+  )
+  return services.pipe(
+    Layer.provideMerge(stores),
+    Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(pepper), Pricing.fromCatalog(catalog), Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy })))
+  )
+}

@@ -1,0 +1,48 @@
+/**
+ * The reference host: `npm start`. Configuration from the environment (ARCHITECTURE §6), the
+ * embedded database unless DATABASE_URL is set, migrations at start, then the HTTP server. SIGTERM
+ * stops taking requests, lets in-flight ones finish and exits 0.
+ */
+import { migrationCount } from "@frank/adapters"
+import { NodeRuntime } from "@effect/platform-node"
+import { Ids } from "@frank/core"
+import { Effect, Layer, Redacted } from "effect"
+import { HostConfig, hostConfig } from "./config/HostConfig.js"
+import { migratedDatabaseLayer } from "./db/database.js"
+import { engineLayer, loadCatalog } from "./engine.js"
+import { jsonLogging } from "./logging/jsonLogger.js"
+import { Metrics } from "./metrics/Metrics.js"
+import { makeSandboxClock, sandboxClockLayer } from "./sandbox/SandboxClock.js"
+import { loadOrCreateSecret } from "./secrets/fileSecret.js"
+import { httpLayer } from "./server/HttpLive.js"
+import { Readiness } from "./server/Readiness.js"
+
+const program = Effect.gen(function* () {
+  const config = yield* hostConfig
+  const adminToken = yield* loadOrCreateSecret(config.dataDir, "admin-token", config.adminToken)
+  const pepper = yield* loadOrCreateSecret(config.dataDir, "key-pepper", config.keyPepper)
+  if (adminToken.created)
+    // Shown once, on the first start; afterwards it is read from the data directory.
+    process.stdout.write(`\nFRANK_ADMIN_TOKEN (generated, stored in ${config.dataDir}/admin-token): ${Redacted.value(adminToken.value)}\n\n`)
+  if (config.allowPrivateNetwork) yield* Effect.logWarning("FRANK_ALLOW_PRIVATE_NETWORK is on: webhooks and imports may reach private addresses (development only)")
+  if (config.sandboxClock) yield* Effect.logWarning("FRANK_SANDBOX_CLOCK is on: the admin API can move this host's clock (sandbox only)")
+  const catalog = yield* loadCatalog(config.pricingCatalog)
+  const sandbox = makeSandboxClock(config.sandboxClock)
+
+  const Database = migratedDatabaseLayer(config)
+  const Engine = engineLayer(config, pepper.value, catalog)
+  const Main = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value }).pipe(
+    Layer.provide(Readiness.layer(migrationCount)),
+    Layer.provide(Engine),
+    Layer.provide(Database),
+    Layer.provide(Layer.mergeAll(Metrics.layer, sandboxClockLayer(sandbox), Layer.succeed(HostConfig, config), Ids.Live))
+  )
+  yield* Effect.logInfo("starting Frank host").pipe(
+    Effect.annotateLogs({ port: config.port, database: config.databaseUrl._tag === "Some" ? "postgres" : "embedded" })
+  )
+  return yield* Layer.launch(Main).pipe(config.sandboxClock ? Effect.withClock(sandbox.clock) : (e) => e)
+})
+
+const logging = Effect.map(Effect.orDie(hostConfig), (c) => jsonLogging(c.logLevel))
+
+NodeRuntime.runMain(program.pipe(Effect.provide(Layer.unwrapEffect(logging))), { disablePrettyLogger: true })
