@@ -9,7 +9,7 @@ import {
   Ids,
   LegacyKeyForbidden,
   RateLimiter,
-  RateLimitStore,
+  type RateLimitStore,
   type RateLimitConfig,
   Secrets,
   SessionExpired,

@@ -157,8 +157,8 @@ describe("API keys", () => {
     expect(noScope.status).toBe(403)
     expect(noScope.json.code).toBe("API_KEY_SCOPE_REQUIRED")
 
-    // Quota: 20 active keys (3 issued above).
-    for (let i = 0; i < 17; i++) await issueKey(p.cookie)
+    // Quota: 20 active keys (2 issued above).
+    for (let i = 0; i < 18; i++) await issueKey(p.cookie)
     const over = await call(host, "POST", "/v1/billing/api-keys", { headers: p.cookie, body: {} })
     expect(over.status).toBe(400)
     expect(over.json.code).toBe("API_KEY_QUOTA_EXCEEDED")

@@ -3,7 +3,7 @@
  * Credentials are attached here because HttpApiClient never sends security values by itself.
  */
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import { PartnerApi } from "./PartnerApi.js"
 
 export type PartnerCredentials =

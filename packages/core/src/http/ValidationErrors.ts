@@ -1,36 +1,49 @@
 /**
- * Turns request decoding failures into the 400 envelope: `message` lists every violation at once as
+ * Request decoding failures as the 400 envelope: `message` lists every violation at once as
  * readable strings naming the field, `code` is VALIDATION_FAILED. Malformed JSON gets the same
  * envelope instead of the platform's empty 400.
  */
-import { HttpApiBuilder, HttpApiError, HttpServerError } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { HttpApiError, HttpServerError } from "@effect/platform"
+import { Cause } from "effect"
 import { validationFailed } from "./ApiError.js"
-import { PartnerApi } from "./PartnerApi.js"
 
 type DecodeIssue = HttpApiError.HttpApiDecodeError["issues"][number]
 
-const describeIssue = (issue: DecodeIssue): string => {
-  const field = issue.path.map(String).join(".")
-  const message = issue._tag === "Missing" ? "is required" : issue.message
+const EXPECTED_LITERAL = /^Expected ("[^"]*"|-?\d+(\.\d+)?|true|false|null), actual (.*)$/s
+
+/**
+ * One readable line per field. A union reports once per branch (`Expected undefined` for an
+ * optional field, one line per allowed literal); those collapse into the line that helps.
+ */
+const describeField = (field: string, issues: ReadonlyArray<DecodeIssue>): string => {
+  const useful = issues.filter((i) => !i.message.startsWith("Expected undefined"))
+  const chosen = useful.length > 0 ? useful : issues
+  const literals = chosen.map((i) => EXPECTED_LITERAL.exec(i.message))
+  let message: string
+  if (chosen.every((i) => i._tag === "Missing")) message = "is required"
+  else if (literals.length > 1 && literals.every((m) => m !== null))
+    message = `must be one of ${literals.map((m) => m![1]).join(", ")}; got ${literals[0]![3]}`
+  else message = (chosen.find((i) => i._tag === "Refinement") ?? chosen[0]!).message
   return field.length > 0 ? `${field}: ${message}` : message
 }
 
 export const validationMessages = (error: HttpApiError.HttpApiDecodeError): ReadonlyArray<string> => {
-  // Several schema branches (a number or a numeric string) may report the same field; keep one line each.
-  const lines = error.issues.map(describeIssue)
-  return lines.length > 0 ? [...new Set(lines)] : [error.message]
+  const byField = new Map<string, DecodeIssue[]>()
+  for (const issue of error.issues) {
+    const field = issue.path.map(String).join(".")
+    byField.set(field, [...(byField.get(field) ?? []), issue])
+  }
+  const lines = [...byField].map(([field, issues]) => describeField(field, issues))
+  return lines.length > 0 ? lines : [error.message]
 }
 
-export const ValidationErrorsLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
-  Effect.catchAllCause(app, (cause) => {
-    const failure = Cause.failureOption(cause)
-    if (Option.isSome(failure)) {
-      const err: unknown = failure.value
-      if (err instanceof HttpApiError.HttpApiDecodeError) return Effect.fail(validationFailed(validationMessages(err)))
-      if (err instanceof HttpServerError.RequestError && err.reason === "Decode")
-        return Effect.fail(validationFailed(["body: malformed JSON"]))
-    }
-    return Effect.failCause(cause)
-  })
-)
+/**
+ * The 400 envelope for a request the API could not decode, if that is what `cause` holds. A
+ * malformed body surfaces as a defect of the body reader, hence squash rather than failures only.
+ */
+export const validationFailure = (cause: Cause.Cause<unknown>) => {
+  const err: unknown = Cause.squash(cause)
+  if (err instanceof HttpApiError.HttpApiDecodeError) return validationFailed(validationMessages(err))
+  if (err instanceof HttpServerError.RequestError && err.reason === "Decode") return validationFailed(["body: malformed JSON"])
+  return undefined
+}

@@ -1,13 +1,23 @@
 /**
- * The outermost HTTP middleware of a Frank server: request ids, the 404 envelope for unknown
- * routes, and the 500 envelope for anything unexpected. A client never sees a stack trace or an
- * SQL error; the log line with the same request id has the cause.
+ * Request ids, access logs, the 404 envelope for unknown routes and the 500 envelope for anything
+ * unexpected. A client never sees a stack trace or an SQL error; the log line carrying the same
+ * request id has the cause.
+ *
+ * Two layers of the platform matter here: an API-level middleware (`UnexpectedErrorsLive`) runs
+ * before errors become responses, so it decides the bodies; the server middleware
+ * (`frankServerMiddleware`) runs after the response is sent, so it only names the request and
+ * observes it (headers are added through a pre-response handler registered up front).
  */
-import { type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Clock, Effect, Option } from "effect"
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Clock, Effect, FiberRef, Option } from "effect"
 import { Ids } from "../Ids.js"
+import { PartnerApi } from "./PartnerApi.js"
+import { validationFailure } from "./ValidationErrors.js"
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/** The id of the request the current fiber serves. */
+export const currentRequestId = FiberRef.unsafeMake("")
 
 export interface RequestObservation {
   readonly method: string
@@ -16,9 +26,6 @@ export interface RequestObservation {
   readonly durationMs: number
   readonly requestId: string
 }
-
-const json = (status: number, body: object, requestId: string) =>
-  HttpServerResponse.unsafeJson(body, { status, headers: { "x-request-id": requestId } })
 
 export const frankServerMiddleware =
   (observe: (o: RequestObservation) => Effect.Effect<void> = () => Effect.void) =>
@@ -29,26 +36,39 @@ export const frankServerMiddleware =
       const given = request.headers["x-request-id"]
       const requestId = given !== undefined && REQUEST_ID.test(given) ? given : yield* Effect.flatMap(Ids, (ids) => ids.next)
       const path = request.url.split("?")[0] ?? request.url
-
-      const response = yield* app.pipe(
-        Effect.map((res) => HttpServerResponse.setHeader(res, "x-request-id", requestId)),
-        Effect.catchAllCause((cause) => {
-          const failure = Cause.failureOption(cause)
-          if (Option.isSome(failure) && failure.value instanceof HttpServerError.RouteNotFound)
-            return Effect.succeed(json(404, { statusCode: 404, message: `Cannot ${request.method} ${path}`, code: "ROUTE_NOT_FOUND" }, requestId))
-          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-          return Effect.logError("request failed", cause).pipe(
-            Effect.as(json(500, { statusCode: 500, message: "Internal error; the outcome of a write may be unknown", code: "INTERNAL_ERROR", requestId }, requestId))
-          )
-        }),
-        // The request id annotates every log line of the request, handler logs included.
-        Effect.annotateLogs("requestId", requestId)
-      )
-      const finished = yield* Clock.currentTimeMillis
-      const observation = { method: request.method, path, status: response.status, durationMs: finished - started, requestId }
+      yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-request-id", requestId)))
+      const response = yield* app.pipe(Effect.locally(currentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
+      const durationMs = (yield* Clock.currentTimeMillis) - started
       yield* Effect.logInfo("request").pipe(
-        Effect.annotateLogs({ requestId, method: observation.method, path, status: observation.status, durationMs: observation.durationMs })
+        Effect.annotateLogs({ requestId, method: request.method, path, status: response.status, durationMs, component: "http" })
       )
-      yield* observe(observation)
+      yield* observe({ method: request.method, path, status: response.status, durationMs, requestId })
       return response
-    }).pipe(Effect.annotateLogs("component", "http"))
+    })
+
+const envelope = (status: number, body: object) => HttpServerResponse.unsafeJson(body, { status })
+
+/** Every error the API does not encode by itself, as an envelope: 400, 404 or 500. */
+export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
+  Effect.catchAllCause(app, (cause) =>
+    Effect.gen(function* () {
+      const invalid = validationFailure(cause)
+      if (invalid !== undefined) return yield* Effect.fail(invalid)
+      const failure = Cause.failureOption(cause)
+      if (Option.isSome(failure)) {
+        const err = failure.value as { readonly _tag?: string }
+        if (err._tag === "RouteNotFound") {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const path = request.url.split("?")[0] ?? request.url
+          return envelope(404, { statusCode: 404, message: `Cannot ${request.method} ${path}`, code: "ROUTE_NOT_FOUND" })
+        }
+        // Typed API errors are encoded by the API into their envelopes.
+        return yield* Effect.failCause(cause)
+      }
+      if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
+      const requestId = yield* FiberRef.get(currentRequestId)
+      yield* Effect.logError("request failed", cause)
+      return envelope(500, { statusCode: 500, message: "Internal error; the outcome of a write may be unknown", code: "INTERNAL_ERROR", requestId })
+    })
+  )
+)

@@ -7,4 +7,4 @@ import { Layer, Logger, LogLevel } from "effect"
 const levels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error } as const
 
 export const jsonLogging = (level: keyof typeof levels) =>
-  Layer.merge(Logger.replace(Logger.defaultLogger, Logger.jsonLogger), Logger.minimumLogLevel(levels[level]))
+  Layer.merge(Logger.json, Logger.minimumLogLevel(levels[level]))

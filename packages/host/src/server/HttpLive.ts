@@ -9,11 +9,11 @@ import { NodeHttpServer } from "@effect/platform-node"
 import {
   AuthHandlers,
   BillingHandlers,
+  ErrorEnvelopesLive,
   frankServerMiddleware,
   KeysHandlers,
   LedgerHandlers,
-  SecurityLive,
-  ValidationErrorsLive
+  SecurityLive
 } from "@frank/core/http"
 import { Effect, Layer, type Redacted } from "effect"
 import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
@@ -40,7 +40,7 @@ export const httpLayer = (options: { readonly port: number; readonly host: strin
   return Served.pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-    Layer.provide(ValidationErrorsLive),
+    Layer.provide(ErrorEnvelopesLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))

@@ -32,14 +32,14 @@ export const IssuedApiKey = Schema.Struct({
 export const ApiKeyList = Schema.Struct({ items: Schema.Array(ApiKeyView) }).annotations({ identifier: "ApiKeyList" })
 
 export const IssueApiKeyRequest = Schema.Struct({
-  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "label must be at most 120 characters" }))),
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))),
   // Range violations answer API_KEY_EXPIRY_OUT_OF_RANGE, so only integer-ness is checked here.
   expiresInDays: Schema.optional(BodyInt(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)),
   scopes: Schema.optional(Schema.Array(Schema.String))
 }).annotations({ identifier: "IssueApiKeyRequest", ...requestParseOptions })
 
 export const UpdateApiKeyRequest = Schema.Struct({
-  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "label must be at most 120 characters" }))),
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))),
   scopes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
   expiresInDays: Schema.optional(Schema.Unknown).annotations({ description: "Not changeable: answers API_KEY_EXPIRY_IMMUTABLE" })
 }).annotations({ identifier: "UpdateApiKeyRequest", ...requestParseOptions })
