@@ -65,7 +65,7 @@ describe("frank CLI commands", () => {
 
   it("frank migrate applies the migrations to the embedded database, then reports it up to date", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "frank-cli-"))
-    const env = { ...process.env, FRANK_DATA_DIR: dataDir }
+    const env: Record<string, string | undefined> = { ...process.env, FRANK_DATA_DIR: dataDir }
     delete env.DATABASE_URL
     try {
       const first = spawnSync(process.execPath, [BIN, "migrate"], { env, encoding: "utf8", timeout: 60_000 })
