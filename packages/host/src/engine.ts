@@ -3,7 +3,7 @@
  * here is the same code an embedder wires into their own backend.
  */
 import { readFileSync } from "node:fs"
-import { SqlAccessStores, SqlLedgerStore, SqlRateLimitStore } from "@frank/adapters"
+import { NodeSecrets, SqlAccessStores, SqlLedgerStore, SqlRateLimitStore } from "@frank/adapters"
 import {
   Access,
   type Catalog,
@@ -16,7 +16,6 @@ import {
   RateLimiter,
   sampleCatalog,
   scaleRateLimits,
-  Secrets,
   Tariffs
 } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
@@ -50,6 +49,6 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
   )
   return services.pipe(
     Layer.provideMerge(stores),
-    Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(pepper), Pricing.fromCatalog(catalog), Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy })))
+    Layer.provideMerge(Layer.mergeAll(Ids.Live, NodeSecrets(pepper), Pricing.fromCatalog(catalog), Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy })))
   )
 }

@@ -1,19 +1,19 @@
 /**
- * Rate-limit counters on SQL, shared exactly by every host instance on the database. One
- * statement increments all of a request's counters; if any goes over its limit the transaction
- * rolls back, so a refused request is charged to no counter. Keys are upserted in sorted order,
- * so two requests touching the same counters cannot deadlock.
+ * Rate-limit counters on SQL, shared exactly by every host instance on the database.
+ *
+ * One statement counts a request against all its limits: each counter is incremented only while
+ * it is below its limit (the conditional upsert re-checks the latest row version under its row
+ * lock, so concurrent requests can never push a counter past its limit). When any counter refused,
+ * the increments the same request made on the others are taken back, so a request refused by one
+ * limit does not consume the budget of the rest. Counters are touched in key order, so requests
+ * sharing counters cannot deadlock. The common path is one round trip.
  */
 import { SqlClient } from "@effect/sql"
 import { type LimitRule, type LimitState, RateLimitStore, StoreError, windowStart } from "@frank/core"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Layer } from "effect"
 
 /** Delete finished windows once every this many hits of one instance. */
 const SWEEP_EVERY_HITS = 500
-
-class Refused {
-  constructor(readonly states: ReadonlyArray<LimitState>) {}
-}
 
 export const SqlRateLimitStore = Layer.effect(
   RateLimitStore,
@@ -26,31 +26,31 @@ export const SqlRateLimitStore = Layer.effect(
           if (rules.length === 0) return []
           const sorted = [...rules].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
           const starts = sorted.map((r) => windowStart(now, r.windowMs))
-          const outcome = yield* sql
-            .withTransaction(
-              Effect.gen(function* () {
-                const rows = yield* sql<{ key: string; count: number }>`
-                  INSERT INTO rate_limit_counters (key, window_start, window_end, count)
-                  SELECT k, s, e, 1 FROM unnest(${sorted.map((r) => r.key)}::text[], ${starts}::bigint[], ${sorted.map((r, i) => starts[i]! + r.windowMs)}::bigint[]) AS t(k, s, e)
-                  ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-                  RETURNING key, count`
-                const counts = new Map(rows.map((r) => [r.key, r.count]))
-                const states: LimitState[] = sorted.map((rule, i) => ({ rule, count: counts.get(rule.key) ?? 1, windowStartMs: starts[i]! }))
-                // Failing the transaction rolls every increment back.
-                if (states.some((s) => s.count > s.rule.limit)) return yield* Effect.fail(new Refused(states))
-                return states
-              })
-            )
-            .pipe(
-              Effect.map(Either.right),
-              Effect.catchIf(
-                (e): e is Refused => e instanceof Refused,
-                (e) => Effect.succeed(Either.left(e.states))
-              )
-            )
+          const counted = yield* sql<{ key: string; count: number }>`
+            INSERT INTO rate_limit_counters (key, window_start, window_end, count, limit_count)
+            SELECT k, s, e, 1, l FROM unnest(
+              ${sorted.map((r) => r.key)}::text[], ${starts}::bigint[],
+              ${sorted.map((r, i) => starts[i]! + r.windowMs)}::bigint[], ${sorted.map((r) => r.limit)}::int[]
+            ) AS t(k, s, e, l)
+            ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+              WHERE rate_limit_counters.count < EXCLUDED.limit_count
+            RETURNING key, count`
+          const counts = new Map(counted.map((r) => [r.key, r.count]))
+          const allowed = counts.size === sorted.length
+          if (!allowed && counts.size > 0) {
+            const taken = sorted.flatMap((r, i) => (counts.has(r.key) ? [{ key: r.key, start: starts[i]! }] : []))
+            yield* sql`UPDATE rate_limit_counters AS c SET count = c.count - 1
+              FROM unnest(${taken.map((t) => t.key)}::text[], ${taken.map((t) => t.start)}::bigint[]) AS t(k, s)
+              WHERE c.key = t.k AND c.window_start = t.s`
+          }
           if (++hits % SWEEP_EVERY_HITS === 0) yield* sql`DELETE FROM rate_limit_counters WHERE window_end <= ${now}`
-          const states = Either.isRight(outcome) ? outcome.right : outcome.left
-          // Answer in the caller's rule order.
+          // A refused counter reports limit + 1; the others their count as if this request had been
+          // counted, which is what the caller's verdict compares against the limit.
+          const states: LimitState[] = sorted.map((rule, i) => ({
+            rule,
+            count: counts.get(rule.key) ?? rule.limit + 1,
+            windowStartMs: starts[i]!
+          }))
           return rules.map((r) => states.find((s) => s.rule.key === r.key)!)
         }).pipe(Effect.mapError((cause) => new StoreError({ message: "rate limit store: hit failed", cause })))
     }

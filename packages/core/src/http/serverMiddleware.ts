@@ -9,15 +9,17 @@
  * observes it (headers are added through a pre-response handler registered up front).
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Clock, Effect, FiberRef, Option } from "effect"
+import { Cause, Clock, Effect, FiberRef, HashMap, LogLevel, Option } from "effect"
 import { Ids } from "../Ids.js"
 import { PartnerApi } from "./PartnerApi.js"
 import { validationFailure } from "./ValidationErrors.js"
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
-/** The id of the request the current fiber serves. */
-export const currentRequestId = FiberRef.unsafeMake("")
+/** The id of the request the current fiber serves (the `requestId` log annotation). */
+export const currentRequestId = Effect.map(FiberRef.get(FiberRef.currentLogAnnotations), (a) =>
+  Option.getOrElse(HashMap.get(a, "requestId"), () => "") as string
+)
 
 export interface RequestObservation {
   readonly method: string
@@ -37,11 +39,14 @@ export const frankServerMiddleware =
       const requestId = given !== undefined && REQUEST_ID.test(given) ? given : yield* Effect.flatMap(Ids, (ids) => ids.next)
       const path = request.url.split("?")[0] ?? request.url
       yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-request-id", requestId)))
-      const response = yield* app.pipe(Effect.locally(currentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
+      const response = yield* Effect.annotateLogs(app, "requestId", requestId)
       const durationMs = (yield* Clock.currentTimeMillis) - started
-      yield* Effect.logInfo("request").pipe(
-        Effect.annotateLogs({ requestId, method: request.method, path, status: response.status, durationMs, component: "http" })
-      )
+      // Access lines are built only when they will be written: at warning level the hot path
+      // skips the annotation work entirely.
+      if (LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info))
+        yield* Effect.logInfo("request").pipe(
+          Effect.annotateLogs({ requestId, method: request.method, path, status: response.status, durationMs, component: "http" })
+        )
       yield* observe({ method: request.method, path, status: response.status, durationMs, requestId })
       return response
     })
@@ -66,7 +71,7 @@ export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
         return yield* Effect.failCause(cause)
       }
       if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
-      const requestId = yield* FiberRef.get(currentRequestId)
+      const requestId = yield* currentRequestId
       yield* Effect.logError("request failed", cause)
       return envelope(500, { statusCode: 500, message: "Internal error; the outcome of a write may be unknown", code: "INTERNAL_ERROR", requestId })
     })

@@ -51,6 +51,7 @@ export default Effect.gen(function* () {
       window_start bigint NOT NULL,
       window_end bigint NOT NULL,
       count integer NOT NULL,
+      limit_count integer NOT NULL,
       PRIMARY KEY (key, window_start)
     )`
   yield* sql`CREATE INDEX rate_limit_counters_end ON rate_limit_counters (window_end)`

@@ -1,0 +1,134 @@
+/**
+ * bench/api — GET /v1/billing/balance with a full key through the whole host stack (key re-read,
+ * rate limit, balance query, schema encoding) against a bare node:http + pg handler doing the same
+ * queries, both on PostgreSQL, both as separate processes, driven by autocannon in the same run.
+ * The rate limits are raised for the run (FRANK_RATE_LIMIT_MULTIPLIER).
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:api
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { createServer } from "node:net"
+import { resolve } from "node:path"
+import autocannon from "autocannon"
+import pg from "pg"
+
+const url = process.env.DATABASE_URL ?? ""
+if (url.length === 0) {
+  console.log("bench/api needs DATABASE_URL (a PostgreSQL server); nothing measured.")
+  process.exit(0)
+}
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8)
+const CONNECTIONS = 32
+const ROOT = resolve(import.meta.dirname, "..")
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer()
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      s.close(() => done(typeof a === "object" && a !== null ? a.port : 0))
+    })
+  })
+
+const admin = async (text: string) => {
+  const c = new pg.Client({ connectionString: url })
+  await c.connect()
+  try {
+    await c.query(text)
+  } finally {
+    await c.end()
+  }
+}
+
+const waitFor = async (check: () => Promise<boolean>, what: string) => {
+  const deadline = performance.now() + 60_000
+  while (performance.now() < deadline) {
+    try {
+      if (await check()) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`${what} did not start`)
+}
+
+const start = (args: string[], env: Record<string, string>): ChildProcess =>
+  spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] })
+
+const json = async (res: Response) => (await res.json()) as Record<string, unknown>
+
+const load = (target: string, key: string) =>
+  new Promise<autocannon.Result>((done, fail) => {
+    autocannon(
+      { url: `${target}/v1/billing/balance`, connections: CONNECTIONS, duration: DURATION_S, headers: { "x-api-key": key } },
+      (err, result) => (err ? fail(err) : done(result))
+    )
+  })
+
+const db = `frank_bench_api_${process.pid}`
+await admin(`CREATE DATABASE ${db}`)
+const dbUrl = new URL(url)
+dbUrl.pathname = `/${db}`
+const pepper = randomBytes(16).toString("hex")
+const adminToken = randomBytes(16).toString("hex")
+const children: ChildProcess[] = []
+try {
+  const hostPort = await freePort()
+  const host = start(["packages/host/src/main.ts"], {
+    PORT: String(hostPort),
+    DATABASE_URL: dbUrl.toString(),
+    FRANK_KEY_PEPPER: pepper,
+    FRANK_ADMIN_TOKEN: adminToken,
+    FRANK_RATE_LIMIT_MULTIPLIER: "1000000",
+    FRANK_DATA_DIR: `/tmp/frank-bench-${process.pid}`,
+    LOG_LEVEL: "warning"
+  })
+  children.push(host)
+  const hostUrl = `http://127.0.0.1:${hostPort}`
+  await waitFor(async () => (await fetch(`${hostUrl}/readyz`)).ok, "host")
+  const auth = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }
+  const partner = await json(await fetch(`${hostUrl}/admin/v1/partners`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench" }) }))
+  const session = await json(await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/sessions`, { method: "POST", headers: auth, body: "{}" }))
+  await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/credits`, { method: "POST", headers: auth, body: JSON.stringify({ amountFranks: 5000, kind: "adjustment" }) })
+  const issued = await json(
+    await fetch(`${hostUrl}/v1/billing/api-keys`, { method: "POST", headers: { cookie: `service_token=${session.token}`, "content-type": "application/json" }, body: "{}" })
+  )
+  const key = String(issued.key)
+
+  const basePort = await freePort()
+  const baseline = start(["bench/api-baseline-server.ts"], { PORT: String(basePort), DATABASE_URL: dbUrl.toString(), FRANK_KEY_PEPPER: pepper })
+  children.push(baseline)
+  const baseUrl = `http://127.0.0.1:${basePort}`
+  await waitFor(async () => (await fetch(`${baseUrl}/`, { headers: { "x-api-key": key } })).ok, "baseline")
+
+  // Both answer the same body.
+  const a = await (await fetch(`${hostUrl}/v1/billing/balance`, { headers: { "x-api-key": key } })).text()
+  const b = await (await fetch(`${baseUrl}/v1/billing/balance`, { headers: { "x-api-key": key } })).text()
+  if (a !== b) throw new Error(`responses differ:\n${a}\n${b}`)
+
+  // Warm-up, then interleaved rounds; the best of two per side.
+  await load(hostUrl, key)
+  await load(baseUrl, key)
+  const rounds: Array<{ side: "engine" | "baseline"; r: autocannon.Result }> = []
+  for (let i = 0; i < 2; i++) {
+    rounds.push({ side: "baseline", r: await load(baseUrl, key) })
+    rounds.push({ side: "engine", r: await load(hostUrl, key) })
+  }
+  const best = (side: "engine" | "baseline") =>
+    rounds.filter((x) => x.side === side).reduce((m, x) => (x.r.requests.average > m.r.requests.average ? x : m)).r
+  const e = best("engine")
+  const base = best("baseline")
+  const errors = rounds.reduce((n, x) => n + x.r.errors + x.r.non2xx, 0)
+  console.log(`\nbench/api — GET /v1/billing/balance, ${CONNECTIONS} connections, ${DURATION_S} s per round, PostgreSQL`)
+  console.log("| server | requests/s | p50 ms | p99 ms |")
+  console.log("|---|---:|---:|---:|")
+  console.log(`| Frank host (full stack) | ${e.requests.average.toFixed(0)} | ${e.latency.p50} | ${e.latency.p99} |`)
+  console.log(`| bare node:http + pg | ${base.requests.average.toFixed(0)} | ${base.latency.p50} | ${base.latency.p99} |`)
+  console.log(`ratio requests/s engine / baseline: ${(e.requests.average / base.requests.average).toFixed(2)} (target ≥ 0.6); non-2xx or errors: ${errors}`)
+} finally {
+  for (const c of children) c.kill("SIGTERM")
+  await new Promise((r) => setTimeout(r, 1500))
+  await admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)
+}
