@@ -2,7 +2,10 @@
  * End-to-end: the real host process on embedded PGlite, spoken to over HTTP exactly as a
  * partner's integration and an operator's scripts do.
  */
+import { FetchHttpClient } from "@effect/platform"
+import { makePartnerClient } from "@frank/core/http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { call, type RunningHost, spawnHost } from "./spawnHost.js"
 
 let host: RunningHost
@@ -176,6 +179,12 @@ describe("API keys", () => {
     const asFull = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(full.raw) })
     const byIdFull = new Map(asFull.json.items.map((k: { id: string }) => [k.id, k]))
     expect((byIdFull.get(full.id) as { scopes: string[] }).scopes.length).toBe(7)
+    const reference = await call(host, "GET", "/auth/api-keys/operations", { headers: p.cookie })
+    expect(reference.status).toBe(200)
+    const billing = reference.json.scopes.find((s: { scope: string }) => s.scope === "billing:read")
+    expect(billing.operations).toContainEqual({ method: "GET", path: "/v1/billing/balance" })
+    expect(reference.json.sessionOnly).toContainEqual({ method: "POST", path: "/v1/billing/api-keys" })
+    expect((await call(host, "GET", "/auth/api-keys/operations", { headers: withKey(full.raw) })).status).toBe(403)
     const check = await call(host, "GET", "/v1/auth/check", { headers: withKey(narrow.raw) })
     expect(check.json).toMatchObject({ ok: true, partnerId: p.id, keyId: narrow.id, access: "restricted" })
   })
@@ -299,5 +308,29 @@ describe("rate limits", () => {
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(60)
     expect(limited.headers.get("ratelimit-remaining")).toBe("0")
+  })
+})
+
+describe("typed client", () => {
+  it("derives calls, successes and typed errors from the same HttpApi", async () => {
+    const p = await newPartner("Typed LLC", 321.5)
+    const key = await issueKey(p.cookie, { scopes: ["billing:read", "usage:read"] })
+    const program = Effect.gen(function* () {
+      const client = yield* makePartnerClient(host.baseUrl, { apiKey: key.raw })
+      const balance = yield* client.billing.balance()
+      const page = yield* client.ledger.transactions({ urlParams: { limit: 5 } })
+      const check = yield* client.auth.check()
+      // A restricted key without pricing:read: the 403 comes back as the typed Forbidden envelope.
+      const refused = yield* Effect.flip(client.billing.catalog())
+      const anonymous = yield* makePartnerClient(host.baseUrl, { none: true })
+      const unauthorized = yield* Effect.flip(anonymous.billing.balance())
+      return { balance, page, check, refused, unauthorized }
+    }).pipe(Effect.provide(FetchHttpClient.layer))
+    const r = await Effect.runPromise(program)
+    expect(r.balance).toMatchObject({ total: 321.5, available: 321.5 })
+    expect(r.page.items[0]).toMatchObject({ type: "topup", amount: 321.5 })
+    expect(r.check).toMatchObject({ ok: true, access: "restricted", scopes: ["billing:read", "usage:read"] })
+    expect(r.refused).toMatchObject({ statusCode: 403, code: "API_KEY_SCOPE_REQUIRED" })
+    expect(r.unauthorized).toMatchObject({ statusCode: 401, code: "API_KEY_INVALID" })
   })
 })

@@ -51,6 +51,17 @@ export const frankServerMiddleware =
       return response
     })
 
+/** `A: msg ← B: msg ← …` through `.cause` links, so a wrapped SQL error is visible in the log. */
+const causeChain = (error: unknown): string => {
+  const parts: string[] = []
+  let current: unknown = error
+  for (let depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
+    parts.push(current instanceof Error ? `${current.name}: ${current.message}` : String(current))
+    current = (current as { cause?: unknown }).cause
+  }
+  return parts.join(" ← ")
+}
+
 const envelope = (status: number, body: object) => HttpServerResponse.unsafeJson(body, { status })
 
 /** Every error the API does not encode by itself, as an envelope: 400, 404 or 500. */
@@ -72,7 +83,7 @@ export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
       }
       if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
       const requestId = yield* currentRequestId
-      yield* Effect.logError("request failed", cause)
+      yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs("causeChain", causeChain(Cause.squash(cause))))
       return envelope(500, { statusCode: 500, message: "Internal error; the outcome of a write may be unknown", code: "INTERNAL_ERROR", requestId })
     })
   )

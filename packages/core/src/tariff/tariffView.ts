@@ -1,53 +1,53 @@
 /**
- * The tariff resource (spec "Tariff"): effective plan = the higher of assigned and earned.
+ * The tariff resource (spec "Tariff"): the plan earned by lifetime spend, the plan an operator
+ * assigned, and the effective plan = the higher of the two. Pure: the service feeds it the
+ * assigned plan and the lifetime confirmed spend read from the ledger.
  */
 import { Schema } from "effect"
 import { type Minor, minorToFranks } from "../Money.js"
-import { Plan } from "./Plan.js"
-import type { TariffConfig, TariffTier } from "./TariffConfig.js"
+import { higherPlan, Plan, planRank, plans } from "./Plan.js"
+import { type TariffConfig, tierOf, tiersByRank } from "./TariffConfig.js"
 
 export const TariffView = Schema.Struct({
   plan: Plan.annotations({ description: "Effective plan: the higher of the assigned and the earned plan" }),
-  assignedPlan: Plan,
-  earnedPlan: Plan,
+  assignedPlan: Plan.annotations({ description: "Plan assigned by the operator (base unless changed)" }),
+  earnedPlan: Plan.annotations({ description: "Plan earned by lifetime confirmed spend" }),
   lifetimeSpend: Schema.Number.annotations({ description: "Lifetime confirmed spend, ₣" }),
-  nextPlan: Schema.NullOr(Plan),
-  spendRequiredForNextPlan: Schema.NullOr(Schema.Number).annotations({ description: "Further lifetime spend, ₣, to earn nextPlan" }),
-  discountPercent: Schema.Number
+  nextPlan: Schema.NullOr(Plan).annotations({ description: "The tier above the effective plan; null on the top tier" }),
+  spendRequiredForNextPlan: Schema.NullOr(Schema.Number).annotations({
+    description: "Further lifetime spend, ₣, needed to earn nextPlan; null on the top tier"
+  }),
+  discountPercent: Schema.Number.annotations({ description: "Discount of the effective plan against the base price list, %" })
 }).annotations({ identifier: "Tariff" })
 export type TariffView = typeof TariffView.Type
 
-const order = Plan.literals
-const rank = (p: Plan) => order.indexOf(p)
-
-const tierOf = (config: TariffConfig, plan: Plan): TariffTier => config.tiers.find((t) => t.plan === plan)!
-
+/** The highest plan whose threshold the lifetime spend has reached (exactly at it counts). */
 export const earnedPlan = (config: TariffConfig, lifetimeSpendMinor: Minor): Plan => {
   let earned: Plan = "base"
-  for (const t of config.tiers) if (lifetimeSpendMinor >= t.minLifetimeSpendMinor && rank(t.plan) > rank(earned)) earned = t.plan
+  for (const t of tiersByRank(config)) if (lifetimeSpendMinor >= t.minLifetimeSpendMinor) earned = t.plan
   return earned
 }
 
-export const effectivePlan = (config: TariffConfig, assigned: Plan, lifetimeSpendMinor: Minor): Plan => {
-  const earned = earnedPlan(config, lifetimeSpendMinor)
-  return rank(assigned) >= rank(earned) ? assigned : earned
-}
+export const effectivePlan = (config: TariffConfig, assigned: Plan, lifetimeSpendMinor: Minor): Plan =>
+  higherPlan(assigned, earnedPlan(config, lifetimeSpendMinor))
 
 export const discountPercentOf = (config: TariffConfig, assigned: Plan, lifetimeSpendMinor: Minor): number =>
   tierOf(config, effectivePlan(config, assigned, lifetimeSpendMinor)).discountPercent
 
-export const tariffView = (config: TariffConfig, assigned: Plan, lifetimeSpendMinor: Minor): TariffView => {
+export const tariffView = (config: TariffConfig, assignedPlan: Plan, lifetimeSpendMinor: Minor): TariffView => {
   const earned = earnedPlan(config, lifetimeSpendMinor)
-  const plan = rank(assigned) >= rank(earned) ? assigned : earned
-  const next = order[rank(plan) + 1]
-  const nextTier = next === undefined ? undefined : tierOf(config, next)
+  const plan = higherPlan(assignedPlan, earned)
+  const nextPlan = plans[planRank(plan) + 1] ?? null
+  // nextPlan is above the earned plan, so its threshold is above the spend and this is positive;
+  // an assigned plan does not count as spend: earning the next tier needs its whole threshold.
+  const spendRequiredMinor = nextPlan === null ? null : Math.max(0, tierOf(config, nextPlan).minLifetimeSpendMinor - lifetimeSpendMinor)
   return {
     plan,
-    assignedPlan: assigned,
+    assignedPlan,
     earnedPlan: earned,
     lifetimeSpend: minorToFranks(lifetimeSpendMinor),
-    nextPlan: next ?? null,
-    spendRequiredForNextPlan: nextTier === undefined ? null : minorToFranks(Math.max(0, nextTier.minLifetimeSpendMinor - lifetimeSpendMinor)),
+    nextPlan,
+    spendRequiredForNextPlan: spendRequiredMinor === null ? null : minorToFranks(spendRequiredMinor),
     discountPercent: tierOf(config, plan).discountPercent
   }
 }

@@ -1,55 +1,122 @@
 /**
- * The reference host's configuration, from the environment (ARCHITECTURE §6). Invalid values stop
- * the start with a message naming the variable.
+ * The reference host's configuration, from the environment (ARCHITECTURE §6).
+ *
+ * | variable                      | default                 | meaning                                        |
+ * |-------------------------------|-------------------------|------------------------------------------------|
+ * | `PORT`                        | 8080                    | listen port                                    |
+ * | `HOST`                        | 127.0.0.1               | listen address                                 |
+ * | `DATABASE_URL`                | (unset: embedded PGlite)| Postgres URL, redacted in logs                 |
+ * | `FRANK_DATA_DIR`              | ./.frank (made absolute)| embedded database, generated secrets           |
+ * | `FRANK_ADMIN_TOKEN`           | (unset: generated)      | bearer token of the admin API                  |
+ * | `FRANK_PUBLIC_BASE_URL`       | http://HOST:PORT        | the URL clients reach the host at              |
+ * | `FRANK_KEY_PEPPER`            | (unset: generated)      | HMAC pepper of API key hashes                  |
+ * | `FRANK_PRICING_CATALOG`       | (unset: bundled sample) | path of the pricing catalog (made absolute)    |
+ * | `FRANK_TRUST_PROXY`           | false                   | take the client IP from X-Forwarded-For        |
+ * | `FRANK_ALLOW_PRIVATE_NETWORK` | false                   | development only: http:// and private targets  |
+ * | `LOG_LEVEL`                   | info                    | debug, info, warning or error                  |
+ * | `FRANK_RATE_LIMIT_MULTIPLIER` | 1                       | multiplies every rate limit (benchmarks only)  |
+ * | `FRANK_SANDBOX_CLOCK`         | false                   | sandbox only: admin API may move the clock     |
+ *
+ * Invalid values fail the start with a ConfigError naming the variable, e.g.
+ * `Invalid data at PORT: "Expected a network port value but received "abc""`.
+ *
+ * An empty variable counts as unset for the optional ones: shells and compose files often export
+ * `FRANK_ADMIN_TOKEN=` and an empty admin token must never become a valid bearer token.
  */
 import { resolve } from "node:path"
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+
+export const LOG_LEVELS = ["debug", "info", "warning", "error"] as const
+export type HostLogLevel = (typeof LOG_LEVELS)[number]
 
 export interface HostConfigShape {
   readonly port: number
   readonly host: string
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  /** Absolute. */
   readonly dataDir: string
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
+  /** Without a trailing slash. */
   readonly publicBaseUrl: string
   readonly keyPepper: Option.Option<Redacted.Redacted<string>>
+  /** Absolute when set. */
   readonly pricingCatalog: Option.Option<string>
   readonly trustProxy: boolean
   readonly allowPrivateNetwork: boolean
-  readonly logLevel: "debug" | "info" | "warning" | "error"
-  /** Multiplies every rate limit (benchmarks raise limits with it); 1 in production. */
+  readonly logLevel: HostLogLevel
+  /**
+   * Multiplies every rate limit. 1 in production; load benchmarks raise it so that the limiter
+   * (still fully exercised) does not turn the measurement into a 429 count.
+   */
   readonly rateLimitMultiplier: number
   /** Sandbox only: lets the admin API move the host's clock forward. */
   readonly sandboxClock: boolean
 }
 
+/** An optional variable where the empty string means "not set". */
+const optionalString = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((s) => s.trim().length > 0)))
+
+const optionalSecret = (name: string) =>
+  Config.option(Config.redacted(name)).pipe(Config.map(Option.filter((r) => Redacted.value(r).trim().length > 0)))
+
+const flag = (name: string) => Config.boolean(name).pipe(Config.withDefault(false))
+
+/** IPv6 listen addresses need brackets inside a URL. */
+const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
+
+/** LOG_LEVEL, case-insensitive; `warn` is accepted for `warning` as many tools spell it so. */
+const logLevel = Config.string("LOG_LEVEL").pipe(
+  Config.map((s) => {
+    const l = s.trim().toLowerCase()
+    return l === "warn" ? "warning" : l
+  }),
+  Config.validate({
+    message: `Expected one of (${LOG_LEVELS.join(", ")})`,
+    validation: (l): l is HostLogLevel => (LOG_LEVELS as ReadonlyArray<string>).includes(l)
+  }),
+  Config.withDefault<HostLogLevel>("info")
+)
+
+/** Config.url alone would accept `mailto:x`; the base URL is where HTTP clients are sent. */
+const publicBaseUrl = optionalString("FRANK_PUBLIC_BASE_URL").pipe(
+  Config.mapOrFail((o) => {
+    if (Option.isNone(o)) return Either.right(Option.none<string>())
+    const u = URL.canParse(o.value) ? new URL(o.value) : undefined
+    if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:"))
+      return Either.left(ConfigError.InvalidData(["FRANK_PUBLIC_BASE_URL"], `Expected an http(s) URL but received "${o.value}"`))
+    return Either.right(Option.some(u.toString().replace(/\/+$/, "")))
+  })
+)
+
 export const hostConfig: Config.Config<HostConfigShape> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  databaseUrl: Config.option(Config.redacted("DATABASE_URL")).pipe(
-    // An empty DATABASE_URL means "not set", as shells often export empty variables.
-    Config.map((o) => Option.filter(o, (r) => Redacted.value(r).length > 0))
-  ),
-  dataDir: Config.string("FRANK_DATA_DIR").pipe(Config.withDefault("./.frank"), Config.map((d) => resolve(d))),
-  adminToken: Config.option(Config.redacted("FRANK_ADMIN_TOKEN")),
-  publicBaseUrl: Config.option(Config.url("FRANK_PUBLIC_BASE_URL")).pipe(Config.map(Option.map((u) => u.toString().replace(/\/$/, "")))),
-  keyPepper: Config.option(Config.redacted("FRANK_KEY_PEPPER")),
-  pricingCatalog: Config.option(Config.string("FRANK_PRICING_CATALOG")),
-  trustProxy: Config.boolean("FRANK_TRUST_PROXY").pipe(Config.withDefault(false)),
-  allowPrivateNetwork: Config.boolean("FRANK_ALLOW_PRIVATE_NETWORK").pipe(Config.withDefault(false)),
-  logLevel: Config.literal("debug", "info", "warning", "error")("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
+  host: optionalString("HOST").pipe(Config.map(Option.getOrElse(() => "127.0.0.1"))),
+  databaseUrl: optionalSecret("DATABASE_URL"),
+  dataDir: optionalString("FRANK_DATA_DIR").pipe(Config.map((d) => resolve(Option.getOrElse(d, () => "./.frank")))),
+  adminToken: optionalSecret("FRANK_ADMIN_TOKEN"),
+  publicBaseUrl,
+  keyPepper: optionalSecret("FRANK_KEY_PEPPER"),
+  // Resolved now: relative to where the operator started the host, not to a later cwd.
+  pricingCatalog: optionalString("FRANK_PRICING_CATALOG").pipe(Config.map(Option.map((p) => resolve(p)))),
+  trustProxy: flag("FRANK_TRUST_PROXY"),
+  allowPrivateNetwork: flag("FRANK_ALLOW_PRIVATE_NETWORK"),
+  logLevel,
   rateLimitMultiplier: Config.integer("FRANK_RATE_LIMIT_MULTIPLIER").pipe(
-    Config.withDefault(1),
-    Config.validate({ message: "FRANK_RATE_LIMIT_MULTIPLIER must be a positive integer", validation: (n) => n >= 1 })
+    Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
+    Config.withDefault(1)
   ),
-  sandboxClock: Config.boolean("FRANK_SANDBOX_CLOCK").pipe(Config.withDefault(false))
+  sandboxClock: flag("FRANK_SANDBOX_CLOCK")
 }).pipe(
-  Config.map((c) => ({
-    ...c,
-    publicBaseUrl: Option.getOrElse(c.publicBaseUrl, () => `http://${c.host}:${c.port}`)
-  }))
+  Config.map(
+    (c): HostConfigShape => ({
+      ...c,
+      publicBaseUrl: Option.getOrElse(c.publicBaseUrl, () => `http://${urlHost(c.host)}:${c.port}`)
+    })
+  )
 )
 
 export class HostConfig extends Context.Tag("@frank/host/HostConfig")<HostConfig, HostConfigShape>() {
-  static readonly layer = Layer.effect(HostConfig, Effect.orDie(hostConfig))
+  /** Reads the environment (the current ConfigProvider); fails with the ConfigError naming the variable. */
+  static readonly layer: Layer.Layer<HostConfig, ConfigError.ConfigError> = Layer.effect(HostConfig, Effect.suspend(() => hostConfig))
 }

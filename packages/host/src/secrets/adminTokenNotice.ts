@@ -1,0 +1,27 @@
+/**
+ * How the host tells the operator about the admin token: the full value only on the start that
+ * generated it (stdout, outside the JSON log stream so it is not shipped to log storage by
+ * accident with a parsable field name), afterwards a log notice saying where it is.
+ */
+import { Console, Effect, Redacted } from "effect"
+import type { LoadedSecret } from "./fileSecret.js"
+
+export const adminTokenBanner = (secret: LoadedSecret): string =>
+  [
+    "",
+    "================================ FRANK ADMIN TOKEN ================================",
+    "Generated on this first start; it is shown only once. Use it as",
+    "  Authorization: Bearer <token>   (or: frank --token <token> ...)",
+    "",
+    `  ${Redacted.value(secret.value)}`,
+    "",
+    `Stored in ${secret.path} (mode 0600). Set FRANK_ADMIN_TOKEN to use your own.`,
+    "===================================================================================",
+    ""
+  ].join("\n")
+
+export const announceAdminToken = (secret: LoadedSecret): Effect.Effect<void> => {
+  if (secret.created) return Console.log(adminTokenBanner(secret))
+  if (secret.source === "file") return Effect.logInfo(`admin token: read from ${secret.path}`)
+  return Effect.logInfo("admin token: from FRANK_ADMIN_TOKEN")
+}

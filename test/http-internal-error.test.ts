@@ -1,0 +1,94 @@
+/**
+ * The partner API served in-process on memory stores (the way an embedder mounts it), with a
+ * ledger store that breaks: the client gets the 500 envelope with a request id and nothing of the
+ * cause; the log line with that request id has the cause.
+ */
+import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { MemoryAccessStores, MemoryLedgerStore, MemoryRateLimitStore } from "@frank/adapters"
+import {
+  Access,
+  defaultRateLimitConfig,
+  defaultTariffConfig,
+  Ids,
+  Ledger,
+  LedgerStore,
+  Pricing,
+  RateLimiter,
+  sampleCatalog,
+  Secrets,
+  StoreError,
+  Tariffs
+} from "@frank/core"
+import {
+  AuthHandlers,
+  BillingHandlers,
+  ErrorEnvelopesLive,
+  frankServerMiddleware,
+  KeysHandlers,
+  LedgerHandlers,
+  PartnerApi,
+  SecurityLive,
+  SecuritySettings
+} from "@frank/core/http"
+import { expect, it } from "@effect/vitest"
+import { Effect, Layer, Logger, Redacted } from "effect"
+
+const logged: Array<{ message: unknown; annotations: Record<string, unknown>; cause: string }> = []
+const CapturingLogger = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make(({ message, annotations, cause }) => {
+    logged.push({ message, annotations: Object.fromEntries(annotations), cause: String(cause) })
+  })
+)
+
+/** A ledger store whose balance read fails like a lost database connection. */
+const BrokenBalances = Layer.effect(
+  LedgerStore,
+  Effect.map(LedgerStore, (store) => ({
+    ...store,
+    totals: () => Effect.fail(new StoreError({ message: "ledger store: totals failed", cause: new Error("connection to 10.0.0.5:5432 refused") }))
+  }))
+).pipe(Layer.provide(MemoryLedgerStore))
+
+const Services = Layer.mergeAll(Ledger.layer, Access.layer, RateLimiter.layer(defaultRateLimitConfig), Tariffs.layer(defaultTariffConfig)).pipe(
+  Layer.provideMerge(Layer.mergeAll(BrokenBalances, MemoryAccessStores, MemoryRateLimitStore)),
+  Layer.provideMerge(
+    Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")), Pricing.fromCatalog(sampleCatalog), Layer.succeed(SecuritySettings, { trustProxy: false }))
+  )
+)
+
+const Api = HttpApiBuilder.api(PartnerApi).pipe(
+  Layer.provide([KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers]),
+  Layer.provide(SecurityLive)
+)
+
+const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
+  Layer.provide(ErrorEnvelopesLive),
+  Layer.provide(Api),
+  Layer.provideMerge(Services),
+  Layer.provideMerge(NodeHttpServer.layerTest)
+)
+
+it.live("a broken store answers 500 INTERNAL_ERROR with a request id, and logs the cause under it", () =>
+  Effect.gen(function* () {
+    const access = yield* Access
+    const partner = yield* access.createPartner("Embedded LLC")
+    const key = yield* access.issueKey(partner.id, {})
+    const client = yield* HttpClient.HttpClient
+    const res = yield* client.execute(HttpClientRequest.get("/v1/billing/balance").pipe(HttpClientRequest.setHeader("x-api-key", key.raw)))
+    const text = yield* res.text
+    expect(res.status).toBe(500)
+    const body = JSON.parse(text)
+    expect(body).toMatchObject({ statusCode: 500, code: "INTERNAL_ERROR" })
+    expect(body.requestId).toBe(res.headers["x-request-id"])
+    expect(text).not.toMatch(/StoreError|refused|10\.0\.0\.5|at /)
+    const line = logged.find((l) => l.annotations.requestId === body.requestId && String(l.message).includes("request failed"))
+    expect(line?.cause).toContain("ledger store: totals failed")
+    expect(line?.annotations.causeChain).toContain("connection to 10.0.0.5:5432 refused")
+    // The server keeps serving.
+    const ok = yield* client.execute(HttpClientRequest.get("/v1/auth/check").pipe(HttpClientRequest.setHeader("x-api-key", key.raw)))
+    expect(ok.status).toBe(200)
+  }).pipe(Effect.provide(Server), Effect.provide(CapturingLogger), Effect.scoped)
+)
+
