@@ -1,5 +1,6 @@
 /**
- * The pricing service: one loaded catalog, its view, and estimates at a discount.
+ * The pricing service: one loaded catalog, its view and estimates at a tariff discount. The
+ * catalog is loaded and checked once at start-up (`loadCatalog`), so every call here is pure.
  */
 import { Context, type Either, Layer } from "effect"
 import type { Catalog } from "./Catalog.js"
@@ -10,15 +11,17 @@ import type { EstimateRejected, Quote } from "./Quote.js"
 
 export interface PricingShape {
   readonly catalog: Catalog
+  readonly catalogView: (discountPercent: number) => CatalogView
+  /** Same as catalogView (the name the billing handlers use). */
   readonly view: (discountPercent: number) => CatalogView
-  readonly estimate: (req: EstimateRequest, discountPercent: number) => Either.Either<Quote, EstimateRejected>
+  readonly estimate: (request: EstimateRequest, discountPercent: number) => Either.Either<Quote, EstimateRejected>
 }
 
 export class Pricing extends Context.Tag("@frank/core/Pricing")<Pricing, PricingShape>() {
-  static readonly fromCatalog = (catalog: Catalog) =>
-    Layer.succeed(Pricing, {
-      catalog,
-      view: (d) => catalogView(catalog, d),
-      estimate: (req, d) => estimate(catalog, req, d)
-    })
+  static readonly make = (catalog: Catalog): PricingShape => {
+    const view = (discountPercent: number) => catalogView(catalog, discountPercent)
+    return { catalog, catalogView: view, view, estimate: (request, discountPercent) => estimate(catalog, request, discountPercent) }
+  }
+
+  static readonly fromCatalog = (catalog: Catalog): Layer.Layer<Pricing> => Layer.succeed(Pricing, Pricing.make(catalog))
 }

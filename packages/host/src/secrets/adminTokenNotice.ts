@@ -1,7 +1,8 @@
 /**
  * How the host tells the operator about the admin token: the full value only on the start that
- * generated it (stdout, outside the JSON log stream so it is not shipped to log storage by
- * accident with a parsable field name), afterwards a log notice saying where it is.
+ * generated it, as a plain framed block on stdout rather than a JSON log entry so it stands out
+ * in a terminal; every later start logs only where the token is (never its value), so log
+ * storage holds the secret at most once, from the very first start.
  */
 import { Console, Effect, Redacted } from "effect"
 import type { LoadedSecret } from "./fileSecret.js"

@@ -41,6 +41,17 @@ const readExisting = (path: string): string | undefined => {
   return value
 }
 
+/** Hard links are missing on a few filesystems (some network and FUSE mounts): fall back to an exclusive create. */
+const publish = (tmp: string, path: string, value: string) => {
+  try {
+    linkSync(tmp, path)
+  } catch (e) {
+    const code = errno(e)
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw e
+    writeFileSync(path, `${value}\n`, { mode: 0o600, flag: "wx" })
+  }
+}
+
 const create = (dataDir: string, path: string): { value: string; created: boolean } => {
   // 0700 applies to directories this call creates; an operator's existing directory is kept as is.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
@@ -52,7 +63,7 @@ const create = (dataDir: string, path: string): { value: string; created: boolea
     // explicit so the result does not depend on the environment.
     chmodSync(tmp, 0o600)
     try {
-      linkSync(tmp, path)
+      publish(tmp, path, value)
       return { value, created: true }
     } catch (e) {
       if (errno(e) !== "EEXIST") throw e
