@@ -15,7 +15,7 @@ import {
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Stream, TestClock } from "effect"
-import { v4 as uuid } from "uuid"
+import { randomUUID as uuid } from "node:crypto"
 
 const DAY = 86_400_000
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0) // 2026-11-01T10:00Z, a fixed simulated time

@@ -1,0 +1,39 @@
+/**
+ * Embedding the engine in a plain Effect program: a prepaid account, a task reservation sized by
+ * the price catalog, the charge confirmed below the hold (the rest released), and the ledger rows.
+ * Memory stores here; swap in `SqlLedgerStore` + `pgliteLayer()` / `postgresLayer(url)` for real
+ * storage — the program does not change.
+ *
+ *   node --import tsx examples/embedded-ledger.ts
+ */
+import { MemoryLedgerStore } from "@frank/adapters"
+import { Ids, Ledger, Pricing, sampleCatalog } from "@frank/core"
+import { Effect, Either, Layer } from "effect"
+
+export const program = Effect.gen(function* () {
+  const ledger = yield* Ledger
+  const pricing = yield* Pricing
+  const partnerId = "acme"
+
+  yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 50_000, attribution: "personal", reference: "payment-1" })
+
+  // Price the task before launching it: 8 s of veo-3 with two voices in the prompt.
+  const quote = Either.getOrThrow(pricing.estimate({ modelId: "veo-3", prompt: "<<<voice_1>>> Hi! <<<voice_2>>> Hello.", voiceCount: 2 }, 0))
+  const holdMinor = Math.round(quote.totalFranks * 100)
+  yield* ledger.reserve(partnerId, { taskId: "task-1", amountMinor: holdMinor })
+
+  // The provider reports the actual cost; the unused remainder goes back in the same write.
+  const settled = yield* ledger.confirm(partnerId, { taskId: "task-1", amountMinor: holdMinor - 500 })
+  const balance = yield* ledger.balance(partnerId)
+  const rows = yield* ledger.listEntries(partnerId, {}, 0, 10)
+  return { quote: quote.totalFranks, settled: settled.hold, balance, rows: rows.items.map((e) => `${e.type}/${e.kind} ${e.amountMinor / 100} ₣ — ${e.label}`) }
+})
+
+export const EngineOnMemory = Layer.mergeAll(Ledger.layer, Pricing.fromCatalog(sampleCatalog)).pipe(
+  Layer.provide(MemoryLedgerStore),
+  Layer.provide(Ids.Live)
+)
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  Effect.runPromise(program.pipe(Effect.provide(EngineOnMemory))).then((r) => console.log(JSON.stringify(r, null, 2)))
+}
