@@ -40,7 +40,7 @@ describe("estimate request schema", () => {
     ["prompt", "x".repeat(3001), "must be at most 3000 characters"],
     ["prompt", 42, 'Expected string, actual 42'],
     ["resolution", "x".repeat(17), "must be at most 16 characters"],
-    ["quality", "ultra", "must be one of low, medium, high"],
+    ["quality", "ultra", 'must be one of "low", "medium", "high"; got "ultra"'],
     ["modelId", "", "must not be empty"],
     ["mode", "m".repeat(65), "must be at most 64 characters"]
   ]

@@ -15,7 +15,8 @@ export type Family = typeof Family.Type
 export const families: ReadonlyArray<Family> = Family.literals
 
 export const Quality = Schema.Literal("low", "medium", "high").annotations({
-  message: () => "must be one of low, medium, high"
+  // One line instead of one per literal, in the wording of the API's other validation messages.
+  message: (issue) => ({ message: `must be one of "low", "medium", "high"; got ${JSON.stringify(issue.actual)}`, override: true })
 })
 export type Quality = typeof Quality.Type
 
@@ -41,6 +42,9 @@ const Name = Schema.String.pipe(
 )
 /** Resolution names are request values, which the API limits to 16 characters. */
 const ResolutionName = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9._:+-]{1,16}$/, { message: () => "must be 1-16 characters of A-Z a-z 0-9 . _ : + -" }))
+
+/** Optional without an explicit `undefined` (JSON has none): one message per bad value. */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 /** How the quantity of billing units is measured. */
 export const Metering = Schema.Union(
@@ -72,24 +76,24 @@ const OperationFields = Schema.Struct({
   modes: Schema.Record({ key: Name, value: BasisPoints }),
   defaultMode: Name,
   /** Resolution name → multiplier; absent: the operation takes no resolution. */
-  resolutions: Schema.optional(Schema.Record({ key: ResolutionName, value: BasisPoints })),
-  defaultResolution: Schema.optional(ResolutionName),
+  resolutions: optional(Schema.Record({ key: ResolutionName, value: BasisPoints })),
+  defaultResolution: optional(ResolutionName),
   /** Quality tier → multiplier; absent: the operation takes no quality. */
-  qualities: Schema.optional(Schema.partial(Schema.Struct({ low: BasisPoints, medium: BasisPoints, high: BasisPoints }))),
-  defaultQuality: Schema.optional(Quality),
+  qualities: optional(Schema.partial(Schema.Struct({ low: BasisPoints, medium: BasisPoints, high: BasisPoints }))),
+  defaultQuality: optional(Quality),
   /** Surcharge per input image (`imageCount`), up to `maxInputImages`; absent: no input images. */
-  inputImageMicros: Schema.optional(Micros),
-  maxInputImages: Schema.optional(NonNegativeInt),
+  inputImageMicros: optional(Micros),
+  maxInputImages: optional(NonNegativeInt),
   /** Surcharges per reference item; absent: the operation takes no such references. */
-  referenceImageMicros: Schema.optional(Micros),
-  referenceVideoMicros: Schema.optional(Micros),
-  referenceAudioMicros: Schema.optional(Micros),
+  referenceImageMicros: optional(Micros),
+  referenceVideoMicros: optional(Micros),
+  referenceAudioMicros: optional(Micros),
   /** `imageOutputCount` (`n`) multiplies the price of the rendered output; absent/false: n must be 1. */
-  outputCountMultiplies: Schema.optional(Schema.Boolean),
+  outputCountMultiplies: optional(Schema.Boolean),
   /** Surcharge per voice, applied only when the prompt contains `<<<voice_N>>>` markup. */
-  voiceMicros: Schema.optional(Micros),
+  voiceMicros: optional(Micros),
   /** The request must carry a non-blank prompt (always so for token-metered operations). */
-  promptRequired: Schema.optional(Schema.Boolean)
+  promptRequired: optional(Schema.Boolean)
 })
 
 /** Rules between the fields of one operation. */
@@ -133,8 +137,8 @@ const ModelFields = Schema.Struct({
   family: Family,
   title: Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }), Schema.maxLength(200, { message: () => "must be at most 200 characters" })),
   /** The first operation is the default when a request names none. */
-  operations: Schema.NonEmptyArray(Operation),
-  deprecated: Schema.optional(Schema.Boolean)
+  operations: Schema.Array(Operation).pipe(Schema.minItems(1, { message: () => "must list at least one operation" })),
+  deprecated: optional(Schema.Boolean)
 })
 
 const duplicates = <A>(items: ReadonlyArray<A>, key: (a: A) => string, path: (i: number) => ReadonlyArray<PropertyKey>, what: string) => {
@@ -157,8 +161,8 @@ const CatalogFields = Schema.Struct({
   version: Schema.Literal(1).annotations({ message: () => "must be 1 (the only catalog format version)" }),
   /** How long clients may keep the catalog; the spec says once per 24 h suffices. */
   refreshAfterSeconds: Schema.Int.pipe(Schema.between(60, 7 * 86_400, { message: () => "must be an integer between 60 and 604800" })),
-  models: Schema.NonEmptyArray(Model)
-})
+  models: Schema.Array(Model).pipe(Schema.minItems(1, { message: () => "must list at least one model" }))
+}).annotations({ identifier: "PricingCatalogFile" })
 
 const catalogIssues = (c: typeof CatalogFields.Type): Array<Schema.FilterIssue> => {
   const issues = duplicates(c.models, (m) => m.modelId, (i) => ["models", i, "modelId"], "modelId")

@@ -5,7 +5,6 @@
  * Whether a value fits the chosen model is the estimator's business, not the schema's.
  */
 import { Schema } from "effect"
-import { BodyInt, requestParseOptions } from "../http/coerce.js"
 import { Quality } from "./Catalog.js"
 
 export const MAX_PROMPT_CHARS = 3000
@@ -17,24 +16,47 @@ export const MAX_IMAGE_COUNT = 30
 
 const NameField = Schema.String.pipe(Schema.maxLength(MAX_NAME_CHARS, { message: () => `must be at most ${MAX_NAME_CHARS} characters` }))
 
+/**
+ * An integer from a JSON number or a numeric string ("5" → 5). The overriding message keeps a bad
+ * value to one line instead of one per union branch.
+ */
+const RequestInt = Schema.Union(Schema.Int, Schema.compose(Schema.NumberFromString, Schema.Int)).annotations({
+  description: "an integer, or a string of one",
+  message: () => ({ message: "must be an integer", override: true })
+})
+
+/** An integer field within [min, max]; the range is checked after coercion. */
+const IntBetween = (min: number, max: number) =>
+  RequestInt.pipe(Schema.between(min, max, { message: () => `must be an integer between ${min} and ${max}` }))
+
+/**
+ * Optional without an explicit `undefined`: a JSON body never carries one, and it keeps a bad
+ * value to one message (a `X | undefined` union would also report "Expected undefined").
+ */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
 export const EstimateRequest = Schema.Struct({
   modelId: NameField.pipe(Schema.minLength(1, { message: () => "must not be empty" })),
   /** Absent: the model's first (default) operation. */
-  operation: Schema.optional(NameField),
+  operation: optional(NameField),
   /** Absent: the operation's default mode. */
-  mode: Schema.optional(NameField),
-  resolution: Schema.optional(
+  mode: optional(NameField),
+  resolution: optional(
     Schema.String.pipe(Schema.maxLength(MAX_RESOLUTION_CHARS, { message: () => `must be at most ${MAX_RESOLUTION_CHARS} characters` }))
   ),
   /** Seconds; the model's own range is checked by the estimator. */
-  duration: Schema.optional(BodyInt(1, 86_400)),
-  prompt: Schema.optional(Schema.String.pipe(Schema.maxLength(MAX_PROMPT_CHARS, { message: () => `must be at most ${MAX_PROMPT_CHARS} characters` }))),
-  imageCount: Schema.optional(BodyInt(0, MAX_IMAGE_COUNT)),
-  referenceImageCount: Schema.optional(BodyInt(0, 30)),
-  referenceVideoCount: Schema.optional(BodyInt(0, 10)),
-  referenceAudioCount: Schema.optional(BodyInt(0, 10)),
-  imageOutputCount: Schema.optional(BodyInt(1, 9)),
-  voiceCount: Schema.optional(BodyInt(0, 10)),
-  quality: Schema.optional(Quality)
-}).annotations({ identifier: "EstimateRequest", ...requestParseOptions })
+  duration: optional(IntBetween(1, 86_400)),
+  prompt: optional(Schema.String.pipe(Schema.maxLength(MAX_PROMPT_CHARS, { message: () => `must be at most ${MAX_PROMPT_CHARS} characters` }))),
+  imageCount: optional(IntBetween(0, MAX_IMAGE_COUNT)),
+  referenceImageCount: optional(IntBetween(0, 30)),
+  referenceVideoCount: optional(IntBetween(0, 10)),
+  referenceAudioCount: optional(IntBetween(0, 10)),
+  imageOutputCount: optional(IntBetween(1, 9)),
+  voiceCount: optional(IntBetween(0, 10)),
+  quality: optional(Quality)
+}).annotations({
+  identifier: "EstimateRequest",
+  // HttpApi decodes with no options, so they travel with the schema: all violations, unknown fields stripped.
+  parseOptions: { errors: "all", onExcessProperty: "ignore" }
+})
 export type EstimateRequest = typeof EstimateRequest.Type

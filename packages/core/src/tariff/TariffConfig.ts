@@ -9,7 +9,9 @@ import { MINOR_PER_FRANK } from "../Money.js"
 import { Plan, planRank, plans } from "./Plan.js"
 
 export const TariffTier = Schema.Struct({
-  plan: Plan,
+  plan: Plan.annotations({
+    message: (issue) => ({ message: `must be one of ${plans.map((p) => `"${p}"`).join(", ")}; got ${JSON.stringify(issue.actual)}`, override: true })
+  }),
   /** Lifetime confirmed spend, in minor units (₣ × 100), from which the plan is earned. */
   minLifetimeSpendMinor: Schema.Int.annotations({ message: () => "must be an integer number of minor units" }).pipe(
     Schema.nonNegative({ message: () => "must be ≥ 0" })
