@@ -6,13 +6,14 @@
 import { migrationCount } from "@frank/adapters"
 import { NodeRuntime } from "@effect/platform-node"
 import { Ids } from "@frank/core"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { HostConfig, hostConfig } from "./config/HostConfig.js"
 import { migratedDatabaseLayer } from "./db/database.js"
 import { engineLayer, loadCatalog } from "./engine.js"
 import { jsonLogging } from "./logging/jsonLogger.js"
 import { Metrics } from "./metrics/Metrics.js"
 import { makeSandboxClock, sandboxClockLayer } from "./sandbox/SandboxClock.js"
+import { announceAdminToken } from "./secrets/adminTokenNotice.js"
 import { loadOrCreateSecret } from "./secrets/fileSecret.js"
 import { httpLayer } from "./server/HttpLive.js"
 import { Readiness } from "./server/Readiness.js"
@@ -21,9 +22,8 @@ const program = Effect.gen(function* () {
   const config = yield* hostConfig
   const adminToken = yield* loadOrCreateSecret(config.dataDir, "admin-token", config.adminToken)
   const pepper = yield* loadOrCreateSecret(config.dataDir, "key-pepper", config.keyPepper)
-  if (adminToken.created)
-    // Shown once, on the first start; afterwards it is read from the data directory.
-    process.stdout.write(`\nFRANK_ADMIN_TOKEN (generated, stored in ${config.dataDir}/admin-token): ${Redacted.value(adminToken.value)}\n\n`)
+  // Shown once, on the first start; afterwards only where it is kept.
+  yield* announceAdminToken(adminToken)
   if (config.allowPrivateNetwork) yield* Effect.logWarning("FRANK_ALLOW_PRIVATE_NETWORK is on: webhooks and imports may reach private addresses (development only)")
   if (config.sandboxClock) yield* Effect.logWarning("FRANK_SANDBOX_CLOCK is on: the admin API can move this host's clock (sandbox only)")
   const catalog = yield* loadCatalog(config.pricingCatalog)

@@ -37,9 +37,9 @@ export const processIo = (): CliIo => ({
 const line = (text: string) => (text.endsWith("\n") ? text : `${text}\n`)
 
 const migrate = async (io: CliIo): Promise<number> => {
-  // Loaded only here: admin commands should not pay for the database stack at start-up.
-  const { runMigrationsCommand } = await import("../db/migrate.js")
   try {
+    // Loaded only here: admin commands should not pay for the database stack at start-up.
+    const { runMigrationsCommand } = await import("../db/migrate.js")
     const applied: unknown = await runMigrationsCommand()
     const names = Array.isArray(applied) ? applied.map((m) => (Array.isArray(m) ? `${m[0]}_${m[1]}` : String(m))) : []
     io.stdout(names.length === 0 ? "migrations: up to date\n" : `migrations applied: ${names.join(", ")}\n`)

@@ -32,15 +32,17 @@ const PARSE_OPTIONS: ParseArgsConfig["options"] = {
   help: { type: "boolean", short: "h" }
 }
 
-const isParseArgsError = (e: unknown): e is Error =>
-  e instanceof Error && typeof (e as { code?: unknown }).code === "string" && String((e as { code: string }).code).startsWith("ERR_PARSE_ARGS")
+const SEE_HELP = "Run frank --help for the commands and their options."
+
+/** parseArgs reports bad command lines as TypeErrors with an ERR_PARSE_ARGS_* code. */
+const isParseArgsError = (e: unknown): e is Error => e instanceof Error && String((e as Error & { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")
 
 export const planInvocation = (argv: ReadonlyArray<string>, env: Env, readFile: ReadFile): CliPlan => {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof PARSE_OPTIONS; allowPositionals: true; strict: true; tokens: true }>>
   try {
     parsed = parseArgs({ args: [...argv], options: PARSE_OPTIONS, allowPositionals: true, strict: true, tokens: true })
   } catch (e) {
-    if (isParseArgsError(e)) return { _tag: "Usage", message: e.message, help: globalHelp() }
+    if (isParseArgsError(e)) return { _tag: "Usage", message: e.message, help: SEE_HELP }
     throw e
   }
   const values = parsed.values as Record<string, string | boolean | undefined>

@@ -24,7 +24,7 @@
  * `FRANK_ADMIN_TOKEN=` and an empty admin token must never become a valid bearer token.
  */
 import { resolve } from "node:path"
-import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Context, Either, Layer, Option, Redacted } from "effect"
 
 export const LOG_LEVELS = ["debug", "info", "warning", "error"] as const
 export type HostLogLevel = (typeof LOG_LEVELS)[number]
@@ -67,16 +67,18 @@ const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ?
 
 /** LOG_LEVEL, case-insensitive; `warn` is accepted for `warning` as many tools spell it so. */
 const logLevel = Config.string("LOG_LEVEL").pipe(
-  Config.map((s) => {
+  Config.mapOrFail((s) => {
     const l = s.trim().toLowerCase()
-    return l === "warn" ? "warning" : l
-  }),
-  Config.validate({
-    message: `Expected one of (${LOG_LEVELS.join(", ")})`,
-    validation: (l): l is HostLogLevel => (LOG_LEVELS as ReadonlyArray<string>).includes(l)
+    const level = l === "warn" ? "warning" : l
+    return isLogLevel(level)
+      ? Either.right(level)
+      : // Empty path: mapOrFail on a primitive prefixes the variable's name itself.
+        Either.left(ConfigError.InvalidData([], `Expected one of (${LOG_LEVELS.join(", ")}) but received "${s}"`))
   }),
   Config.withDefault<HostLogLevel>("info")
 )
+
+const isLogLevel = (s: string): s is HostLogLevel => (LOG_LEVELS as ReadonlyArray<string>).includes(s)
 
 /** Config.url alone would accept `mailto:x`; the base URL is where HTTP clients are sent. */
 const publicBaseUrl = optionalString("FRANK_PUBLIC_BASE_URL").pipe(
@@ -84,6 +86,7 @@ const publicBaseUrl = optionalString("FRANK_PUBLIC_BASE_URL").pipe(
     if (Option.isNone(o)) return Either.right(Option.none<string>())
     const u = URL.canParse(o.value) ? new URL(o.value) : undefined
     if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:"))
+      // Named explicitly: behind Config.option the path is not prefixed.
       return Either.left(ConfigError.InvalidData(["FRANK_PUBLIC_BASE_URL"], `Expected an http(s) URL but received "${o.value}"`))
     return Either.right(Option.some(u.toString().replace(/\/+$/, "")))
   })
@@ -118,5 +121,5 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
 
 export class HostConfig extends Context.Tag("@frank/host/HostConfig")<HostConfig, HostConfigShape>() {
   /** Reads the environment (the current ConfigProvider); fails with the ConfigError naming the variable. */
-  static readonly layer: Layer.Layer<HostConfig, ConfigError.ConfigError> = Layer.effect(HostConfig, Effect.suspend(() => hostConfig))
+  static readonly layer: Layer.Layer<HostConfig, ConfigError.ConfigError> = Layer.effect(HostConfig, hostConfig)
 }

@@ -21,17 +21,24 @@ const plain = (u: unknown): unknown => (u instanceof Error ? { name: u.name, mes
 
 /** The structured entry flattened into one JSON line. */
 export const flatJsonLogger: Logger.Logger<unknown, string> = Logger.map(Logger.structuredLogger, (entry) => {
-  const line: Record<string, unknown> = { ...entry.annotations }
-  line.timestamp = entry.timestamp
-  line.level = entry.logLevel
-  line.message = Array.isArray(entry.message) ? entry.message.map(plain) : plain(entry.message)
+  const fixed = {
+    timestamp: entry.timestamp,
+    level: entry.logLevel,
+    message: Array.isArray(entry.message) ? entry.message.map(plain) : plain(entry.message)
+  }
+  // Fixed fields first for people reading the stream, and again last so they win over annotations.
+  const line: Record<string, unknown> = Object.assign({ ...fixed }, entry.annotations, fixed)
   line.fiberId = entry.fiberId
   if (Object.keys(entry.spans).length > 0) line.spans = entry.spans
   if (entry.cause !== undefined) line.cause = entry.cause
   return stringifySafely(line)
 })
 
-/** A logger must not throw: cycles are dropped and bigints become strings (JSON.stringify throws on both). */
+/**
+ * A logger must not throw, and JSON.stringify throws on cycles and bigints: bigints become
+ * strings and an object met a second time is written as "[Circular]" (cheap, and a repeated
+ * reference in a log annotation is rare enough not to track ancestors exactly).
+ */
 const stringifySafely = (value: unknown): string => {
   const seen = new WeakSet<object>()
   return JSON.stringify(value, (_key, v: unknown) => {
@@ -45,8 +52,8 @@ const stringifySafely = (value: unknown): string => {
 }
 
 /**
- * Replaces Effect's default (pretty) logger with JSON lines written through the Console service
- * (stdout by default; tests swap it with `Effect.withConsole`), and sets the minimum level.
+ * Replaces Effect's default (pretty) logger with JSON lines written by console.log through
+ * Effect's Console service (stdout), and sets the minimum level from LOG_LEVEL's value.
  */
 export const jsonLogging = (level: HostLogLevel): Layer.Layer<never> =>
   Layer.merge(Logger.replace(Logger.defaultLogger, Logger.withConsoleLog(flatJsonLogger)), Logger.minimumLogLevel(LEVELS[level]))

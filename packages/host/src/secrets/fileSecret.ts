@@ -6,7 +6,8 @@
  * Race safety: two hosts starting on one data directory must end up with the same secret. The
  * new value is written completely to a private temporary file, then published with link(2),
  * which fails if the name already exists; the loser of the race reads the winner's value. A
- * reader therefore never sees a half-written file, and nothing is ever overwritten.
+ * reader therefore never sees a half-written file, and nothing is ever overwritten. (Filesystems
+ * without hard links get an exclusive `wx` create instead: still one winner, not atomic content.)
  */
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -35,8 +36,8 @@ const readExisting = (path: string): string | undefined => {
     throw new SecretFileError({ path, reason: `cannot read: ${String(e)}` })
   }
   const value = text.trim()
-  // Our writes are atomic, so an empty file was made by hand; replacing it silently could
-  // change the pepper and orphan every key hash.
+  // Our writes publish complete files, so an empty one was made by hand (or a disk filled up);
+  // replacing it silently could change the pepper and orphan every key hash.
   if (value.length === 0) throw new SecretFileError({ path, reason: "is empty; delete it to generate a new secret, or set the variable" })
   return value
 }
