@@ -1,187 +1,280 @@
 /**
- * bench/ledger — reserve+confirm pairs per second through the engine (Ledger on SqlLedgerStore,
- * PostgreSQL) against a baseline that runs the same SQL statements with plain `pg` in the same
- * run: sequentially, and with 32 concurrent reservers on one account.
+ * bench/ledger — reserve+confirm through the engine (`Ledger` on `SqlLedgerStore`, PostgreSQL)
+ * against a baseline that sends the SAME SQL statements with plain `pg` (same round trips, same
+ * transaction per operation), measured in the same run:
+ *   (a) one reserver, sequential pairs;  (b) 32 concurrent reservers on ONE account.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:ledger
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/ledger.ts
  *
- * Prints a table with pairs/s and the ratio engine / baseline (target ≥ 0.7).
+ * Both sides work in one fresh schema (dropped at the end). Before measuring, the statements one
+ * engine pair sends are captured and compared with the baseline's. Each scenario runs ROUNDS
+ * round pairs, baseline and engine back to back (order alternating), each round bounded in pairs
+ * and in seconds. The machine is shared and its load drifts, so a round pair is compared with
+ * itself: the reported ratio is the median of the per-pair ratios, next to the median ops/s of
+ * each side. One op = one reserve or one confirm transaction. Target: ratio ≥ 0.7.
  */
 import { randomUUID } from "node:crypto"
-import { SqlClient } from "@effect/sql"
-import { postgresTestDatabase, SqlLedgerStore } from "@frank/adapters"
+import { SqlClient, Statement } from "@effect/sql"
+import { makePostgresTestLayer, withSearchPath } from "@frank/adapters"
 import { Ids, Ledger } from "@frank/core"
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import pg from "pg"
 
 const url = process.env.DATABASE_URL ?? ""
 if (url.length === 0) {
-  console.log("bench/ledger needs DATABASE_URL (a PostgreSQL server); nothing measured.")
+  console.log("bench/ledger: DATABASE_URL is not set; it needs a PostgreSQL server. Nothing measured.")
   process.exit(0)
 }
 
-const SEQUENTIAL_PAIRS = Number(process.env.BENCH_PAIRS ?? 1500)
-const CONCURRENT_PAIRS = Number(process.env.BENCH_CONCURRENT_PAIRS ?? 3000)
+const WARMUP_PAIRS = 200
+/** Round pairs per scenario. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+/** Reserve+confirm pairs per round (2 ops each). */
+const PAIRS_PER_ROUND = Number(process.env.BENCH_PAIRS ?? 600)
 const CONCURRENCY = 32
+/** Pool size of both sides. */
 const POOL = 32
+/** Upper bound of one round, whatever the pair count. */
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5)
+const RESERVE = 1_000
+const CHARGE = 700
 
-/** The engine's statements, written out by hand against node-postgres. */
-const makeBaseline = (pool: pg.Pool) => {
-  const tx = async <A>(f: (c: pg.PoolClient) => Promise<A>): Promise<A> => {
-    const c = await pool.connect()
-    try {
-      await c.query("BEGIN")
-      const a = await f(c)
-      await c.query("COMMIT")
-      return a
-    } catch (e) {
-      await c.query("ROLLBACK")
-      throw e
-    } finally {
-      c.release()
-    }
-  }
-  const lock = (c: pg.PoolClient, partnerId: string) =>
-    c.query("SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = $1 FOR UPDATE", [partnerId])
-  const hold = (c: pg.PoolClient, partnerId: string, taskId: string) =>
-    c.query("SELECT * FROM ledger_holds WHERE partner_id = $1 AND task_id = $2 FOR UPDATE", [partnerId, taskId])
-  const entry = (partnerId: string, type: string, kind: string, amount: number, taskId: string, now: number) => [
-    partnerId, randomUUID(), type, kind, amount, null, taskId, null, null, kind, kind, now
-  ]
-  const insertEntries = (c: pg.PoolClient, rows: unknown[][]) => {
-    const params = rows.flat()
-    const values = rows.map((_, r) => `(${Array.from({ length: 12 }, (_, i) => `$${r * 12 + i + 1}`).join(", ")})`).join(", ")
-    return c.query(
-      `INSERT INTO ledger_entries (partner_id, id, type, kind, amount_minor, unit_price_micros, task_id, attribution, reference, label, description, occurred_at) VALUES ${values}`,
-      params
-    )
-  }
-  return {
-    reserve: (partnerId: string, taskId: string, amount: number) =>
-      tx(async (c) => {
-        const acc = (await lock(c, partnerId)).rows[0]
-        await hold(c, partnerId, taskId)
-        const now = Date.now()
-        const e = entry(partnerId, "reservation", "task_hold", amount, taskId, now)
-        await insertEntries(c, [e])
-        await c.query(
-          `INSERT INTO ledger_holds (partner_id, task_id, status, reserved_minor, charged_minor, released_minor, reservation_entry_id, settlement_entry_id, created_at, settled_at)
-           VALUES ($1, $2, 'open', $3, 0, 0, $4, NULL, $5, NULL)
-           ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor,
-             released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at`,
-          [partnerId, taskId, amount, e[1], now]
-        )
-        await c.query("UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4", [
-          Number(acc.total_minor), Number(acc.used_minor), Number(acc.reserved_minor) + amount, partnerId
-        ])
+// ---------------------------------------------------------------------------------------------
+// Baseline: the engine's statements, written out by hand against node-postgres.
+
+const SQL = {
+  lockAccount: "SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = $1 FOR UPDATE",
+  lockHold:
+    "SELECT partner_id, task_id, status, reserved_minor, charged_minor, released_minor, reservation_entry_id, settlement_entry_id, created_at, settled_at FROM ledger_holds WHERE partner_id = $1 AND task_id = $2 FOR UPDATE",
+  insertEntries: (rows: number) =>
+    `INSERT INTO ledger_entries ("partner_id","id","type","kind","amount_minor","unit_price_micros","task_id","attribution","reference","label","description","occurred_at") VALUES ${Array.from(
+      { length: rows },
+      (_, r) => `(${Array.from({ length: 12 }, (_, c) => `$${r * 12 + c + 1}`).join(",")})`
+    ).join(",")}`,
+  upsertHold:
+    'INSERT INTO ledger_holds ("partner_id","task_id","status","reserved_minor","charged_minor","released_minor","reservation_entry_id","settlement_entry_id","created_at","settled_at") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at',
+  updateAccount: "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4"
+}
+
+interface Baseline {
+  readonly reserve: (partnerId: string, taskId: string, now: number) => Promise<void>
+  readonly confirm: (partnerId: string, taskId: string, now: number) => Promise<void>
+  /** Statement texts sent so far, when recording (BEGIN/COMMIT excluded, as on the engine side). */
+  readonly recorded: Array<string>
+  recording: boolean
+}
+
+const makeBaseline = (pool: pg.Pool): Baseline => {
+  const self: Baseline = {
+    recorded: [],
+    recording: false,
+    reserve: (partnerId, taskId, now) =>
+      tx(async (q) => {
+        const account = (await q(SQL.lockAccount, [partnerId])).rows[0]
+        await q(SQL.lockHold, [partnerId, taskId])
+        const id = randomUUID()
+        await q(SQL.insertEntries(1), entry(partnerId, id, "reservation", "task_hold", RESERVE, taskId, now))
+        await q(SQL.upsertHold, [partnerId, taskId, "open", RESERVE, 0, 0, id, null, now, null])
+        await q(SQL.updateAccount, [Number(account.total_minor), Number(account.used_minor), Number(account.reserved_minor) + RESERVE, partnerId])
       }),
-    confirm: (partnerId: string, taskId: string, charge: number, reserved: number) =>
-      tx(async (c) => {
-        const acc = (await lock(c, partnerId)).rows[0]
-        await hold(c, partnerId, taskId)
-        const now = Date.now()
-        const e1 = entry(partnerId, "confirm", "task_charge", charge, taskId, now)
-        const e2 = entry(partnerId, "refund", "task_release", reserved - charge, taskId, now)
-        await insertEntries(c, [e1, e2])
-        await c.query(
-          `INSERT INTO ledger_holds (partner_id, task_id, status, reserved_minor, charged_minor, released_minor, reservation_entry_id, settlement_entry_id, created_at, settled_at)
-           VALUES ($1, $2, 'confirmed', $3, $4, $5, $6, $7, $8, $8)
-           ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor,
-             released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at`,
-          [partnerId, taskId, reserved, charge, reserved - charge, e1[1], e1[1], now]
-        )
-        await c.query("UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4", [
-          Number(acc.total_minor), Number(acc.used_minor) + charge, Number(acc.reserved_minor) - reserved, partnerId
+    confirm: (partnerId, taskId, now) =>
+      tx(async (q) => {
+        const account = (await q(SQL.lockAccount, [partnerId])).rows[0]
+        const hold = (await q(SQL.lockHold, [partnerId, taskId])).rows[0]
+        const charge = randomUUID()
+        await q(SQL.insertEntries(2), [
+          ...entry(partnerId, charge, "confirm", "task_charge", CHARGE, taskId, now),
+          ...entry(partnerId, randomUUID(), "refund", "task_release", RESERVE - CHARGE, taskId, now)
         ])
+        await q(SQL.upsertHold, [partnerId, taskId, "confirmed", RESERVE, CHARGE, RESERVE - CHARGE, hold.reservation_entry_id, charge, Number(hold.created_at), now])
+        await q(SQL.updateAccount, [Number(account.total_minor), Number(account.used_minor) + CHARGE, Number(account.reserved_minor) - RESERVE, partnerId])
       })
   }
+  const entry = (partnerId: string, id: string, type: string, kind: string, amount: number, taskId: string, now: number) => [
+    partnerId, id, type, kind, amount, null, taskId, null, null, kind, `task ${taskId}`, now
+  ]
+  const tx = async (body: (q: (text: string, params: Array<unknown>) => Promise<pg.QueryResult>) => Promise<void>) => {
+    const client = await pool.connect()
+    const q = (text: string, params: Array<unknown>) => {
+      if (self.recording) self.recorded.push(text)
+      return client.query(text, params)
+    }
+    try {
+      await client.query("BEGIN")
+      await body(q)
+      await client.query("COMMIT")
+    } catch (e) {
+      await client.query("ROLLBACK")
+      throw e
+    } finally {
+      client.release()
+    }
+  }
+  return self
 }
 
-const timeIt = async (pairs: number, concurrency: number, pair: (i: number) => Promise<void>) => {
-  let next = 0
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (;;) {
-        const i = next++
-        if (i >= pairs) return
-        await pair(i)
+// ---------------------------------------------------------------------------------------------
+// Rounds
+
+interface Round {
+  readonly opsPerSecond: number
+  readonly ops: number
+  /** CPU time of this process per op (user + system), µs: the client-side cost of each side. */
+  readonly cpuMicrosPerOp: number
+}
+
+interface Start {
+  readonly ms: number
+  readonly cpu: NodeJS.CpuUsage
+}
+
+const start = (): Start => ({ ms: performance.now(), cpu: process.cpuUsage() })
+
+const rate = (pairs: number, started: Start): Round => {
+  const cpu = process.cpuUsage(started.cpu)
+  const ops = pairs * 2
+  return { ops, opsPerSecond: ops / ((performance.now() - started.ms) / 1000), cpuMicrosPerOp: (cpu.user + cpu.system) / Math.max(ops, 1) }
+}
+
+const newAccount = (side: string) =>
+  Effect.gen(function* () {
+    const partnerId = `bench-${side}-${randomUUID()}`
+    yield* Effect.flatMap(Ledger, (l) => l.credit(partnerId, { kind: "topup", amountMinor: 1_000_000_000 }))
+    return partnerId
+  })
+
+/** `workers` fibers take pair indexes until `pairs` are done or the round's time is up. */
+const enginePairs = (partnerId: string, pairs: number, workers: number) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    let next = 0
+    let done = 0
+    const started = start()
+    const deadline = started.ms + ROUND_SECONDS * 1000
+    const worker = Effect.gen(function* () {
+      while (next < pairs && performance.now() < deadline) {
+        const taskId = `t${next++}`
+        yield* ledger.reserve(partnerId, { taskId, amountMinor: RESERVE })
+        yield* ledger.confirm(partnerId, { taskId, amountMinor: CHARGE })
+        done++
       }
     })
-  )
-  return pairs / ((performance.now() - started) / 1000)
-}
+    yield* Effect.all(Array.from({ length: workers }, () => worker), { concurrency: "unbounded", discard: true })
+    return rate(done, started)
+  })
+
+const engineRound = (pairs: number, workers: number) => Effect.flatMap(newAccount("engine"), (partnerId) => enginePairs(partnerId, pairs, workers))
+
+const baselineRound = (baseline: Baseline, pairs: number, workers: number) =>
+  Effect.gen(function* () {
+    const partnerId = yield* newAccount("baseline")
+    // Timestamps are parameters like on the engine side; a round reads the Clock once.
+    const now = yield* Clock.currentTimeMillis
+    let next = 0
+    let done = 0
+    const started = start()
+    const deadline = started.ms + ROUND_SECONDS * 1000
+    const worker = async () => {
+      while (next < pairs && performance.now() < deadline) {
+        const i = next++
+        await baseline.reserve(partnerId, `t${i}`, now + i)
+        await baseline.confirm(partnerId, `t${i}`, now + i)
+        done++
+      }
+    }
+    yield* Effect.promise(() => Promise.all(Array.from({ length: workers }, worker)))
+    return rate(done, started)
+  })
+
+/** Statement texts of one engine pair and one baseline pair, whitespace-normalized. */
+const compareStatements = (baseline: Baseline) =>
+  Effect.gen(function* () {
+    const engineTexts: Array<string> = []
+    const capture: Statement.Statement.Transformer = (statement) =>
+      Effect.sync(() => {
+        engineTexts.push(statement.compile()[0])
+        return statement
+      })
+    const partnerId = yield* newAccount("engine")
+    yield* enginePairs(partnerId, 1, 1).pipe(Statement.withTransformer(capture))
+    baseline.recording = true
+    yield* baselineRound(baseline, 1, 1)
+    baseline.recording = false
+    const norm = (t: string) => t.replace(/\s+/g, " ").trim()
+    const enginePair = engineTexts.map(norm)
+    const same = enginePair.length === baseline.recorded.length && enginePair.every((t, i) => t === norm(baseline.recorded[i] ?? ""))
+    if (!same) {
+      console.error("bench/ledger: the baseline does not send the engine's statements; fix SQL in bench/ledger.ts")
+      console.error({ engine: enginePair, baseline: baseline.recorded.map(norm) })
+      return yield* Effect.die("statement mismatch")
+    }
+    return enginePair.length
+  })
 
 const program = Effect.gen(function* () {
-  const ledger = yield* Ledger
-  // The engine's database is a fresh one; the baseline connects to the same database by name.
   const sql = yield* SqlClient.SqlClient
-  const database = (yield* sql<{ currentDatabase: string }>`SELECT current_database()`)[0]?.currentDatabase ?? ""
-  const baselineUrl = new URL(url)
-  baselineUrl.pathname = `/${database}`
-  const pool = new pg.Pool({ connectionString: baselineUrl.toString(), max: POOL })
+  // The baseline connects to the engine's fresh schema.
+  const schema = (yield* sql<{ schema: string }>`SELECT current_schema() AS schema`)[0]?.schema ?? "public"
+  const pool = new pg.Pool({ connectionString: withSearchPath(url, schema), max: POOL })
+  yield* Effect.addFinalizer(() => Effect.promise(() => pool.end()))
   const baseline = makeBaseline(pool)
-  const run = (p: Promise<number>) => Effect.promise(() => p)
 
-  const engineRound = (label: string, pairs: number, concurrency: number) =>
-    Effect.gen(function* () {
-      const partnerId = `bench-engine-${label}-${randomUUID()}`
-      yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1_000_000_000 })
-      return yield* run(
-        timeIt(pairs, concurrency, (i) =>
-          Effect.runPromise(
-            Effect.gen(function* () {
-              yield* ledger.reserve(partnerId, { taskId: `t${i}`, amountMinor: 1_000 })
-              yield* ledger.confirm(partnerId, { taskId: `t${i}`, amountMinor: 700 })
-            }).pipe(Effect.provide(context))
-          )
-        )
-      )
-    })
-  const context = yield* Effect.context<Ledger>()
-  const baselineRound = (label: string, pairs: number, concurrency: number) =>
-    Effect.gen(function* () {
-      const partnerId = `bench-baseline-${label}-${randomUUID()}`
-      yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1_000_000_000 })
-      return yield* run(
-        timeIt(pairs, concurrency, async (i) => {
-          await baseline.reserve(partnerId, `t${i}`, 1_000)
-          await baseline.confirm(partnerId, `t${i}`, 700, 1_000)
-        })
-      )
-    })
+  const statementsPerPair = yield* compareStatements(baseline)
 
-  // Warm-up of both paths (JIT, connection pools, plans).
-  yield* engineRound("warm", 200, 4)
-  yield* baselineRound("warm", 200, 4)
+  // Warm-up of both paths (JIT, connection pools, plan caches).
+  yield* engineRound(WARMUP_PAIRS, 4)
+  yield* baselineRound(baseline, WARMUP_PAIRS, 4)
 
-  const rows: Array<[string, number, number]> = []
-  for (const [label, pairs, concurrency] of [
-    ["sequential", SEQUENTIAL_PAIRS, 1],
-    [`${CONCURRENCY} concurrent, one account`, CONCURRENT_PAIRS, CONCURRENCY]
-  ] as const) {
-    // Interleaved rounds; the best of two for each side evens out a noisy shared machine.
-    const b1 = yield* baselineRound(label, pairs, concurrency)
-    const e1 = yield* engineRound(label, pairs, concurrency)
-    const b2 = yield* baselineRound(label, pairs, concurrency)
-    const e2 = yield* engineRound(label, pairs, concurrency)
-    rows.push([label, Math.max(e1, e2), Math.max(b1, b2)])
+  const median = (xs: ReadonlyArray<number>) => {
+    const sorted = [...xs].sort((a, b) => a - b)
+    const mid = Math.floor(sorted.length / 2)
+    return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
   }
-  yield* Effect.promise(() => pool.end())
+  const rows: Array<{ label: string; engine: ReadonlyArray<Round>; base: ReadonlyArray<Round> }> = []
+  for (const [label, workers] of [
+    ["(a) sequential, 1 reserver", 1],
+    [`(b) ${CONCURRENCY} concurrent reservers, one account`, CONCURRENCY]
+  ] as const) {
+    const engine: Array<Round> = []
+    const base: Array<Round> = []
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which side goes first, so a drift in load favours neither.
+      if (r % 2 === 0) {
+        base.push(yield* baselineRound(baseline, PAIRS_PER_ROUND, workers))
+        engine.push(yield* engineRound(PAIRS_PER_ROUND, workers))
+      } else {
+        engine.push(yield* engineRound(PAIRS_PER_ROUND, workers))
+        base.push(yield* baselineRound(baseline, PAIRS_PER_ROUND, workers))
+      }
+    }
+    rows.push({ label, engine, base })
+  }
 
-  console.log("\nbench/ledger — reserve+confirm pairs per second on PostgreSQL")
-  console.log("| scenario | engine pairs/s | plain pg pairs/s | ratio |")
-  console.log("|---|---:|---:|---:|")
-  for (const [label, engine, base] of rows) console.log(`| ${label} | ${engine.toFixed(0)} | ${base.toFixed(0)} | ${(engine / base).toFixed(2)} |`)
+  console.log("\nbench/ledger — reserve+confirm on PostgreSQL; 1 op = one reserve or confirm transaction")
+  console.log(
+    `statements per pair: ${statementsPerPair} on both sides (+ BEGIN/COMMIT per op); ${ROUNDS} round pairs per scenario, ≤ ${PAIRS_PER_ROUND} pairs or ${ROUND_SECONDS} s per round\n`
+  )
+  console.log("| scenario | engine ops/s | plain pg ops/s | ratio engine/baseline (min–max) | client CPU µs/op (engine / baseline) | ops (engine / baseline) |")
+  console.log("|---|---:|---:|---:|---:|---:|")
+  for (const { label, engine, base } of rows) {
+    const ratios = engine.map((e, i) => e.opsPerSecond / (base[i]?.opsPerSecond ?? Number.NaN))
+    const ops = (xs: ReadonlyArray<Round>) => xs.reduce((n, x) => n + x.ops, 0)
+    console.log(
+      `| ${label} | ${median(engine.map((e) => e.opsPerSecond)).toFixed(0)} | ${median(base.map((b) => b.opsPerSecond)).toFixed(0)} | ` +
+        `**${median(ratios).toFixed(2)}** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ` +
+        `${median(engine.map((e) => e.cpuMicrosPerOp)).toFixed(0)} / ${median(base.map((b) => b.cpuMicrosPerOp)).toFixed(0)} | ${ops(engine)} / ${ops(base)} |`
+    )
+  }
 })
 
-const Engine = Ledger.layer.pipe(
-  Layer.provideMerge(SqlLedgerStore),
-  Layer.provideMerge(postgresTestDatabase(url, { maxConnections: POOL })),
-  Layer.provide(Ids.Live)
+const Engine = Ledger.layer.pipe(Layer.provideMerge(makePostgresTestLayer(url, { maxConnections: POOL })), Layer.provideMerge(Ids.Live))
+
+// Spans off, as the reference host runs the engine (packages/host/src/main.ts): with no exporter
+// they are pure per-statement overhead.
+Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(Engine), Effect.withTracerEnabled(false))).then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e)
+    process.exit(1)
+  }
 )
-
-Effect.runPromise(program.pipe(Effect.provide(Engine), Effect.scoped)).catch((e) => {
-  console.error(e)
-  process.exit(1)
-})

@@ -1,58 +1,78 @@
 /**
- * 50 parallel reservations against one account never take available below zero: exactly the
- * affordable number succeed, on embedded PGlite and on PostgreSQL.
+ * Parallel reservations against one account never take available below zero: exactly the
+ * affordable number succeed, on embedded PGlite and, when DATABASE_URL is set (as in CI), on
+ * PostgreSQL with a pool large enough for the transactions to really contend for the row lock.
  */
-import { pgliteTestDatabase, postgresTestDatabase, SqlLedgerStore } from "@frank/adapters"
-import { foldEntries, Ids, InsufficientFunds, Ledger } from "@frank/core"
+import { makePgliteTestLayer, makePostgresTestLayer } from "@frank/adapters"
+import { availableMinor, foldEntries, Ids, InsufficientFunds, Ledger, type LedgerStore } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Fiber, Layer } from "effect"
 
-const engines: Array<[string, Layer.Layer<Ledger, unknown>]> = [
-  ["PGlite", Ledger.layer.pipe(Layer.provide(SqlLedgerStore), Layer.provide(pgliteTestDatabase()), Layer.provide(Ids.Live))]
-]
+type Engine = readonly [name: string, store: () => Layer.Layer<LedgerStore, unknown>]
+
+// The list is fixed at module load: the PostgreSQL cases exist only when there is a server.
+const engines: Array<Engine> = [["PGlite", makePgliteTestLayer]]
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0)
-  engines.push([
-    "PostgreSQL",
-    Ledger.layer.pipe(Layer.provide(SqlLedgerStore), Layer.provide(postgresTestDatabase(url, { maxConnections: 20 })), Layer.provide(Ids.Live))
-  ])
+if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => makePostgresTestLayer(url, { maxConnections: 20 })])
 
-for (const [engine, EngineLayer] of engines) {
-  layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`parallel reservations on ${engine}`, (it) => {
-    it.effect("exactly floor(1000 / 30) = 33 of 50 succeed and the rest are refused", () =>
+const FRANK = 100 // minor units
+
+for (const [engine, store] of engines) {
+  const EngineLayer = Ledger.layer.pipe(Layer.provide(store()), Layer.provide(Ids.Live))
+
+  // Live services: real time and real concurrency between the fibers and the database.
+  layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`parallel ledger writes on ${engine}`, (it) => {
+    it.effect("50 parallel reservations of 30 ₣ on 1000 ₣: exactly 33 succeed, available never below zero", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const partnerId = `p_concurrency_${engine}`
-        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000 })
+        const partnerId = `p_reserve_${engine}`
+        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1000 * FRANK })
+
+        // A reader samples the balance while the reservations race.
+        let racing = true
+        const observed: Array<number> = []
+        const watcher = yield* Effect.fork(
+          ledger.totals(partnerId).pipe(
+            Effect.tap((t) => Effect.sync(() => observed.push(availableMinor(t)))),
+            Effect.repeat({ while: () => racing })
+          )
+        )
         const results = yield* Effect.all(
-          Array.from({ length: 50 }, (_, i) => Effect.either(ledger.reserve(partnerId, { taskId: `task-${i}`, amountMinor: 3_000 }))),
+          Array.from({ length: 50 }, (_, i) => Effect.either(ledger.reserve(partnerId, { taskId: `task-${i}`, amountMinor: 30 * FRANK }))),
           { concurrency: "unbounded" }
         )
-        const ok = results.filter(Either.isRight)
+        racing = false
+        yield* Fiber.join(watcher)
+
         const refused = results.filter(Either.isLeft)
-        expect(ok).toHaveLength(33)
-        expect(refused).toHaveLength(17)
+        expect(results.filter(Either.isRight)).toHaveLength(Math.floor(1000 / 30))
+        expect(refused).toHaveLength(50 - 33)
         for (const r of refused) expect(r.left).toBeInstanceOf(InsufficientFunds)
+        expect(observed.length).toBeGreaterThan(0)
+        expect(Math.min(...observed)).toBeGreaterThanOrEqual(0)
+
         const totals = yield* ledger.totals(partnerId)
-        expect(totals).toEqual({ totalMinor: 100_000, usedMinor: 0, reservedMinor: 99_000 })
-        const rows = yield* ledger.listEntries(partnerId, {}, 0, 100)
-        expect(foldEntries(rows.items)).toEqual(totals)
-        expect(rows.items.filter((e) => e.type === "reservation")).toHaveLength(33)
+        expect(totals).toEqual({ totalMinor: 1000 * FRANK, usedMinor: 0, reservedMinor: 33 * 30 * FRANK })
+        expect(availableMinor(totals)).toBe(10 * FRANK)
+        const rows = (yield* ledger.listEntries(partnerId, {}, 0, 1000)).items
+        expect(foldEntries(rows)).toEqual(totals)
+        expect(rows.filter((e) => e.type === "reservation")).toHaveLength(33)
       })
     )
 
-    it.effect("parallel confirms and refunds of the same holds resolve each exactly once", () =>
+    it.effect("parallel confirms and refunds of the same holds settle each hold exactly once", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
         const partnerId = `p_settle_${engine}`
-        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000 })
-        for (let i = 0; i < 10; i++) yield* ledger.reserve(partnerId, { taskId: `t${i}`, amountMinor: 5_000 })
+        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1000 * FRANK })
+        yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), (i) => ledger.reserve(partnerId, { taskId: `t${i}`, amountMinor: 50 * FRANK }))
         const attempts = Array.from({ length: 10 }, (_, i) => [
-          Effect.either(ledger.confirm(partnerId, { taskId: `t${i}`, amountMinor: 4_000 })),
+          Effect.either(ledger.confirm(partnerId, { taskId: `t${i}`, amountMinor: 40 * FRANK })),
           Effect.either(ledger.refund(partnerId, { taskId: `t${i}` })),
-          Effect.either(ledger.confirm(partnerId, { taskId: `t${i}`, amountMinor: 4_000 }))
+          Effect.either(ledger.confirm(partnerId, { taskId: `t${i}`, amountMinor: 40 * FRANK }))
         ]).flat()
         yield* Effect.all(attempts, { concurrency: "unbounded" })
+
         const rows = (yield* ledger.listEntries(partnerId, {}, 0, 1000)).items
         for (let i = 0; i < 10; i++) {
           const settlements = rows.filter((e) => e.taskId === `t${i}` && (e.kind === "task_charge" || e.kind === "task_refund"))
@@ -61,6 +81,20 @@ for (const [engine, EngineLayer] of engines) {
         const totals = yield* ledger.totals(partnerId)
         expect(totals.reservedMinor).toBe(0)
         expect(foldEntries(rows)).toEqual(totals)
+      })
+    )
+
+    it.effect("parallel first movements of a new partner create its account once and lose nothing", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const partnerId = `p_first_${engine}`
+        yield* Effect.all(
+          Array.from({ length: 20 }, (_, i) => ledger.credit(partnerId, { kind: "topup", amountMinor: (i + 1) * FRANK, reference: `pay-${i}` })),
+          { concurrency: "unbounded" }
+        )
+        const totals = yield* ledger.totals(partnerId)
+        expect(totals.totalMinor).toBe(((20 * 21) / 2) * FRANK)
+        expect(foldEntries((yield* ledger.listEntries(partnerId, {}, 0, 100)).items)).toEqual(totals)
       })
     )
   })

@@ -297,6 +297,11 @@ describe("rate limits", () => {
   it("the 61st billing request of a key within a minute answers 429 with Retry-After", async () => {
     const p = await newPartner("Busy LLC")
     const key = await issueKey(p.cookie)
+    // Start at the beginning of a fresh fixed window (the sandbox clock moves forward only), so
+    // all 61 requests fall into one minute whatever the wall clock says.
+    const advance = async (seconds: number) =>
+      (await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds } })).json.now as string
+    await advance(60 - new Date(await advance(0)).getUTCSeconds())
     let last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
     expect(last.headers.get("ratelimit-limit")).toBeTruthy()
     for (let i = 1; i < 60 && last.status === 200; i++) last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })

@@ -1,8 +1,10 @@
 /**
- * The migration registry. Each migration is a module whose default export is an Effect; the
- * record keys are `<id>_<name>` as @effect/sql's Migrator expects. Applied migrations are kept in
- * `effect_sql_migrations`; on Postgres the migrator takes a table lock, so concurrent host starts
- * are safe.
+ * The migration registry. Each migration is a module whose default export is an Effect using
+ * SqlClient; the record keys are `<id>_<name>` as @effect/sql's Migrator expects. To add one,
+ * write `NNNN_name.ts` next to this file and add its import and one line to `migrations`.
+ * Applied migrations are kept in `effect_sql_migrations` (in the schema of the search_path); on
+ * Postgres the migrator runs them in one transaction under a table lock, so concurrent host
+ * starts are safe.
  */
 import { Migrator } from "@effect/sql"
 import { Effect, Layer } from "effect"
@@ -19,8 +21,12 @@ export const migrationLoader = Migrator.fromRecord(migrations)
 /** How many migrations this build ships; readiness requires all of them applied. */
 export const migrationCount = Object.keys(migrations).length
 
-// The generic migrator (it takes the Postgres table lock itself); PgMigrator would add pg_dump
-// schema dumps, which need a filesystem and a pg_dump binary the host does not have.
+/**
+ * `PgMigrator.run` is this same `Migrator.make` plus a pg_dump hook: its type requires
+ * FileSystem, Path and CommandExecutor even with `fromRecord` (they are only touched when a
+ * `schemaDirectory` is given). The generic migrator runs the identical steps — including the
+ * Postgres `LOCK TABLE` — and needs nothing but SqlClient.
+ */
 export const runMigrations = Migrator.make({})({ loader: migrationLoader, table: "effect_sql_migrations" })
 
-export const MigrationsLayer = Layer.effectDiscard(runMigrations.pipe(Effect.asVoid))
+export const MigrationsLayer = Layer.effectDiscard(Effect.asVoid(runMigrations))

@@ -1,0 +1,73 @@
+/**
+ * Embedded PGlite served on a loopback socket by pglite-socket, so the same @effect/sql-pg client
+ * (node-postgres underneath) and the same SQL stores run on it as on a PostgreSQL server.
+ *
+ * PGlite is one single-threaded backend. pglite-socket multiplexes client connections onto it by
+ * queueing protocol messages, and it keeps an explicit transaction to its connection, but it
+ * interleaves the messages of different connections outside transactions one message at a time.
+ * With several connections, a Parse of one connection can land between the Parse and the Bind of
+ * another when a message spans TCP reads (reproduced with 300 KB parameters: "bind message
+ * supplies 2 parameters, but prepared statement "" requires 1"), i.e. a statement could run with
+ * another statement's parameters. The client therefore uses ONE connection. That costs nothing
+ * real: the backend runs one statement at a time anyway, and transactions serialize either way.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import type { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import { clientOptions } from "./clientOptions.js"
+
+/** Connections of the client pool; see the module comment for why it is one. */
+const CLIENT_CONNECTIONS = 1
+/**
+ * The server accepts a little more than the pool opens: when the pool replaces a connection
+ * (idle timeout) the server may not have noticed the old socket's close yet, and at an exact
+ * limit it would answer the new one with "Too many connections".
+ */
+const SERVER_CONNECTIONS = CLIENT_CONNECTIONS + 2
+
+export interface PgliteOptions {
+  /** Directory of the database files; in memory when omitted. */
+  readonly dataDir?: string | undefined
+}
+
+const failure = (message: string) => (cause: unknown) => new SqlError({ message, cause })
+
+/** A scoped PGlite database and its socket server; both are stopped when the scope closes. */
+const serve = (options: PgliteOptions) =>
+  Effect.gen(function* () {
+    const where = options.dataDir ?? "memory"
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => (options.dataDir === undefined ? PGlite.create() : PGlite.create(options.dataDir)),
+        catch: failure(`PGlite: cannot open the database (${where})`)
+      }),
+      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    )
+    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: SERVER_CONNECTIONS })
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => server.start(), catch: failure("PGlite: cannot start the socket server") }),
+      () => Effect.promise(() => server.stop()).pipe(Effect.ignore)
+    )
+    // Port 0 asked the OS for a free port; getServerConn() reports the one it got ("host:port").
+    return Number(server.getServerConn().split(":").pop())
+  })
+
+export const pgliteLayer = (options: PgliteOptions = {}): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+  Layer.unwrapScoped(
+    Effect.map(serve(options), (port) =>
+      PgClient.layer({
+        host: "127.0.0.1",
+        port,
+        database: "postgres",
+        username: "postgres",
+        // PGlite ignores the password; pg insists on a string.
+        password: Redacted.make("pglite"),
+        maxConnections: CLIENT_CONNECTIONS,
+        applicationName: "frank",
+        ...clientOptions
+      })
+    )
+  )
