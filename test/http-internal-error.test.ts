@@ -20,17 +20,7 @@ import {
   StoreError,
   Tariffs
 } from "@frank/core"
-import {
-  AuthHandlers,
-  BillingHandlers,
-  ErrorEnvelopesLive,
-  frankServerMiddleware,
-  KeysHandlers,
-  LedgerHandlers,
-  PartnerApi,
-  SecurityLive,
-  SecuritySettings
-} from "@frank/core/http"
+import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted } from "effect"
 
@@ -58,14 +48,9 @@ const Services = Layer.mergeAll(Ledger.layer, Access.layer, RateLimiter.layer(de
   )
 )
 
-const Api = HttpApiBuilder.api(PartnerApi).pipe(
-  Layer.provide([KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers]),
-  Layer.provide(SecurityLive)
-)
-
 const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
   Layer.provide(ErrorEnvelopesLive),
-  Layer.provide(Api),
+  Layer.provide(PartnerApiLive),
   Layer.provideMerge(Services),
   Layer.provideMerge(NodeHttpServer.layerTest)
 )

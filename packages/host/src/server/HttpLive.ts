@@ -6,15 +6,7 @@
 import { createServer } from "node:http"
 import { HttpApiBuilder, HttpApiSwagger, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import {
-  AuthHandlers,
-  BillingHandlers,
-  ErrorEnvelopesLive,
-  frankServerMiddleware,
-  KeysHandlers,
-  LedgerHandlers,
-  SecurityLive
-} from "@frank/core/http"
+import { ErrorEnvelopesLive, frankServerMiddleware, PartnerHandlersLive, SecurityLive } from "@frank/core/http"
 import { Effect, Layer, type Redacted } from "effect"
 import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
 import { Metrics } from "../metrics/Metrics.js"
@@ -26,7 +18,7 @@ const OPERATIONAL_ROUTES = ["/healthz", "/readyz", "/metrics", "/openapi.json", 
 
 export const httpLayer = (options: { readonly port: number; readonly host: string; readonly adminToken: Redacted.Redacted<string> }) => {
   const ApiLive = HttpApiBuilder.api(HostApi).pipe(
-    Layer.provide([KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers, AdminHandlers]),
+    Layer.provide([PartnerHandlersLive, AdminHandlers]),
     Layer.provide([SecurityLive, AdminAuthLive(options.adminToken)])
   )
   const label = makeRouteLabeler(HostApi, OPERATIONAL_ROUTES)
