@@ -1,0 +1,2 @@
+export * from "./addressPolicy.js"
+export * from "./endpointUrl.js"
