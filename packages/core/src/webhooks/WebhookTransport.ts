@@ -1,0 +1,39 @@
+/**
+ * The port through which the delivery worker sends one attempt. Adapters implement it with real
+ * HTTP behind the dial-time address guard; the simulation kit implements it with a scripted
+ * receiver. A transport never fails: every way an attempt can end is an outcome the worker records.
+ */
+import { Context, type Effect } from "effect"
+
+export interface AttemptRequest {
+  readonly url: string
+  /** Header names in canonical case; values as sent. */
+  readonly headers: Readonly<Record<string, string>>
+  /** The stored payload bytes; identical on every attempt of an event. */
+  readonly body: Uint8Array
+  readonly timeoutMs: number
+}
+
+export type AttemptOutcome =
+  /** The receiver answered; any status, including 3xx (redirects are never followed). */
+  | { readonly _tag: "Answered"; readonly status: number }
+  /** No complete answer within the timeout. */
+  | { readonly _tag: "TimedOut" }
+  /** DNS failure, refused or reset connection, TLS failure, malformed response. */
+  | { readonly _tag: "ConnectionFailed"; readonly message: string }
+  /** The address guard refused the destination (private, loopback, IP literal, …). */
+  | { readonly _tag: "AddressRefused"; readonly message: string }
+
+export interface WebhookTransportShape {
+  /**
+   * Sends one attempt. Interruption means the process died mid-request: the worker records
+   * nothing, so the lease runs out and the delivery becomes `uncertain`.
+   */
+  readonly send: (request: AttemptRequest) => Effect.Effect<AttemptOutcome>
+}
+
+export class WebhookTransport extends Context.Tag("@frank/core/WebhookTransport")<WebhookTransport, WebhookTransportShape>() {}
+
+/** 2xx is success; everything else, 3xx included, is a failed attempt. */
+export const isSuccess = (outcome: AttemptOutcome): boolean =>
+  outcome._tag === "Answered" && outcome.status >= 200 && outcome.status < 300
