@@ -1,0 +1,5 @@
+export * from "./AddressRefusedError.js"
+export * from "./addressGuard.js"
+export * from "./guardedAgent.js"
+export * from "./guardedConnector.js"
+export * from "./hostLookup.js"
