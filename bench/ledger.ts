@@ -15,8 +15,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient, Statement } from "@effect/sql"
-import { makePostgresTestLayer, withSearchPath } from "@frank/adapters"
-import { Ids, Ledger } from "@frank/core"
+import { makePostgresTestLayer, SqlWebhookStore, withSearchPath } from "@frank/adapters"
+import { Ids, Ledger, Outbox } from "@frank/core"
 import { Clock, Effect, Layer } from "effect"
 import pg from "pg"
 
@@ -267,7 +267,12 @@ const program = Effect.gen(function* () {
   }
 })
 
-const Engine = Ledger.layer.pipe(Layer.provideMerge(makePostgresTestLayer(url, { maxConnections: POOL })), Layer.provideMerge(Ids.Live))
+// Events of the movements go to the SQL outbox in the same transaction, as in the host.
+const Engine = Ledger.layer.pipe(
+  Layer.provideMerge(Outbox.live.pipe(Layer.provideMerge(SqlWebhookStore))),
+  Layer.provideMerge(makePostgresTestLayer(url, { maxConnections: POOL })),
+  Layer.provideMerge(Ids.Live)
+)
 
 // Spans off, as the reference host runs the engine (packages/host/src/main.ts): with no exporter
 // they are pure per-statement overhead.

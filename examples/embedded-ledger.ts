@@ -6,6 +6,7 @@
  *
  *   node --import tsx examples/embedded-ledger.ts
  */
+import { OutboxOnMemory } from "@frank/core/testing"
 import { MemoryLedgerStore } from "@frank/adapters"
 import { Ids, Ledger, Pricing, sampleCatalog } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
@@ -31,6 +32,8 @@ export const program = Effect.gen(function* () {
 
 export const EngineOnMemory = Layer.mergeAll(Ledger.layer, Pricing.fromCatalog(sampleCatalog)).pipe(
   Layer.provide(MemoryLedgerStore),
+  // Webhook events of the movements (billing.settled, …) go to an outbox; here it is in memory too.
+  Layer.provide(OutboxOnMemory),
   Layer.provide(Ids.Live)
 )
 

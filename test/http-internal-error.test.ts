@@ -18,9 +18,12 @@ import {
   sampleCatalog,
   Secrets,
   StoreError,
-  Tariffs
+  Tariffs,
+  Webhooks,
+  WebhookSettings
 } from "@frank/core"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
+import { OutboxOnMemory } from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted } from "effect"
 
@@ -41,10 +44,11 @@ const BrokenBalances = Layer.effect(
   }))
 ).pipe(Layer.provide(MemoryLedgerStore))
 
-const Services = Layer.mergeAll(Ledger.layer, Access.layer, RateLimiter.layer(defaultRateLimitConfig), Tariffs.layer(defaultTariffConfig)).pipe(
+const Services = Layer.mergeAll(Ledger.layer, Access.layer, RateLimiter.layer(defaultRateLimitConfig), Tariffs.layer(defaultTariffConfig), Webhooks.layer).pipe(
+  Layer.provideMerge(OutboxOnMemory),
   Layer.provideMerge(Layer.mergeAll(BrokenBalances, MemoryAccessStores, MemoryRateLimitStore)),
   Layer.provideMerge(
-    Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")), Pricing.fromCatalog(sampleCatalog), Layer.succeed(SecuritySettings, { trustProxy: false }))
+    Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")), Pricing.fromCatalog(sampleCatalog), Layer.succeed(SecuritySettings, { trustProxy: false }), WebhookSettings.production)
   )
 )
 

@@ -3,6 +3,7 @@
  * affordable number succeed, on embedded PGlite and, when DATABASE_URL is set (as in CI), on
  * PostgreSQL with a pool large enough for the transactions to really contend for the row lock.
  */
+import { OutboxOnMemory } from "@frank/core/testing"
 import { makePgliteTestLayer, makePostgresTestLayer } from "@frank/adapters"
 import { availableMinor, foldEntries, Ids, InsufficientFunds, Ledger, type LedgerStore } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
@@ -18,7 +19,7 @@ if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => makeP
 const FRANK = 100 // minor units
 
 for (const [engine, store] of engines) {
-  const EngineLayer = Ledger.layer.pipe(Layer.provide(store()), Layer.provide(Ids.Live))
+  const EngineLayer = Ledger.layer.pipe(Layer.provide(store()), Layer.provide(OutboxOnMemory), Layer.provide(Ids.Live))
 
   // Live services: real time and real concurrency between the fibers and the database.
   layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`parallel ledger writes on ${engine}`, (it) => {

@@ -1,12 +1,13 @@
 /**
  * The CSV export at its real limit: 10,000 rows, then the truncation comment with the total.
  */
+import { OutboxOnMemory } from "@frank/core/testing"
 import { MemoryLedgerStore } from "@frank/adapters"
 import { CSV_EXPORT_MAX_ROWS, csvExportStream, Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
 
-layer(Ledger.layer.pipe(Layer.provide(MemoryLedgerStore), Layer.provide(Ids.Deterministic("export"))))("CSV export limit", (it) => {
+layer(Ledger.layer.pipe(Layer.provide(MemoryLedgerStore), Layer.provide(OutboxOnMemory), Layer.provide(Ids.Deterministic("export"))))("CSV export limit", (it) => {
   it.effect("10,001 matching rows export 10,000 and end with # truncated: 10001", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger

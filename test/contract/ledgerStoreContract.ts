@@ -2,6 +2,7 @@
  * The storage contract suite of the ledger: the same cases run against every LedgerStore
  * implementation (memory, PGlite, Postgres). A store is done when it passes them all.
  */
+import { OutboxOnMemory } from "@frank/core/testing"
 import {
   csvExportStream,
   foldEntries,
@@ -36,7 +37,7 @@ const expectFolded = (partnerId: string) =>
   })
 
 export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<LedgerStore, unknown>) => {
-  const EngineLayer = Ledger.layer.pipe(Layer.provideMerge(storeLayer), Layer.provideMerge(Ids.Live))
+  const EngineLayer = Ledger.layer.pipe(Layer.provideMerge(storeLayer), Layer.provideMerge(OutboxOnMemory), Layer.provideMerge(Ids.Live))
 
   layer(EngineLayer, { timeout: 120_000 })(`LedgerStore contract on ${engine}`, (it) => {
     it.effect("credits raise total and available; balance view in franks", () =>

@@ -1,4 +1,5 @@
 export * from "./memory/MemoryLedgerStore.js"
+export * from "./memory/MemoryWebhookStore.js"
 export * from "./sql/index.js"
 export * from "./memory/MemoryAccessStores.js"
 export * from "./memory/MemoryRateLimitStore.js"

@@ -4,6 +4,7 @@
  * keyset pages of the export stream, daily usage computed in SQL against the reference fold, and
  * int8 values that would not survive as JS numbers.
  */
+import { OutboxOnMemory } from "@frank/core/testing"
 import { SqlClient, Statement } from "@effect/sql"
 import {
   Ids,
@@ -63,7 +64,7 @@ const insertRaw = (partnerId: string, rows: ReadonlyArray<RawEntry>) =>
   )
 
 for (const [engine, store] of engines) {
-  const EngineLayer = Ledger.layer.pipe(Layer.provideMerge(store()), Layer.provideMerge(Ids.Live))
+  const EngineLayer = Ledger.layer.pipe(Layer.provideMerge(store()), Layer.provideMerge(OutboxOnMemory), Layer.provideMerge(Ids.Live))
 
   layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`SqlLedgerStore on ${engine}`, (it) => {
     it.effect("a movement inside an enclosing transaction rolls back with it, or commits with it", () =>

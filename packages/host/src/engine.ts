@@ -3,20 +3,25 @@
  * here is the same code an embedder wires into their own backend.
  */
 import { readFileSync } from "node:fs"
-import { NodeSecrets, SqlAccessStores, SqlLedgerStore, SqlRateLimitStore } from "@frank/adapters"
+import { httpWebhookTransportLayer, NodeSecrets, SqlAccessStores, SqlLedgerStore, SqlRateLimitStore, SqlWebhookStore } from "@frank/adapters"
 import {
   Access,
   type Catalog,
   decodeCatalog,
   defaultRateLimitConfig,
+  DeliveryWorker,
   defaultTariffConfig,
+  defaultWorkerConfig,
   Ids,
   Ledger,
   Pricing,
   RateLimiter,
   sampleCatalog,
   scaleRateLimits,
-  Tariffs
+  Tariffs,
+  Outbox,
+  Webhooks,
+  WebhookSettings
 } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
 import { Effect, Either, Layer, Option, type Redacted } from "effect"
@@ -40,15 +45,29 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
   })
 
 export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog) => {
-  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore)
+  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, SqlWebhookStore)
   const services = Layer.mergeAll(
     Ledger.layer,
     Access.layer,
     RateLimiter.layer(scaleRateLimits(defaultRateLimitConfig, config.rateLimitMultiplier)),
-    Tariffs.layer(defaultTariffConfig)
+    Tariffs.layer(defaultTariffConfig),
+    Webhooks.layer,
+    DeliveryWorker.layer(defaultWorkerConfig)
   )
+  const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
   return services.pipe(
+    // One outbox and one wake-up signal shared by the ledger, the webhook service and the worker.
+    Layer.provideMerge(Outbox.live),
     Layer.provideMerge(stores),
-    Layer.provideMerge(Layer.mergeAll(Ids.Live, NodeSecrets(pepper), Pricing.fromCatalog(catalog), Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy })))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Ids.Live,
+        NodeSecrets(pepper),
+        Pricing.fromCatalog(catalog),
+        Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy }),
+        WebhookSettings.layer(settings),
+        httpWebhookTransportLayer(settings)
+      )
+    )
   )
 }

@@ -17,6 +17,7 @@ import { announceAdminToken } from "./secrets/adminTokenNotice.js"
 import { loadOrCreateSecret } from "./secrets/fileSecret.js"
 import { httpLayer } from "./server/HttpLive.js"
 import { Readiness } from "./server/Readiness.js"
+import { deliveryWorkerLayer } from "./workers/deliveryWorker.js"
 
 const program = Effect.gen(function* () {
   const config = yield* hostConfig
@@ -31,7 +32,11 @@ const program = Effect.gen(function* () {
 
   const Database = migratedDatabaseLayer(config)
   const Engine = engineLayer(config, pepper.value, catalog)
-  const Main = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value }).pipe(
+  // On SIGTERM the server stops taking requests and the worker stops claiming and lets in-flight
+  // deliveries finish; the database (provided below both) closes after them.
+  const Server = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value })
+  const Worker = deliveryWorkerLayer({ listen: config.databaseUrl._tag === "Some" })
+  const Main = Layer.mergeAll(Server, Worker).pipe(
     Layer.provide(Readiness.layer(migrationCount)),
     Layer.provide(Engine),
     Layer.provide(Database),

@@ -73,7 +73,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
         status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor,
         settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at`
 
-  const transact: LedgerStoreShape["transact"] = (request, rule) =>
+  const transact: LedgerStoreShape["transact"] = (request, rule, followUp) =>
     sql
       .withTransaction(
         Effect.gen(function* () {
@@ -87,6 +87,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
           if (d.entries.length > 0)
             yield* sql`UPDATE ledger_accounts SET total_minor = ${d.totals.totalMinor}, used_minor = ${d.totals.usedMinor},
               reserved_minor = ${d.totals.reservedMinor} WHERE partner_id = ${request.partnerId}`
+          if (followUp !== undefined) yield* followUp(d.result)
           return d.result
         })
       )

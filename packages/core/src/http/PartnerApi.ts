@@ -8,12 +8,14 @@ import { AuthGroup } from "./groups/AuthGroup.js"
 import { BillingGroup } from "./groups/BillingGroup.js"
 import { KeysGroup } from "./groups/KeysGroup.js"
 import { LedgerGroup } from "./groups/LedgerGroup.js"
+import { WebhooksGroup } from "./groups/WebhooksGroup.js"
 
 export class PartnerApi extends HttpApi.make("frank")
   .add(KeysGroup)
   .add(AuthGroup)
   .add(BillingGroup)
   .add(LedgerGroup)
+  .add(WebhooksGroup)
   // Every envelope status is declared API-wide: domain failures map to statuses in one table
   // (domainErrors.ts), and the OpenAPI document lists them for every operation.
   .addError(BadRequest)

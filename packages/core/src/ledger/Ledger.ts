@@ -1,9 +1,14 @@
 /**
  * The ledger service: the engine's entry point for money. It draws time and ids from the outside
- * world, then hands a pure rule to the store, which applies it atomically.
+ * world, then hands a pure rule to the store, which applies it atomically together with the
+ * webhook events the movement causes (transactional outbox), and wakes the delivery worker after
+ * the commit.
  */
 import { Clock, Context, Effect, type Either, Layer, type Stream } from "effect"
 import { Ids } from "../Ids.js"
+import type { EventDraft } from "../webhooks/Event.js"
+import { confirmEvents, creditEvents, refundEvents } from "../webhooks/ledgerEvents.js"
+import { Outbox } from "../webhooks/Outbox.js"
 import type { StoreError } from "../StoreError.js"
 import type { AccountTotals } from "./Account.js"
 import { type Balance, balanceView } from "./Balance.js"
@@ -39,29 +44,56 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
       const store = yield* LedgerStore
       const ids = yield* Ids
 
+      const outbox = yield* Outbox
+
+      /** What a movement emits: its events, and whether it lowered available (low-balance check). */
+      interface Effects<A> {
+        readonly events: (result: A) => ReadonlyArray<EventDraft>
+        readonly lowersAvailable: (result: A) => boolean
+      }
+      const none: Effects<unknown> = { events: () => [], lowersAvailable: () => false }
+      const lowering: Effects<{ readonly replayed: boolean }> = { events: () => [], lowersAvailable: (r) => !r.replayed }
+
       const run =
-        <C, A>(
+        <C, A extends { readonly replayed: boolean; readonly totals: AccountTotals }>(
           request: (partnerId: string, cmd: C) => TransactRequest,
-          rule: (snap: rules.Snapshot, cmd: C, ctx: rules.RuleContext) => Either.Either<rules.Decision<A>, LedgerError>
+          rule: (snap: rules.Snapshot, cmd: C, ctx: rules.RuleContext) => Either.Either<rules.Decision<A>, LedgerError>,
+          effects: (cmd: C) => Effects<A>
         ) =>
         (partnerId: string, cmd: C) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const entryIds: readonly [string, string] = [yield* ids.next, yield* ids.next]
-            return yield* store.transact(request(partnerId, cmd), (snap) => rule(snap, cmd, { now, entryIds }))
+            const fx = effects(cmd)
+            let emitted = 0
+            const result = yield* store.transact(
+              request(partnerId, cmd),
+              (snap) => rule(snap, cmd, { now, entryIds }),
+              (r) =>
+                Effect.gen(function* () {
+                  for (const draft of fx.events(r)) emitted += (yield* outbox.emit(partnerId, draft)).deliveries
+                  if (fx.lowersAvailable(r)) emitted += yield* outbox.checkLowBalance(partnerId, r.totals)
+                })
+            )
+            if (emitted > 0) yield* outbox.wake
+            return result
           })
 
       const byReference = (partnerId: string, cmd: { reference?: string | undefined }): TransactRequest => ({ partnerId, reference: cmd.reference })
       const byTask = (partnerId: string, cmd: { taskId: string }): TransactRequest => ({ partnerId, taskId: cmd.taskId })
 
       return {
-        credit: run(byReference, rules.credit),
-        reverseBonus: run(byReference, rules.reverseBonus),
-        debit: run(byReference, rules.debit),
-        refundSpend: run(byReference, rules.refundSpend),
-        reserve: run(byTask, rules.reserve),
-        confirm: run(byTask, rules.confirm),
-        refund: run(byTask, rules.refund),
+        credit: run(byReference, rules.credit, (cmd) => ({
+          events: (r) => creditEvents(cmd.kind, r),
+          // A negative adjustment takes money away.
+          lowersAvailable: (r) => cmd.amountMinor < 0 && !r.replayed
+        })),
+        reverseBonus: run(byReference, rules.reverseBonus, () => lowering),
+        debit: run(byReference, rules.debit, () => lowering),
+        refundSpend: run(byReference, rules.refundSpend, () => none),
+        reserve: run(byTask, rules.reserve, () => lowering),
+        confirm: run(byTask, rules.confirm, () => ({ events: confirmEvents, lowersAvailable: () => false })),
+        refund: run(byTask, rules.refund, () => ({ events: refundEvents, lowersAvailable: () => false })),
         totals: store.totals,
         balance: (partnerId) => Effect.map(store.totals(partnerId), balanceView),
         hold: store.hold,

@@ -31,12 +31,14 @@ export interface LedgerStoreShape {
   /**
    * Runs `rule` against the partner's account under an exclusive lock and writes its decision —
    * entries, hold and new totals — atomically. Concurrent calls for one partner serialize; a rule
-   * that fails writes nothing. On SQL stores the write joins an enclosing transaction, so other
-   * writes (an outbox event) commit or roll back with it.
+   * that fails writes nothing. `followUp` runs after the decision is written, inside the same
+   * transaction and lock: the outbox writes the movement's events there, so they commit or roll
+   * back together. On SQL stores the write also joins an enclosing transaction.
    */
   readonly transact: <A>(
     request: TransactRequest,
-    rule: (snapshot: Snapshot) => Either.Either<Decision<A>, LedgerError>
+    rule: (snapshot: Snapshot) => Either.Either<Decision<A>, LedgerError>,
+    followUp?: (result: A) => Effect.Effect<void, StoreError>
   ) => Effect.Effect<A, LedgerError | StoreError>
   readonly totals: (partnerId: string) => Effect.Effect<AccountTotals, StoreError>
   readonly hold: (partnerId: string, taskId: string) => Effect.Effect<Hold | undefined, StoreError>

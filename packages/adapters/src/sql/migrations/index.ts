@@ -10,10 +10,12 @@ import { Migrator } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import m0001 from "./0001_ledger.js"
 import m0002 from "./0002_access.js"
+import m0003 from "./0003_webhooks.js"
 
 const migrations = {
   "0001_ledger": m0001,
-  "0002_access": m0002
+  "0002_access": m0002,
+  "0003_webhooks": m0003
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)

@@ -1,0 +1,376 @@
+/**
+ * The webhook store on SQL (PostgreSQL and PGlite).
+ *
+ * - An event and its deliveries are written by one statement that joins the caller's
+ *   transaction (the ledger's, for billing events): the outbox commits with the business change.
+ *   The same statement sends NOTIFY on `frank_webhooks` when it created deliveries; Postgres
+ *   delivers it at commit, so workers of every instance wake exactly when the event is visible.
+ * - Workers claim with `FOR UPDATE SKIP LOCKED` and a lease, in one statement per batch, and
+ *   record an outcome only while their claim token still holds the row (fencing).
+ * - The claim statement encodes the `Claim` transition of the pure state machine; outcomes and
+ *   replays are decided by the state machine in TypeScript and written as they are decided.
+ */
+import { SqlClient, type SqlError } from "@effect/sql"
+import {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type EventType,
+  StoreError,
+  type WebhookEndpoint,
+  WebhookStore,
+  type WebhookStoreShape
+} from "@frank/core"
+import { Effect, Either, Layer } from "effect"
+
+/** The channel workers LISTEN on. */
+export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
+
+const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `webhook store: ${what} failed`, cause })
+
+interface EndpointRow {
+  readonly partnerId: string
+  readonly id: string
+  readonly url: string
+  readonly eventTypes: ReadonlyArray<EventType> | null
+  readonly active: boolean
+  readonly secret: string
+  readonly previousSecret: string | null
+  readonly previousSecretValidUntil: number | null
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+const ENDPOINT_COLUMNS = "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at"
+
+const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({ ...r, eventTypes: r.eventTypes === null ? null : [...r.eventTypes] })
+
+interface DeliveryRow {
+  readonly partnerId: string
+  readonly id: string
+  readonly endpointId: string
+  readonly eventId: string
+  readonly eventType: EventType
+  readonly status: DeliveryStatus
+  readonly attempts: number
+  readonly nextAttemptAt: number | null
+  readonly leaseUntil: number | null
+  readonly createdAt: number
+  readonly updatedAt: number
+  readonly responseCodes: ReadonlyArray<number | null>
+  readonly lastError: string | null
+}
+
+const DELIVERY_COLUMNS = `d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at,
+  d.lease_until, d.created_at, d.updated_at,
+  coalesce((SELECT json_agg(a.response_status ORDER BY a.n) FROM webhook_attempts a
+    WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id), '[]'::json) AS response_codes,
+  (SELECT a.error FROM webhook_attempts a WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id ORDER BY a.n DESC LIMIT 1) AS last_error`
+
+const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCodes: [...r.responseCodes] })
+
+interface ClaimRow {
+  readonly partnerId: string
+  readonly id: string
+  readonly endpointId: string
+  readonly eventId: string
+  readonly eventType: EventType
+  readonly attempts: number
+  readonly leaseUntil: number
+  readonly payload: string
+  readonly url: string
+  readonly secret: string
+  readonly previousSecret: string | null
+  readonly previousSecretValidUntil: number | null
+}
+
+export const makeSqlWebhookStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const endpointColumns = sql.literal(ENDPOINT_COLUMNS)
+  const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
+
+  const selectEndpoint = (partnerId: string, id: string, forUpdate: boolean) =>
+    Effect.map(
+      sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints
+        WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR UPDATE` : sql``}`,
+      (rows) => (rows[0] === undefined ? undefined : endpointFromRow(rows[0]))
+    )
+
+  const writeEndpoint = (e: WebhookEndpoint) =>
+    sql`UPDATE webhook_endpoints SET url = ${e.url}, event_types = ${e.eventTypes === null ? null : [...e.eventTypes]}, active = ${e.active},
+      secret = ${e.secret}, previous_secret = ${e.previousSecret}, previous_secret_valid_until = ${e.previousSecretValidUntil},
+      updated_at = ${e.updatedAt} WHERE partner_id = ${e.partnerId} AND id = ${e.id}::uuid`
+
+  /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
+  const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
+
+  const store: WebhookStoreShape = {
+    insertEndpoint: (endpoint, maxPerPartner) =>
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            // Serializes registrations of one partner, so the count below stays exact under concurrency.
+            yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${endpoint.partnerId}`}))`
+            const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_endpoints
+              WHERE partner_id = ${endpoint.partnerId} AND deleted_at IS NULL`
+            if ((row?.n ?? 0) >= maxPerPartner) return false
+            yield* sql`INSERT INTO webhook_endpoints ${sql.insert({
+              partnerId: endpoint.partnerId,
+              id: endpoint.id,
+              url: endpoint.url,
+              eventTypes: endpoint.eventTypes === null ? null : [...endpoint.eventTypes],
+              active: endpoint.active,
+              secret: endpoint.secret,
+              previousSecret: endpoint.previousSecret,
+              previousSecretValidUntil: endpoint.previousSecretValidUntil,
+              createdAt: endpoint.createdAt,
+              updatedAt: endpoint.updatedAt
+            })}`
+            return true
+          })
+        )
+        .pipe(Effect.mapError(storeError("insertEndpoint"))),
+
+    listEndpoints: (partnerId) =>
+      sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints WHERE partner_id = ${partnerId} AND deleted_at IS NULL
+        ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(endpointFromRow)), Effect.mapError(storeError("listEndpoints"))),
+
+    getEndpoint: (partnerId, id) =>
+      isUuid(id) ? selectEndpoint(partnerId, id, false).pipe(Effect.mapError(storeError("getEndpoint"))) : Effect.succeed(undefined),
+
+    updateEndpoint: (partnerId, id, patch, now) =>
+      !isUuid(id)
+        ? Effect.succeed(undefined)
+        : sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const e = yield* selectEndpoint(partnerId, id, true)
+                if (e === undefined) return undefined
+                const next: WebhookEndpoint = {
+                  ...e,
+                  url: patch.url ?? e.url,
+                  eventTypes: patch.eventTypes === undefined ? e.eventTypes : patch.eventTypes,
+                  active: patch.active ?? e.active,
+                  updatedAt: now
+                }
+                yield* writeEndpoint(next)
+                return next
+              })
+            )
+            .pipe(Effect.mapError(storeError("updateEndpoint"))),
+
+    rotateSecret: (partnerId, id, rotate) =>
+      !isUuid(id)
+        ? Effect.succeed(undefined)
+        : sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const e = yield* selectEndpoint(partnerId, id, true)
+                if (e === undefined) return undefined
+                const next = rotate(e)
+                yield* writeEndpoint(next)
+                return next
+              })
+            )
+            .pipe(Effect.mapError(storeError("rotateSecret"))),
+
+    deleteEndpoint: (partnerId, id, now) =>
+      !isUuid(id)
+        ? Effect.succeed(false)
+        : sql<{ n: number }>`
+            WITH gone AS (
+              UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
+                secret = '', previous_secret = NULL, previous_secret_valid_until = NULL
+              WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL
+              RETURNING partner_id, id
+            ), dropped AS (
+              DELETE FROM webhook_deliveries d USING gone
+              WHERE d.partner_id = gone.partner_id AND d.endpoint_id = gone.id AND d.status = 'pending'
+              RETURNING d.partner_id, d.id
+            ), dropped_attempts AS (
+              DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id
+            )
+            SELECT count(*)::int AS n FROM gone`.pipe(
+            Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
+            Effect.mapError(storeError("deleteEndpoint"))
+          ),
+
+    appendEvent: (event, target, now) => {
+      const targetCondition =
+        target._tag === "Endpoint"
+          ? sql`e.id = ${isUuid(target.endpointId) ? target.endpointId : "00000000-0000-0000-0000-000000000000"}::uuid`
+          : sql`e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))`
+      return sql<{ n: number }>`
+        WITH ev AS (
+          INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+          VALUES (${event.partnerId}, ${event.id}::uuid, ${event.type}, ${event.occurredAt}, ${event.payload})
+          ON CONFLICT (partner_id, id) DO NOTHING
+          RETURNING partner_id, id, type
+        ), d AS (
+          INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+          SELECT ev.partner_id, gen_random_uuid(), e.id, ev.id, ev.type, 'pending', 0, ${now}, ${now}, ${now}
+          FROM ev JOIN webhook_endpoints e ON e.partner_id = ev.partner_id
+          WHERE e.deleted_at IS NULL AND ${targetCondition}
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM d)::int AS n,
+          (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, '') FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        Effect.mapError(storeError("appendEvent"))
+      )
+    },
+
+    claimLowBalance: (partnerId, now, minIntervalMs) =>
+      sql<{ partnerId: string }>`
+        INSERT INTO webhook_low_balance_marks (partner_id, emitted_at) VALUES (${partnerId}, ${now})
+        ON CONFLICT (partner_id) DO UPDATE SET emitted_at = EXCLUDED.emitted_at
+        WHERE webhook_low_balance_marks.emitted_at <= ${now - minIntervalMs}
+        RETURNING partner_id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.mapError(storeError("claimLowBalance"))
+      ),
+
+    claimDue: (now, leaseMs, limit, claimToken) =>
+      sql<ClaimRow>`
+        WITH due AS (
+          SELECT d.partner_id, d.id FROM webhook_deliveries d
+          JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND e.active AND e.deleted_at IS NULL
+          ORDER BY d.next_attempt_at
+          LIMIT ${limit}
+          FOR UPDATE OF d SKIP LOCKED
+        )
+        UPDATE webhook_deliveries d
+        SET status = 'delivering', attempts = d.attempts + 1, next_attempt_at = NULL,
+          lease_until = ${now + leaseMs}, claim_token = ${claimToken}, updated_at = ${now}
+        FROM due, webhook_endpoints e, webhook_events ev
+        WHERE d.partner_id = due.partner_id AND d.id = due.id
+          AND e.partner_id = d.partner_id AND e.id = d.endpoint_id
+          AND ev.partner_id = d.partner_id AND ev.id = d.event_id
+        RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until,
+          ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until`.pipe(
+        Effect.map((rows) =>
+          rows.map(
+            (r): ClaimedDelivery => ({
+              partnerId: r.partnerId,
+              id: r.id,
+              endpointId: r.endpointId,
+              eventId: r.eventId,
+              eventType: r.eventType,
+              payload: r.payload,
+              url: r.url,
+              secret: r.secret,
+              previousSecret: r.previousSecret,
+              previousSecretValidUntil: r.previousSecretValidUntil,
+              state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.leaseUntil },
+              claimToken
+            })
+          )
+        ),
+        Effect.mapError(storeError("claimDue"))
+      ),
+
+    finishAttempt: (claim, next, attempt: AttemptRecord, now) =>
+      Effect.gen(function* () {
+        const [row] = yield* sql<{ n: number }>`
+          WITH u AS (
+            UPDATE webhook_deliveries SET status = ${next.status}, attempts = ${next.attempts}, next_attempt_at = ${next.nextAttemptAt},
+              lease_until = NULL, claim_token = NULL, updated_at = ${now}
+            WHERE partner_id = ${claim.partnerId} AND id = ${claim.id}::uuid AND status = 'delivering' AND claim_token = ${claim.claimToken}
+            RETURNING partner_id, id
+          ), a AS (
+            INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
+            SELECT partner_id, id, ${attempt.attempt}, ${attempt.startedAt}, ${attempt.durationMs}, ${attempt.responseStatus}, ${attempt.error} FROM u
+            RETURNING 1
+          )
+          SELECT count(*)::int AS n FROM u`
+        const held = (row?.n ?? 0) > 0
+        // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
+        if (held && next.status === "pending")
+          yield* sql`DELETE FROM webhook_deliveries d WHERE d.partner_id = ${claim.partnerId} AND d.id = ${claim.id}::uuid AND d.status = 'pending'
+            AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id AND e.deleted_at IS NOT NULL)`
+        return held
+      }).pipe(Effect.mapError(storeError("finishAttempt"))),
+
+    expireLeases: (now) =>
+      sql<{ n: number }>`
+        WITH x AS (
+          UPDATE webhook_deliveries SET status = 'uncertain', lease_until = NULL, claim_token = NULL, updated_at = ${now}
+          WHERE status = 'delivering' AND lease_until <= ${now}
+          RETURNING partner_id, id, attempts
+        ), a AS (
+          INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
+          SELECT partner_id, id, attempts, ${now}, 0, NULL, 'outcome unknown: the worker stopped mid-request' FROM x
+          RETURNING 1
+        )
+        SELECT count(*)::int AS n FROM x`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        Effect.mapError(storeError("expireLeases"))
+      ),
+
+    nextWakeAt: () =>
+      sql<{ at: number | null }>`
+        SELECT least(
+          (SELECT min(d.next_attempt_at) FROM webhook_deliveries d
+            JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
+            WHERE d.status = 'pending' AND e.active AND e.deleted_at IS NULL),
+          (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering')
+        )::bigint AS at`.pipe(
+        Effect.map((rows) => rows[0]?.at ?? undefined),
+        Effect.mapError(storeError("nextWakeAt"))
+      ),
+
+    listDeliveries: (partnerId, filter, limit, after) =>
+      Effect.gen(function* () {
+        if (filter.endpointId !== undefined && !isUuid(filter.endpointId)) return { deliveries: [], next: null }
+        const conditions = [sql`d.partner_id = ${partnerId}`]
+        if (filter.endpointId !== undefined) conditions.push(sql`d.endpoint_id = ${filter.endpointId}::uuid`)
+        if (filter.status !== undefined) conditions.push(sql`d.status = ${filter.status}`)
+        if (after !== undefined) conditions.push(sql`(d.created_at, d.id) < (${after.createdAt}, ${after.id}::uuid)`)
+        const rows = yield* sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE ${sql.and(conditions)}
+          ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`
+        const page = rows.slice(0, limit).map(deliveryFromRow)
+        const last = page[page.length - 1]
+        return { deliveries: page, next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null }
+      }).pipe(Effect.mapError(storeError("listDeliveries"))),
+
+    getDelivery: (partnerId, id) =>
+      !isUuid(id)
+        ? Effect.succeed(undefined)
+        : sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`.pipe(
+            Effect.map((rows) => (rows[0] === undefined ? undefined : deliveryFromRow(rows[0]))),
+            Effect.mapError(storeError("getDelivery"))
+          ),
+
+    updateDelivery: (partnerId, id, rule, now) =>
+      !isUuid(id)
+        ? Effect.succeed(undefined)
+        : sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const [locked] = yield* sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid FOR UPDATE`
+                if (locked === undefined) return undefined
+                const [row] = yield* sql<DeliveryRow & { endpointState: "active" | "inactive" | "deleted" }>`
+                  SELECT ${deliveryColumns},
+                    CASE WHEN e.id IS NULL OR e.deleted_at IS NOT NULL THEN 'deleted' WHEN e.active THEN 'active' ELSE 'inactive' END AS endpoint_state
+                  FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
+                  WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`
+                if (row === undefined) return undefined
+                const delivery = deliveryFromRow(row)
+                const decided = rule({ delivery, endpoint: row.endpointState })
+                if (Either.isLeft(decided)) return Either.left(decided.left)
+                const s = decided.right
+                yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
+                  lease_until = ${s.leaseUntil}, claim_token = NULL, updated_at = ${now}
+                  WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+                if (s.status === "pending") yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, '')`
+                return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
+              })
+            )
+            .pipe(Effect.mapError(storeError("updateDelivery")))
+  }
+  return store
+})
+
+export const SqlWebhookStore: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = Layer.effect(WebhookStore, makeSqlWebhookStore)

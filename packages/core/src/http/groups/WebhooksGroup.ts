@@ -1,0 +1,153 @@
+/**
+ * Webhooks: endpoints (register, list, change, delete, rotate the secret, send a test event) and
+ * the delivery log with replay (spec "Endpoints → Webhooks"). All with an API key; reading needs
+ * `webhooks:read`, changing `webhooks:manage`.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { DeliveryStatus } from "../../webhooks/DeliveryState.js"
+import { BadRequest, Conflict, NotFound } from "../ApiError.js"
+import { QueryInt, requestParseOptions } from "../coerce.js"
+import { ApiKeyAuth, RequiredScope } from "../Security.js"
+
+const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
+
+export const EndpointView = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  eventTypes: Schema.Array(Schema.String).annotations({ description: "Subscribed event types (all of them when registered without `eventTypes`)" }),
+  subscribedToAll: Schema.Boolean.annotations({ description: "True when the endpoint receives every event type, including types added later" }),
+  active: Schema.Boolean,
+  previousSecretValidUntil: Schema.NullOr(Timestamp).annotations({ description: "Until when the previous secret still signs (6 h after a rotation)" }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotations({ identifier: "WebhookEndpoint" })
+export type EndpointView = typeof EndpointView.Type
+
+export const CreatedEndpoint = Schema.Struct({
+  ...EndpointView.fields,
+  secret: Schema.String.annotations({ description: "The signing secret `whsec_…`, shown only now" })
+}).annotations({ identifier: "CreatedWebhookEndpoint" })
+
+export const EndpointList = Schema.Struct({ items: Schema.Array(EndpointView) }).annotations({ identifier: "WebhookEndpointList" })
+
+export const CreateEndpointRequest = Schema.Struct({
+  url: Schema.String.annotations({ description: "Public HTTPS URL; internal hosts and IP literals are refused" }),
+  eventTypes: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Event types to receive; omitted: all" })
+}).annotations({ identifier: "CreateWebhookEndpointRequest", ...requestParseOptions })
+
+export const UpdateEndpointRequest = Schema.Struct({
+  url: Schema.optional(Schema.String),
+  eventTypes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))).annotations({ description: "null: all event types" }),
+  active: Schema.optional(Schema.Boolean).annotations({ description: "false pauses deliveries; they resume when set back to true" })
+}).annotations({ identifier: "UpdateWebhookEndpointRequest", ...requestParseOptions })
+
+export const DeletedEndpoint = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean }).annotations({ identifier: "DeletedWebhookEndpoint" })
+
+export const RotatedSecret = Schema.Struct({
+  id: Schema.String,
+  secret: Schema.String.annotations({ description: "The new signing secret, shown only now" }),
+  previousSecretValidUntil: Timestamp
+}).annotations({ identifier: "RotatedWebhookSecret" })
+
+export const TestEventQueued = Schema.Struct({
+  endpointId: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.Literal("webhook.test")
+}).annotations({ identifier: "WebhookTestQueued" })
+
+export const DeliveryView = Schema.Struct({
+  id: Schema.String,
+  endpointId: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  status: DeliveryStatus,
+  attempts: Schema.Number.annotations({ description: "Attempts in the current budget (a replay starts a new one)" }),
+  responseCodes: Schema.Array(Schema.NullOr(Schema.Number)).annotations({
+    description: "HTTP status of every attempt in order; null when no answer came (timeout, connection error, outcome unknown)"
+  }),
+  lastError: Schema.NullOr(Schema.String),
+  nextAttemptAt: Schema.NullOr(Timestamp),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotations({ identifier: "WebhookDelivery" })
+export type DeliveryView = typeof DeliveryView.Type
+
+export const DeliveryPageView = Schema.Struct({
+  deliveries: Schema.Array(DeliveryView),
+  nextCursor: Schema.NullOr(Schema.String).annotations({ description: "Pass as `cursor` for the next (older) page; null on the last page" }),
+  shown: Schema.Number.annotations({ description: "Rows in this page" })
+}).annotations({ identifier: "WebhookDeliveryPage" })
+
+export const DeliveriesQuery = Schema.Struct({
+  endpointId: Schema.optional(Schema.String),
+  status: Schema.optional(DeliveryStatus),
+  limit: Schema.optional(QueryInt(1, 100)),
+  cursor: Schema.optional(Schema.String)
+}).annotations(requestParseOptions)
+
+const idParam = HttpApiSchema.param("id", Schema.String)
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.get("listEndpoints", "/v1/webhooks/endpoints")
+      .addSuccess(EndpointList)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:read")
+  )
+  .add(
+    HttpApiEndpoint.post("createEndpoint", "/v1/webhooks/endpoints")
+      .setPayload(CreateEndpointRequest)
+      .addSuccess(CreatedEndpoint, { status: 201 })
+      .addError(BadRequest)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:manage")
+  )
+  .add(
+    HttpApiEndpoint.patch("updateEndpoint")`/v1/webhooks/endpoints/${idParam}`
+      .setPayload(UpdateEndpointRequest)
+      .addSuccess(EndpointView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:manage")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteEndpoint")`/v1/webhooks/endpoints/${idParam}`
+      .addSuccess(DeletedEndpoint)
+      .addError(NotFound)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:manage")
+  )
+  .add(
+    HttpApiEndpoint.post("rotateSecret")`/v1/webhooks/endpoints/${idParam}/rotate-secret`
+      .addSuccess(RotatedSecret)
+      .addError(NotFound)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:manage")
+  )
+  .add(
+    HttpApiEndpoint.post("sendTest")`/v1/webhooks/endpoints/${idParam}/test`
+      .addSuccess(TestEventQueued)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:manage")
+  )
+  .add(
+    HttpApiEndpoint.get("listDeliveries", "/v1/webhooks/deliveries")
+      .setUrlParams(DeliveriesQuery)
+      .addSuccess(DeliveryPageView)
+      .addError(BadRequest)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:read")
+  )
+  .add(
+    HttpApiEndpoint.post("replayDelivery")`/v1/webhooks/deliveries/${idParam}/replay`
+      .addSuccess(DeliveryView)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:manage")
+  )
+  .annotate(OpenApi.Title, "Webhooks") {}

@@ -1,0 +1,106 @@
+/**
+ * Handlers of the webhooks group: thin translations between the Webhooks service and the views.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { allEventTypes } from "../../webhooks/EventType.js"
+import type { DeliveryRecord } from "../../webhooks/Delivery.js"
+import { encodeCursor } from "../../webhooks/Delivery.js"
+import type { WebhookEndpoint } from "../../webhooks/Endpoint.js"
+import { Webhooks } from "../../webhooks/Webhooks.js"
+import { orApiError } from "../domainErrors.js"
+import type { DeliveryView, EndpointView } from "../groups/WebhooksGroup.js"
+import { PartnerApi } from "../PartnerApi.js"
+import { CurrentApiKey } from "../Security.js"
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
+
+export const endpointView = (e: WebhookEndpoint, now: number): EndpointView => ({
+  id: e.id,
+  url: e.url,
+  eventTypes: e.eventTypes ?? allEventTypes,
+  subscribedToAll: e.eventTypes === null,
+  active: e.active,
+  // Past the window the previous secret no longer signs; say so by not showing a stale time.
+  previousSecretValidUntil: e.previousSecretValidUntil !== null && e.previousSecretValidUntil > now ? iso(e.previousSecretValidUntil) : null,
+  createdAt: iso(e.createdAt),
+  updatedAt: iso(e.updatedAt)
+})
+
+export const deliveryView = (d: DeliveryRecord): DeliveryView => ({
+  id: d.id,
+  endpointId: d.endpointId,
+  eventId: d.eventId,
+  eventType: d.eventType,
+  status: d.status,
+  attempts: d.attempts,
+  responseCodes: d.responseCodes,
+  lastError: d.lastError,
+  nextAttemptAt: d.status === "pending" ? isoOrNull(d.nextAttemptAt) : null,
+  createdAt: iso(d.createdAt),
+  updatedAt: iso(d.updatedAt)
+})
+
+export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (handlers) =>
+  Effect.gen(function* () {
+    const webhooks = yield* Webhooks
+    const partner = Effect.map(CurrentApiKey, (k) => k.partnerId)
+    const now = Effect.clockWith((c) => c.currentTimeMillis)
+    return handlers
+      .handle("listEndpoints", () =>
+        Effect.gen(function* () {
+          const list = yield* orApiError(webhooks.listEndpoints(yield* partner))
+          const at = yield* now
+          return { items: list.map((e) => endpointView(e, at)) }
+        })
+      )
+      .handle("createEndpoint", ({ payload }) =>
+        Effect.gen(function* () {
+          const e = yield* orApiError(webhooks.createEndpoint(yield* partner, payload))
+          return { ...endpointView(e, yield* now), secret: e.secret }
+        })
+      )
+      .handle("updateEndpoint", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const e = yield* orApiError(webhooks.updateEndpoint(yield* partner, path.id, payload))
+          return endpointView(e, yield* now)
+        })
+      )
+      .handle("deleteEndpoint", ({ path }) =>
+        Effect.gen(function* () {
+          yield* orApiError(webhooks.deleteEndpoint(yield* partner, path.id))
+          return { id: path.id, deleted: true }
+        })
+      )
+      .handle("rotateSecret", ({ path }) =>
+        Effect.gen(function* () {
+          const e = yield* orApiError(webhooks.rotateSecret(yield* partner, path.id))
+          return { id: e.id, secret: e.secret, previousSecretValidUntil: iso(e.previousSecretValidUntil ?? e.updatedAt) }
+        })
+      )
+      .handle("sendTest", ({ path }) =>
+        Effect.gen(function* () {
+          const { event } = yield* orApiError(webhooks.sendTest(yield* partner, path.id))
+          return { endpointId: path.id, eventId: event.id, eventType: "webhook.test" as const }
+        })
+      )
+      .handle("listDeliveries", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const page = yield* orApiError(
+            webhooks.listDeliveries(yield* partner, { endpointId: urlParams.endpointId, status: urlParams.status }, urlParams.limit, urlParams.cursor)
+          )
+          return {
+            deliveries: page.deliveries.map(deliveryView),
+            nextCursor: page.next === null ? null : encodeCursor(page.next),
+            shown: page.deliveries.length
+          }
+        })
+      )
+      .handle("replayDelivery", ({ path }) =>
+        Effect.gen(function* () {
+          return deliveryView(yield* orApiError(webhooks.replay(yield* partner, path.id)))
+        })
+      )
+  })
+)

@@ -1,0 +1,103 @@
+/**
+ * The ledger store on plain memory, for simulations and fast tests. One semaphore serializes
+ * writes, which is the memory counterpart of the SQL store's account row lock.
+ */
+import { type AccountTotals, emptyTotals, totalsAreValid } from "../ledger/Account.js"
+import type { Hold } from "../ledger/Hold.js"
+import type { LedgerEntry } from "../ledger/Entry.js"
+import { type EntryFilter, matchesFilter } from "../ledger/EntryFilter.js"
+import type { LedgerError } from "../ledger/LedgerError.js"
+import { LedgerStore, type LedgerStoreShape, type TransactRequest } from "../ledger/LedgerStore.js"
+import type { Decision, Snapshot } from "../ledger/rules.js"
+import type { StoreError } from "../StoreError.js"
+import { sumUsageByDay } from "../ledger/dailyUsage.js"
+import type { Plan } from "../tariff/Plan.js"
+import { Chunk, Effect, Either, Layer, Stream } from "effect"
+
+interface PartnerBook {
+  totals: AccountTotals
+  plan: Plan
+  /** Oldest first; listings reverse it. */
+  readonly entries: LedgerEntry[]
+  readonly holds: Map<string, Hold>
+  readonly byReference: Map<string, LedgerEntry>
+}
+
+export const makeMemoryLedgerStore = Effect.gen(function* () {
+  const books = new Map<string, PartnerBook>()
+  const lock = yield* Effect.makeSemaphore(1)
+  let seq = 0
+
+  const book = (partnerId: string): PartnerBook => {
+    let b = books.get(partnerId)
+    if (b === undefined) {
+      b = { totals: emptyTotals, plan: "base", entries: [], holds: new Map(), byReference: new Map() }
+      books.set(partnerId, b)
+    }
+    return b
+  }
+  const peek = (partnerId: string): PartnerBook | undefined => books.get(partnerId)
+
+  const newestFirst = (partnerId: string, filter: EntryFilter): LedgerEntry[] => {
+    const entries = peek(partnerId)?.entries ?? []
+    const out: LedgerEntry[] = []
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i]!
+      if (matchesFilter(e, filter)) out.push(e)
+    }
+    return out
+  }
+
+  const store: LedgerStoreShape = {
+    // No rollback exists here: the follow-up (outbox writes, which cannot fail on memory) runs
+    // after the state change while the lock is still held, so it is atomic for every observer.
+    transact: <A>(
+      request: TransactRequest,
+      rule: (snapshot: Snapshot) => Either.Either<Decision<A>, LedgerError>,
+      followUp?: (result: A) => Effect.Effect<void, StoreError>
+    ) =>
+      lock.withPermits(1)(
+        Effect.suspend((): Effect.Effect<A, LedgerError | StoreError> => {
+          const b = book(request.partnerId)
+          const decided = rule({
+            partnerId: request.partnerId,
+            totals: b.totals,
+            hold: request.taskId === undefined ? undefined : b.holds.get(request.taskId),
+            referenced: request.reference === undefined ? undefined : b.byReference.get(request.reference)
+          })
+          if (Either.isLeft(decided)) return Effect.fail(decided.left)
+          const d = decided.right
+          if (!totalsAreValid(d.totals)) return Effect.dieMessage(`ledger invariant broken: ${JSON.stringify(d.totals)}`)
+          for (const e of d.entries) {
+            const stored: LedgerEntry = { ...e, seq: ++seq }
+            b.entries.push(stored)
+            if (stored.reference !== null) b.byReference.set(stored.reference, stored)
+          }
+          if (d.hold !== undefined) b.holds.set(d.hold.taskId, d.hold)
+          b.totals = d.totals
+          return followUp === undefined ? Effect.succeed(d.result) : Effect.as(followUp(d.result), d.result)
+        })
+      ),
+    totals: (partnerId) => Effect.sync(() => peek(partnerId)?.totals ?? emptyTotals),
+    hold: (partnerId, taskId) => Effect.sync(() => peek(partnerId)?.holds.get(taskId)),
+    listEntries: (partnerId, filter, offset, limit) =>
+      Effect.sync(() => {
+        const all = newestFirst(partnerId, filter)
+        return { items: all.slice(offset, offset + limit), total: all.length }
+      }),
+    countEntries: (partnerId, filter) => Effect.sync(() => newestFirst(partnerId, filter).length),
+    streamEntries: (partnerId, filter, maxRows) =>
+      Stream.suspend(() => Stream.fromChunk(Chunk.unsafeFromArray(newestFirst(partnerId, filter).slice(0, maxRows)))),
+    usageByDay: (partnerId, fromMs, untilMs) => Effect.sync(() => sumUsageByDay(peek(partnerId)?.entries ?? [], fromMs, untilMs)),
+    assignedPlan: (partnerId) => Effect.sync(() => peek(partnerId)?.plan ?? "base"),
+    setAssignedPlan: (partnerId, plan) =>
+      lock.withPermits(1)(
+        Effect.sync(() => {
+          book(partnerId).plan = plan
+        })
+      )
+  }
+  return store
+})
+
+export const MemoryLedgerStore = Layer.effect(LedgerStore, makeMemoryLedgerStore)

@@ -1,0 +1,250 @@
+/**
+ * The webhook store on plain memory, for simulations and fast tests. One semaphore serializes
+ * every operation, the memory counterpart of the SQL store's row locks and SKIP LOCKED claims.
+ * It applies the same pure state machine the SQL store encodes in its statements; the storage
+ * contract suite holds both to the same behaviour.
+ */
+import { Effect, Either, Layer } from "effect"
+import type { AttemptRecord, ClaimedDelivery, DeliveryRecord } from "../webhooks/Delivery.js"
+import { isBefore } from "../webhooks/Delivery.js"
+import { transition } from "../webhooks/DeliveryState.js"
+import { subscribes, type WebhookEndpoint } from "../webhooks/Endpoint.js"
+import type { WebhookEvent } from "../webhooks/Event.js"
+import { Outbox } from "../webhooks/Outbox.js"
+import { WebhookStore, type WebhookStoreShape } from "../webhooks/WebhookStore.js"
+
+interface StoredEndpoint extends WebhookEndpoint {
+  readonly deletedAt: number | null
+}
+
+interface StoredDelivery extends Omit<DeliveryRecord, "responseCodes" | "lastError"> {
+  readonly claimToken: string | null
+  readonly attemptLog: ReadonlyArray<AttemptRecord>
+}
+
+const key = (partnerId: string, id: string) => `${partnerId}\u0000${id}`
+
+const toRecord = (d: StoredDelivery): DeliveryRecord => {
+  const { claimToken: _c, attemptLog, ...rest } = d
+  const last = attemptLog[attemptLog.length - 1]
+  return { ...rest, responseCodes: attemptLog.map((a) => a.responseStatus), lastError: last?.error ?? null }
+}
+
+const publicEndpoint = ({ deletedAt: _d, ...e }: StoredEndpoint): WebhookEndpoint => e
+
+export const makeMemoryWebhookStore = Effect.gen(function* () {
+  const lock = yield* Effect.makeSemaphore(1)
+  const endpoints = new Map<string, StoredEndpoint>()
+  const events = new Map<string, WebhookEvent>()
+  const deliveries = new Map<string, StoredDelivery>()
+  const lowBalanceAt = new Map<string, number>()
+  let deliverySeq = 0
+
+  const locked = <A>(f: () => A) => lock.withPermits(1)(Effect.sync(f))
+  const live = (partnerId: string, id: string) => {
+    const e = endpoints.get(key(partnerId, id))
+    return e !== undefined && e.deletedAt === null ? e : undefined
+  }
+  const liveOf = (partnerId: string) => [...endpoints.values()].filter((e) => e.partnerId === partnerId && e.deletedAt === null)
+
+  const store: WebhookStoreShape = {
+    insertEndpoint: (endpoint, maxPerPartner) =>
+      locked(() => {
+        if (liveOf(endpoint.partnerId).length >= maxPerPartner) return false
+        endpoints.set(key(endpoint.partnerId, endpoint.id), { ...endpoint, deletedAt: null })
+        return true
+      }),
+
+    listEndpoints: (partnerId) => locked(() => liveOf(partnerId).sort((a, b) => a.createdAt - b.createdAt).map(publicEndpoint)),
+
+    getEndpoint: (partnerId, id) =>
+      locked(() => {
+        const e = live(partnerId, id)
+        return e === undefined ? undefined : publicEndpoint(e)
+      }),
+
+    updateEndpoint: (partnerId, id, patch, now) =>
+      locked(() => {
+        const e = live(partnerId, id)
+        if (e === undefined) return undefined
+        const next: StoredEndpoint = {
+          ...e,
+          url: patch.url ?? e.url,
+          eventTypes: patch.eventTypes === undefined ? e.eventTypes : patch.eventTypes,
+          active: patch.active ?? e.active,
+          updatedAt: now
+        }
+        endpoints.set(key(partnerId, id), next)
+        return publicEndpoint(next)
+      }),
+
+    rotateSecret: (partnerId, id, rotate) =>
+      locked(() => {
+        const e = live(partnerId, id)
+        if (e === undefined) return undefined
+        const next: StoredEndpoint = { ...rotate(publicEndpoint(e)), deletedAt: null }
+        endpoints.set(key(partnerId, id), next)
+        return publicEndpoint(next)
+      }),
+
+    deleteEndpoint: (partnerId, id, now) =>
+      locked(() => {
+        const e = live(partnerId, id)
+        if (e === undefined) return false
+        endpoints.set(key(partnerId, id), { ...e, active: false, secret: "", previousSecret: null, previousSecretValidUntil: null, updatedAt: now, deletedAt: now })
+        for (const [k, d] of deliveries) if (d.partnerId === partnerId && d.endpointId === id && d.status === "pending") deliveries.delete(k)
+        return true
+      }),
+
+    appendEvent: (event, target, now) =>
+      locked(() => {
+        const k = key(event.partnerId, event.id)
+        if (events.has(k)) return 0
+        events.set(k, event)
+        const targets =
+          target._tag === "Endpoint"
+            ? [live(event.partnerId, target.endpointId)].filter((e): e is StoredEndpoint => e !== undefined)
+            : liveOf(event.partnerId).filter((e) => e.active && subscribes(e, event.type))
+        for (const e of targets) {
+          // Ids are v4-shaped but ordered, so the newest-first listing breaks ties like the SQL store.
+          const id = `00000000-0000-4000-8000-${String(++deliverySeq).padStart(12, "0")}`
+          deliveries.set(key(event.partnerId, id), {
+            partnerId: event.partnerId,
+            id,
+            endpointId: e.id,
+            eventId: event.id,
+            eventType: event.type,
+            status: "pending",
+            attempts: 0,
+            nextAttemptAt: now,
+            leaseUntil: null,
+            createdAt: now,
+            updatedAt: now,
+            claimToken: null,
+            attemptLog: []
+          })
+        }
+        return targets.length
+      }),
+
+    claimLowBalance: (partnerId, now, minIntervalMs) =>
+      locked(() => {
+        const last = lowBalanceAt.get(partnerId)
+        if (last !== undefined && now - last < minIntervalMs) return false
+        lowBalanceAt.set(partnerId, now)
+        return true
+      }),
+
+    claimDue: (now, leaseMs, limit, claimToken) =>
+      locked(() => {
+        const due = [...deliveries.values()]
+          .filter((d) => d.status === "pending" && d.nextAttemptAt !== null && d.nextAttemptAt <= now && live(d.partnerId, d.endpointId)?.active === true)
+          .sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0))
+          .slice(0, limit)
+        const claimed: Array<ClaimedDelivery> = []
+        for (const d of due) {
+          const t = transition(d, { _tag: "Claim", leaseMs }, now)
+          if (t._tag === "Rejected") continue
+          const next: StoredDelivery = { ...d, ...t.state, claimToken, updatedAt: now }
+          deliveries.set(key(d.partnerId, d.id), next)
+          const e = live(d.partnerId, d.endpointId) as StoredEndpoint
+          const event = events.get(key(d.partnerId, d.eventId)) as WebhookEvent
+          claimed.push({
+            partnerId: d.partnerId,
+            id: d.id,
+            endpointId: d.endpointId,
+            eventId: d.eventId,
+            eventType: d.eventType,
+            payload: event.payload,
+            url: e.url,
+            secret: e.secret,
+            previousSecret: e.previousSecret,
+            previousSecretValidUntil: e.previousSecretValidUntil,
+            state: t.state,
+            claimToken
+          })
+        }
+        return claimed
+      }),
+
+    finishAttempt: (claim, next, attempt, now) =>
+      locked(() => {
+        const k = key(claim.partnerId, claim.id)
+        const d = deliveries.get(k)
+        if (d === undefined || d.status !== "delivering" || d.claimToken !== claim.claimToken) return false
+        // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
+        if (next.status === "pending" && live(d.partnerId, d.endpointId) === undefined) {
+          deliveries.delete(k)
+          return true
+        }
+        deliveries.set(k, { ...d, ...next, claimToken: null, updatedAt: now, attemptLog: [...d.attemptLog, attempt] })
+        return true
+      }),
+
+    expireLeases: (now) =>
+      locked(() => {
+        let n = 0
+        for (const [k, d] of deliveries) {
+          const t = transition(d, { _tag: "LeaseExpired" }, now)
+          if (t._tag === "Rejected") continue
+          const unknown: AttemptRecord = { attempt: d.attempts, startedAt: now, durationMs: 0, responseStatus: null, error: "outcome unknown: the worker stopped mid-request" }
+          deliveries.set(k, { ...d, ...t.state, claimToken: null, updatedAt: now, attemptLog: [...d.attemptLog, unknown] })
+          n++
+        }
+        return n
+      }),
+
+    nextWakeAt: () =>
+      locked(() => {
+        let next: number | undefined
+        for (const d of deliveries.values()) {
+          const at =
+            d.status === "pending" && live(d.partnerId, d.endpointId)?.active === true ? d.nextAttemptAt : d.status === "delivering" ? d.leaseUntil : null
+          if (at !== null && (next === undefined || at < next)) next = at
+        }
+        return next
+      }),
+
+    listDeliveries: (partnerId, filter, limit, after) =>
+      locked(() => {
+        const rows = [...deliveries.values()]
+          .filter(
+            (d) =>
+              d.partnerId === partnerId &&
+              (filter.endpointId === undefined || d.endpointId === filter.endpointId) &&
+              (filter.status === undefined || d.status === filter.status) &&
+              (after === undefined || isBefore(d, after))
+          )
+          .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+        const page = rows.slice(0, limit).map(toRecord)
+        const last = page[page.length - 1]
+        return { deliveries: page, next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null }
+      }),
+
+    getDelivery: (partnerId, id) =>
+      locked(() => {
+        const d = deliveries.get(key(partnerId, id))
+        return d === undefined ? undefined : toRecord(d)
+      }),
+
+    updateDelivery: (partnerId, id, rule, now) =>
+      locked(() => {
+        const k = key(partnerId, id)
+        const d = deliveries.get(k)
+        if (d === undefined) return undefined
+        const e = endpoints.get(key(partnerId, d.endpointId))
+        const endpoint = e === undefined || e.deletedAt !== null ? "deleted" : e.active ? "active" : "inactive"
+        return Either.map(rule({ delivery: toRecord(d), endpoint }), (state) => {
+          const next: StoredDelivery = { ...d, ...state, claimToken: null, updatedAt: now }
+          deliveries.set(k, next)
+          return toRecord(next)
+        })
+      })
+  }
+  return store
+})
+
+export const MemoryWebhookStore = Layer.effect(WebhookStore, makeMemoryWebhookStore)
+
+/** An outbox on the memory webhook store, for engines (and tests) that keep events in memory. Needs Ids. */
+export const OutboxOnMemory = Outbox.live.pipe(Layer.provideMerge(MemoryWebhookStore))

@@ -1,0 +1,8 @@
+/**
+ * `@frank/core/testing`: the simulation kit. Memory stores, a scripted webhook receiver and a
+ * TestClock driver, so integrators can assert attempt times and final states of their flows.
+ */
+export * from "./MemoryLedgerStore.js"
+export * from "./MemoryWebhookStore.js"
+export * from "./ScriptedReceiver.js"
+export * from "./Simulation.js"

@@ -1,0 +1,85 @@
+/**
+ * Delivery records as stored and listed, the work item a worker claims, and the opaque cursor of
+ * the deliveries page (ARCHITECTURE §5: newest first, `nextCursor` opaque or null).
+ */
+import { Either } from "effect"
+import type { DeliveryState, DeliveryStatus } from "./DeliveryState.js"
+import type { EventType } from "./EventType.js"
+
+export interface DeliveryRecord extends DeliveryState {
+  readonly partnerId: string
+  readonly id: string
+  readonly endpointId: string
+  readonly eventId: string
+  readonly eventType: EventType
+  readonly createdAt: number
+  readonly updatedAt: number
+  /** One entry per attempt in order (across replays): the HTTP status, or null when none came back. */
+  readonly responseCodes: ReadonlyArray<number | null>
+  /** Why the last attempt failed, when it did. */
+  readonly lastError: string | null
+}
+
+/** One attempt's outcome as recorded. */
+export interface AttemptRecord {
+  readonly attempt: number
+  readonly startedAt: number
+  readonly durationMs: number
+  readonly responseStatus: number | null
+  readonly error: string | null
+}
+
+/** A delivery claimed by a worker, with everything the attempt needs. */
+export interface ClaimedDelivery {
+  readonly partnerId: string
+  readonly id: string
+  readonly endpointId: string
+  readonly eventId: string
+  readonly eventType: EventType
+  readonly payload: string
+  readonly url: string
+  readonly secret: string
+  readonly previousSecret: string | null
+  readonly previousSecretValidUntil: number | null
+  /** The state after the claim (status `delivering`, attempt counted, lease set). */
+  readonly state: DeliveryState
+  /** Fences the outcome: only the claimer may record it, and only while it still holds the claim. */
+  readonly claimToken: string
+}
+
+export interface DeliveryFilter {
+  readonly endpointId?: string | undefined
+  readonly status?: DeliveryStatus | undefined
+}
+
+/** Position after the last row of a page: rows strictly older than (createdAt, id). */
+export interface DeliveryCursor {
+  readonly createdAt: number
+  readonly id: string
+}
+
+export interface DeliveryPage {
+  readonly deliveries: ReadonlyArray<DeliveryRecord>
+  readonly next: DeliveryCursor | null
+}
+
+/** Spec "Limits": page size 1..100, default 20. */
+export const DEFAULT_PAGE_SIZE = 20
+export const MAX_PAGE_SIZE = 100
+
+export const encodeCursor = (c: DeliveryCursor): string => btoa(`${c.createdAt}:${c.id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+
+export const decodeCursor = (raw: string): Either.Either<DeliveryCursor, string> => {
+  try {
+    const text = atob(raw.replace(/-/g, "+").replace(/_/g, "/"))
+    const m = /^(\d{1,16}):([0-9a-f-]{36})$/.exec(text)
+    if (m === null) return Either.left("cursor is not one this API issued")
+    return Either.right({ createdAt: Number(m[1]), id: m[2] as string })
+  } catch {
+    return Either.left("cursor is not one this API issued")
+  }
+}
+
+/** Newest first: by createdAt descending, then id descending. */
+export const isBefore = (row: DeliveryCursor, cursor: DeliveryCursor): boolean =>
+  row.createdAt < cursor.createdAt || (row.createdAt === cursor.createdAt && row.id < cursor.id)

@@ -1,0 +1,63 @@
+/**
+ * A webhook endpoint and the pure rules about it: how many a partner may have, how its signing
+ * secrets rotate, and which secrets sign a delivery at a given moment (spec "Webhook endpoint",
+ * "Secret rotation", ARCHITECTURE §5 "signing key").
+ */
+import type { EventType } from "./EventType.js"
+
+/** Spec "Limits": webhook endpoints per partner. */
+export const MAX_ENDPOINTS_PER_PARTNER = 10
+/** Spec "Secret rotation": the old secret keeps signing for 6 hours. */
+export const ROTATION_GRACE_MS = 6 * 60 * 60 * 1000
+/** `whsec_` + 32 random bytes, base64url. */
+export const SECRET_BYTES = 32
+export const SECRET_PREFIX = "whsec_"
+
+export interface WebhookEndpoint {
+  readonly partnerId: string
+  readonly id: string
+  readonly url: string
+  /** `null` subscribes to every event type (the default when `eventTypes` is omitted). */
+  readonly eventTypes: ReadonlyArray<EventType> | null
+  readonly active: boolean
+  readonly secret: string
+  readonly previousSecret: string | null
+  readonly previousSecretValidUntil: number | null
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+/** What may change with PATCH; absent fields stay as they are. */
+export interface EndpointPatch {
+  readonly url?: string | undefined
+  readonly eventTypes?: ReadonlyArray<EventType> | null | undefined
+  readonly active?: boolean | undefined
+}
+
+export const subscribes = (endpoint: Pick<WebhookEndpoint, "eventTypes">, type: EventType): boolean =>
+  type === "webhook.test" || endpoint.eventTypes === null || endpoint.eventTypes.includes(type)
+
+/**
+ * The rotation rule: the current secret becomes the previous one for the grace window and the
+ * new secret signs from now on. Only one previous secret is kept, so rotating again inside the
+ * window drops the secret two generations back at once.
+ */
+export const rotate = (endpoint: WebhookEndpoint, newSecret: string, now: number): WebhookEndpoint => ({
+  ...endpoint,
+  secret: newSecret,
+  previousSecret: endpoint.secret,
+  previousSecretValidUntil: now + ROTATION_GRACE_MS,
+  updatedAt: now
+})
+
+/** The secrets a delivery sent at `now` is signed with: current, then previous while its window lasts. */
+export const signingSecrets = (
+  endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretValidUntil">,
+  now: number
+): { readonly current: string; readonly previous: string | null } => ({
+  current: endpoint.secret,
+  previous:
+    endpoint.previousSecret !== null && endpoint.previousSecretValidUntil !== null && now < endpoint.previousSecretValidUntil
+      ? endpoint.previousSecret
+      : null
+})

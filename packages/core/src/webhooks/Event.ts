@@ -1,0 +1,46 @@
+/**
+ * Webhook events: the envelope of spec "Body envelope" and the ids of ARCHITECTURE §5. An event
+ * is serialized once, when it is written to the outbox; those bytes are what every attempt sends
+ * and signs, so the signed body never changes between attempts or replays.
+ */
+import { derivedId } from "../Ids.js"
+import type { EventType } from "./EventType.js"
+
+export const SCHEMA_VERSION = 1
+
+/** An event a business change asks to emit, before it has an id and a time. */
+export interface EventDraft {
+  readonly type: EventType
+  readonly data: Readonly<Record<string, unknown>>
+  /**
+   * For source-derived events: the transaction, task or invoice (+ status) it comes from. The id
+   * is then derived from it, so emitting the same business event twice yields one event.
+   */
+  readonly sourceId?: string | undefined
+}
+
+export interface WebhookEvent {
+  readonly partnerId: string
+  readonly id: string
+  readonly type: EventType
+  readonly occurredAt: number
+  /** The envelope exactly as sent (UTF-8 JSON). */
+  readonly payload: string
+}
+
+/** Where an event goes: every active endpoint subscribed to its type, or exactly one endpoint (webhook.test). */
+export type EventTarget = { readonly _tag: "Subscribers" } | { readonly _tag: "Endpoint"; readonly endpointId: string }
+export const toSubscribers: EventTarget = { _tag: "Subscribers" }
+
+/** UUID v5 of `partnerId:eventType:sourceId` (ARCHITECTURE §5 "event ids"). */
+export const sourceEventId = (partnerId: string, type: EventType, sourceId: string): string => derivedId(`${partnerId}:${type}:${sourceId}`)
+
+export const encodeEnvelope = (event: Omit<WebhookEvent, "payload">, data: Readonly<Record<string, unknown>>): string =>
+  JSON.stringify({
+    eventId: event.id,
+    eventType: event.type,
+    occurredAt: new Date(event.occurredAt).toISOString(),
+    partnerId: event.partnerId,
+    schemaVersion: SCHEMA_VERSION,
+    data
+  })

@@ -1,0 +1,65 @@
+/**
+ * The transactional outbox: business services call `emit` inside the transaction of the change
+ * that causes the event, so the event exists exactly when the change does. After the commit they
+ * call `wake`, so the worker attempts it at once.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import type { AccountTotals } from "../ledger/Account.js"
+import { Ids } from "../Ids.js"
+import type { StoreError } from "../StoreError.js"
+import { DeliveryWakeup } from "./DeliveryWakeup.js"
+import { type EventDraft, type EventTarget, encodeEnvelope, sourceEventId, toSubscribers, type WebhookEvent } from "./Event.js"
+import { isLow, LOW_BALANCE_INTERVAL_MS, lowBalanceEvent } from "./ledgerEvents.js"
+import { WebhookStore } from "./WebhookStore.js"
+
+export interface EmittedEvent {
+  readonly event: WebhookEvent
+  readonly deliveries: number
+}
+
+export interface OutboxShape {
+  /** Writes the event and its deliveries; joins the caller's transaction. */
+  readonly emit: (partnerId: string, draft: EventDraft, target?: EventTarget) => Effect.Effect<EmittedEvent, StoreError>
+  /**
+   * After a movement that lowered available: emits `billing.low_balance` when low and not emitted
+   * in the last 24 h. Answers the number of deliveries created.
+   */
+  readonly checkLowBalance: (partnerId: string, totals: AccountTotals) => Effect.Effect<number, StoreError>
+  /** Call after the transaction committed. */
+  readonly wake: Effect.Effect<void>
+}
+
+export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShape>() {
+  static readonly layer = Layer.effect(
+    Outbox,
+    Effect.gen(function* () {
+      const store = yield* WebhookStore
+      const ids = yield* Ids
+      const wakeup = yield* DeliveryWakeup
+
+      const emit: OutboxShape["emit"] = (partnerId, draft, target = toSubscribers) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const id = draft.sourceId === undefined ? yield* ids.next : sourceEventId(partnerId, draft.type, draft.sourceId)
+          const head = { partnerId, id, type: draft.type, occurredAt: now }
+          const event: WebhookEvent = { ...head, payload: encodeEnvelope(head, draft.data) }
+          const deliveries = yield* store.appendEvent(event, target, now)
+          return { event, deliveries }
+        })
+
+      const checkLowBalance: OutboxShape["checkLowBalance"] = (partnerId, totals) =>
+        isLow(totals)
+          ? Effect.gen(function* () {
+              const now = yield* Clock.currentTimeMillis
+              if (!(yield* store.claimLowBalance(partnerId, now, LOW_BALANCE_INTERVAL_MS))) return 0
+              return (yield* emit(partnerId, lowBalanceEvent(totals))).deliveries
+            })
+          : Effect.succeed(0)
+
+      return { emit, checkLowBalance, wake: wakeup.signal }
+    })
+  )
+
+  /** The outbox with its own worker wake-up signal (share it with the DeliveryWorker). Needs WebhookStore and Ids. */
+  static readonly live = Outbox.layer.pipe(Layer.provideMerge(DeliveryWakeup.layer))
+}

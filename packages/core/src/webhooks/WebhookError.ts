@@ -1,0 +1,40 @@
+/**
+ * Typed failures of the webhook area. Each carries its machine code and HTTP status, which the
+ * HTTP layer copies into the error envelope. Replay codes are the spec's ("Machine codes for
+ * replay"); registration codes are ours (the spec leaves them "not shown").
+ */
+import { Schema } from "effect"
+
+const fields = <C extends string, S extends number>(code: C, status: S) => ({
+  code: Schema.optionalWith(Schema.Literal(code), { default: () => code }),
+  status: Schema.optionalWith(Schema.Literal(status), { default: () => status }),
+  message: Schema.String
+})
+
+export class EndpointNotFound extends Schema.TaggedError<EndpointNotFound>()("EndpointNotFound", fields("WEBHOOK_ENDPOINT_NOT_FOUND", 404)) {}
+export class EndpointLimitExceeded extends Schema.TaggedError<EndpointLimitExceeded>()(
+  "EndpointLimitExceeded",
+  fields("WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", 400)
+) {}
+/** The URL failed a registration rule; `code` is one of the WEBHOOK_URL_* codes of net/endpointUrl. */
+export class EndpointUrlRejected extends Schema.TaggedError<EndpointUrlRejected>()("EndpointUrlRejected", {
+  code: Schema.String,
+  status: Schema.optionalWith(Schema.Literal(400), { default: () => 400 as const }),
+  message: Schema.String
+}) {}
+export class EventTypeUnknown extends Schema.TaggedError<EventTypeUnknown>()("EventTypeUnknown", fields("WEBHOOK_EVENT_TYPE_UNKNOWN", 400)) {}
+export class EndpointInactive extends Schema.TaggedError<EndpointInactive>()("EndpointInactive", fields("WEBHOOK_ENDPOINT_INACTIVE", 409)) {}
+
+export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", fields("DELIVERY_NOT_FOUND", 404)) {}
+export class DeliveryNotReplayable extends Schema.TaggedError<DeliveryNotReplayable>()("DeliveryNotReplayable", fields("DELIVERY_NOT_REPLAYABLE", 409)) {}
+export class DeliveryEndpointDeleted extends Schema.TaggedError<DeliveryEndpointDeleted>()(
+  "DeliveryEndpointDeleted",
+  fields("DELIVERY_ENDPOINT_DELETED", 409)
+) {}
+export class DeliveryEndpointInactive extends Schema.TaggedError<DeliveryEndpointInactive>()(
+  "DeliveryEndpointInactive",
+  fields("DELIVERY_ENDPOINT_INACTIVE", 409)
+) {}
+export class DeliveryCursorInvalid extends Schema.TaggedError<DeliveryCursorInvalid>()("DeliveryCursorInvalid", fields("DELIVERY_CURSOR_INVALID", 400)) {}
+
+export type ReplayError = DeliveryNotFound | DeliveryNotReplayable | DeliveryEndpointDeleted | DeliveryEndpointInactive

@@ -1,0 +1,83 @@
+/**
+ * The storage port of webhooks: endpoints, the event outbox, deliveries and their attempts.
+ * Adapters implement it on memory (simulations) and SQL (Postgres and PGlite); one contract suite
+ * holds both to the same behaviour.
+ *
+ * Partner data is always addressed with its partner id. The worker operations (`claimDue`,
+ * `finishAttempt`, `expireLeases`, `nextDueAt`) are the exception by nature: a worker serves every
+ * partner, and a claimed delivery carries its partner id from then on.
+ */
+import { Context, type Effect, type Either } from "effect"
+import type { StoreError } from "../StoreError.js"
+import type { AttemptRecord, ClaimedDelivery, DeliveryCursor, DeliveryFilter, DeliveryPage, DeliveryRecord } from "./Delivery.js"
+import type { DeliveryState } from "./DeliveryState.js"
+import type { EndpointPatch, WebhookEndpoint } from "./Endpoint.js"
+import type { EventTarget, WebhookEvent } from "./Event.js"
+
+/** What a replay rule sees: the delivery and what became of its endpoint. */
+export interface ReplaySnapshot {
+  readonly delivery: DeliveryRecord
+  readonly endpoint: "active" | "inactive" | "deleted"
+}
+
+export interface WebhookStoreShape {
+  /** Inserts unless the partner already has `maxPerPartner` endpoints; concurrent inserts cannot exceed it. */
+  readonly insertEndpoint: (endpoint: WebhookEndpoint, maxPerPartner: number) => Effect.Effect<boolean, StoreError>
+  /** Live (not deleted) endpoints, oldest first. */
+  readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
+  readonly getEndpoint: (partnerId: string, id: string) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
+  /** Applies `patch` to a live endpoint under a lock; undefined when there is none. */
+  readonly updateEndpoint: (
+    partnerId: string,
+    id: string,
+    patch: EndpointPatch,
+    now: number
+  ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
+  /** Replaces the endpoint's secrets with what `rotate` decides from the locked current ones. */
+  readonly rotateSecret: (
+    partnerId: string,
+    id: string,
+    rotate: (current: WebhookEndpoint) => WebhookEndpoint
+  ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
+  /** Marks the endpoint deleted (its secrets wiped) and removes its pending deliveries; false when there was none. */
+  readonly deleteEndpoint: (partnerId: string, id: string, now: number) => Effect.Effect<boolean, StoreError>
+
+  /**
+   * Writes the event (once per id: a second append of the same id changes nothing) and one
+   * pending delivery, due now, per target endpoint. Joins an enclosing transaction, so the event
+   * commits or rolls back with the business change that caused it. Answers how many deliveries
+   * were created.
+   */
+  readonly appendEvent: (event: WebhookEvent, target: EventTarget, now: number) => Effect.Effect<number, StoreError>
+  /** Records a low-balance emission unless one was recorded less than `minIntervalMs` ago; true when recorded. */
+  readonly claimLowBalance: (partnerId: string, now: number, minIntervalMs: number) => Effect.Effect<boolean, StoreError>
+
+  /** Claims up to `limit` due deliveries of active endpoints, oldest due first, skipping rows other workers hold. */
+  readonly claimDue: (now: number, leaseMs: number, limit: number, claimToken: string) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError>
+  /**
+   * Records an attempt and moves the delivery to `next`, only while `claim` still holds it;
+   * false when the claim was lost (the lease expired and the delivery became uncertain).
+   */
+  readonly finishAttempt: (claim: ClaimedDelivery, next: DeliveryState, attempt: AttemptRecord, now: number) => Effect.Effect<boolean, StoreError>
+  /** Every delivery whose lease ran out while delivering becomes `uncertain`; answers how many. */
+  readonly expireLeases: (now: number) => Effect.Effect<number, StoreError>
+  /** The earliest time a delivery of an active endpoint is due, or the earliest lease end; undefined when idle. */
+  readonly nextWakeAt: () => Effect.Effect<number | undefined, StoreError>
+
+  readonly listDeliveries: (
+    partnerId: string,
+    filter: DeliveryFilter,
+    limit: number,
+    after: DeliveryCursor | undefined
+  ) => Effect.Effect<DeliveryPage, StoreError>
+  readonly getDelivery: (partnerId: string, id: string) => Effect.Effect<DeliveryRecord | undefined, StoreError>
+  /** Runs `rule` on the locked delivery and writes the state it returns; undefined when there is no such delivery. */
+  readonly updateDelivery: <E>(
+    partnerId: string,
+    id: string,
+    rule: (snapshot: ReplaySnapshot) => Either.Either<DeliveryState, E>,
+    now: number
+  ) => Effect.Effect<Either.Either<DeliveryRecord, E> | undefined, StoreError>
+}
+
+export class WebhookStore extends Context.Tag("@frank/core/WebhookStore")<WebhookStore, WebhookStoreShape>() {}

@@ -1,0 +1,185 @@
+/**
+ * The webhook service behind the partner API: endpoint registration and changes, secret
+ * rotation, test events, the delivery log and replay. Rules are pure functions elsewhere in this
+ * folder; this service draws time, ids and randomness and hands the rules to the store.
+ */
+import { Clock, Context, Effect, Either, Layer } from "effect"
+import { Secrets, toBase64Url } from "../access/Secrets.js"
+import { Ids } from "../Ids.js"
+import { checkEndpointUrl } from "../net/endpointUrl.js"
+import type { StoreError } from "../StoreError.js"
+import { type DeliveryFilter, type DeliveryPage, type DeliveryRecord, decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./Delivery.js"
+import { type EndpointPatch, MAX_ENDPOINTS_PER_PARTNER, rotate, SECRET_BYTES, SECRET_PREFIX, type WebhookEndpoint } from "./Endpoint.js"
+import { type EmittedEvent, Outbox } from "./Outbox.js"
+import { EventType } from "./EventType.js"
+import { replayRule } from "./replayRule.js"
+import {
+  DeliveryCursorInvalid,
+  DeliveryNotFound,
+  EndpointInactive,
+  EndpointLimitExceeded,
+  EndpointNotFound,
+  EndpointUrlRejected,
+  EventTypeUnknown,
+  type ReplayError
+} from "./WebhookError.js"
+import { WebhookSettings } from "./WebhookSettings.js"
+import { WebhookStore } from "./WebhookStore.js"
+
+export interface NewEndpoint {
+  readonly url: string
+  /** Omitted: every event type. */
+  readonly eventTypes?: ReadonlyArray<string> | undefined
+}
+
+export interface EndpointChange {
+  readonly url?: string | undefined
+  readonly eventTypes?: ReadonlyArray<string> | null | undefined
+  readonly active?: boolean | undefined
+}
+
+type RegistrationError = EndpointUrlRejected | EventTypeUnknown
+
+export interface WebhooksShape {
+  readonly createEndpoint: (partnerId: string, input: NewEndpoint) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointLimitExceeded | StoreError>
+  readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
+  readonly updateEndpoint: (partnerId: string, id: string, change: EndpointChange) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | StoreError>
+  readonly deleteEndpoint: (partnerId: string, id: string) => Effect.Effect<void, EndpointNotFound | StoreError>
+  readonly rotateSecret: (partnerId: string, id: string) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
+  /** Enqueues `webhook.test` for exactly this endpoint. */
+  readonly sendTest: (partnerId: string, id: string) => Effect.Effect<EmittedEvent, EndpointNotFound | EndpointInactive | StoreError>
+  readonly listDeliveries: (
+    partnerId: string,
+    filter: DeliveryFilter,
+    limit: number | undefined,
+    cursor: string | undefined
+  ) => Effect.Effect<DeliveryPage, DeliveryCursorInvalid | StoreError>
+  readonly replay: (partnerId: string, deliveryId: string) => Effect.Effect<DeliveryRecord, ReplayError | StoreError>
+}
+
+/** Unknown names are listed together, so one answer says everything that is wrong. */
+const checkEventTypes = (names: ReadonlyArray<string>): Either.Either<ReadonlyArray<EventType>, EventTypeUnknown> => {
+  const known = new Set<string>(EventType.literals)
+  const unknown = names.filter((n) => !known.has(n))
+  if (unknown.length > 0)
+    return Either.left(new EventTypeUnknown({ message: `unknown event type(s): ${unknown.join(", ")}; known: ${EventType.literals.join(", ")}` }))
+  if (names.length === 0) return Either.left(new EventTypeUnknown({ message: "eventTypes must name at least one event type; omit it to receive all" }))
+  return Either.right([...new Set(names)] as ReadonlyArray<EventType>)
+}
+
+export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, WebhooksShape>() {
+  static readonly layer = Layer.effect(
+    Webhooks,
+    Effect.gen(function* () {
+      const store = yield* WebhookStore
+      const ids = yield* Ids
+      const secrets = yield* Secrets
+      const outbox = yield* Outbox
+      const settings = yield* WebhookSettings
+
+      const newSecret = Effect.map(secrets.randomBytes(SECRET_BYTES), (bytes) => `${SECRET_PREFIX}${toBase64Url(bytes)}`)
+
+      const checkUrl = (raw: string) =>
+        Either.match(checkEndpointUrl(raw, settings), {
+          onLeft: (r) => Effect.fail(new EndpointUrlRejected({ code: r.code, message: r.message })),
+          onRight: (url) => Effect.succeed(url.href)
+        })
+
+      const notFound = (id: string) => new EndpointNotFound({ message: `no webhook endpoint ${id}` })
+      const orNotFound = <A>(id: string, found: A | undefined) => (found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found))
+
+      const createEndpoint: WebhooksShape["createEndpoint"] = (partnerId, input) =>
+        Effect.gen(function* () {
+          const url = yield* checkUrl(input.url)
+          const eventTypes = input.eventTypes === undefined ? null : yield* checkEventTypes(input.eventTypes)
+          const now = yield* Clock.currentTimeMillis
+          const endpoint: WebhookEndpoint = {
+            partnerId,
+            id: yield* ids.next,
+            url,
+            eventTypes,
+            active: true,
+            secret: yield* newSecret,
+            previousSecret: null,
+            previousSecretValidUntil: null,
+            createdAt: now,
+            updatedAt: now
+          }
+          const inserted = yield* store.insertEndpoint(endpoint, MAX_ENDPOINTS_PER_PARTNER)
+          if (!inserted)
+            return yield* new EndpointLimitExceeded({
+              message: `a partner may have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints; delete one first`
+            })
+          return endpoint
+        })
+
+      const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, id, change) =>
+        Effect.gen(function* () {
+          const patch: EndpointPatch = {
+            url: change.url === undefined ? undefined : yield* checkUrl(change.url),
+            eventTypes: change.eventTypes === undefined || change.eventTypes === null ? change.eventTypes : yield* checkEventTypes(change.eventTypes),
+            active: change.active
+          }
+          const now = yield* Clock.currentTimeMillis
+          const updated = yield* orNotFound(id, yield* store.updateEndpoint(partnerId, id, patch, now))
+          // Reactivating releases deliveries that waited while the endpoint was paused.
+          if (change.active === true) yield* outbox.wake
+          return updated
+        })
+
+      const rotateSecret: WebhooksShape["rotateSecret"] = (partnerId, id) =>
+        Effect.gen(function* () {
+          const secret = yield* newSecret
+          const now = yield* Clock.currentTimeMillis
+          return yield* orNotFound(id, yield* store.rotateSecret(partnerId, id, (current) => rotate(current, secret, now)))
+        })
+
+      const sendTest: WebhooksShape["sendTest"] = (partnerId, id) =>
+        Effect.gen(function* () {
+          const endpoint = yield* orNotFound(id, yield* store.getEndpoint(partnerId, id))
+          if (!endpoint.active) return yield* new EndpointInactive({ message: "the endpoint is inactive; activate it with PATCH first" })
+          const emitted = yield* outbox.emit(partnerId, { type: "webhook.test", data: { endpointId: id } }, { _tag: "Endpoint", endpointId: id })
+          yield* outbox.wake
+          return emitted
+        })
+
+      const listDeliveries: WebhooksShape["listDeliveries"] = (partnerId, filter, limit, cursor) =>
+        Effect.gen(function* () {
+          const after =
+            cursor === undefined
+              ? undefined
+              : yield* Either.match(decodeCursor(cursor), {
+                  onLeft: (message) => Effect.fail(new DeliveryCursorInvalid({ message })),
+                  onRight: Effect.succeed
+                })
+          const size = Math.min(MAX_PAGE_SIZE, Math.max(1, limit ?? DEFAULT_PAGE_SIZE))
+          return yield* store.listDeliveries(partnerId, filter, size, after)
+        })
+
+      const replay: WebhooksShape["replay"] = (partnerId, deliveryId) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const result = yield* store.updateDelivery(partnerId, deliveryId, replayRule(now), now)
+          if (result === undefined) return yield* new DeliveryNotFound({ message: `no delivery ${deliveryId}` })
+          const replayed = yield* result
+          yield* outbox.wake
+          return replayed
+        })
+
+      return {
+        createEndpoint,
+        listEndpoints: store.listEndpoints,
+        updateEndpoint,
+        deleteEndpoint: (partnerId, id) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            if (!(yield* store.deleteEndpoint(partnerId, id, now))) return yield* notFound(id)
+          }),
+        rotateSecret,
+        sendTest,
+        listDeliveries,
+        replay
+      }
+    })
+  )
+}

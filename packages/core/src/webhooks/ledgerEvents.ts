@@ -1,0 +1,59 @@
+/**
+ * Which webhook events a ledger movement causes (spec "Event types", ARCHITECTURE §5 "event
+ * data"). Pure: the ledger service writes what this returns in the movement's own transaction.
+ */
+import type { AccountTotals } from "../ledger/Account.js"
+import { availableMinor } from "../ledger/Account.js"
+import { LOW_BALANCE_THRESHOLD_MINOR } from "../ledger/Balance.js"
+import type { HoldResult, MovementResult } from "../ledger/rules.js"
+import { minorToFranks } from "../Money.js"
+import type { EventDraft } from "./Event.js"
+
+/** Spec: billing.low_balance at most once per 24 h per partner. */
+export const LOW_BALANCE_INTERVAL_MS = 24 * 60 * 60 * 1000
+
+/** A credited top-up: `billing.topup.confirmed`; bonuses and adjustments emit nothing. */
+export const creditEvents = (kind: "topup" | "bonus" | "adjustment", r: MovementResult): ReadonlyArray<EventDraft> =>
+  kind !== "topup" || r.replayed
+    ? []
+    : [
+        {
+          type: "billing.topup.confirmed",
+          sourceId: r.entry.id,
+          data: { transactionId: r.entry.id, paymentId: r.entry.reference ?? null, amountFranks: minorToFranks(r.entry.amountMinor) }
+        }
+      ]
+
+/** A confirmed charge: `billing.settled` with the final amount. */
+export const confirmEvents = (r: HoldResult): ReadonlyArray<EventDraft> => {
+  const transactionId = r.hold.settlementEntryId
+  if (r.replayed || r.hold.status !== "confirmed" || transactionId === null) return []
+  return [
+    {
+      type: "billing.settled",
+      sourceId: transactionId,
+      data: { transactionId, taskId: r.hold.taskId, amountFranks: minorToFranks(r.hold.chargedMinor) }
+    }
+  ]
+}
+
+/** A reservation given back after a failed task: `billing.refunded`. */
+export const refundEvents = (r: HoldResult): ReadonlyArray<EventDraft> => {
+  const transactionId = r.hold.settlementEntryId
+  if (r.replayed || r.hold.status !== "refunded" || transactionId === null) return []
+  return [
+    {
+      type: "billing.refunded",
+      sourceId: transactionId,
+      data: { transactionId, taskId: r.hold.taskId, amountFranks: minorToFranks(r.hold.releasedMinor) }
+    }
+  ]
+}
+
+export const isLow = (totals: AccountTotals): boolean => availableMinor(totals) < LOW_BALANCE_THRESHOLD_MINOR
+
+/** The low-balance event for these totals (emitted only when the 24 h marker allows). */
+export const lowBalanceEvent = (totals: AccountTotals): EventDraft => ({
+  type: "billing.low_balance",
+  data: { availableFranks: minorToFranks(Math.max(0, availableMinor(totals))), thresholdFranks: minorToFranks(LOW_BALANCE_THRESHOLD_MINOR) }
+})

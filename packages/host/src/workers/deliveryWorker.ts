@@ -1,0 +1,34 @@
+/**
+ * Runs the webhook delivery worker inside the host. On Postgres it also LISTENs on the outbox
+ * channel, so an event committed by another host instance wakes this one at once; on the
+ * embedded database every writer is this process, which signals its worker directly.
+ *
+ * A database outage does not stop the worker for good: the loop restarts after a pause and the
+ * failure is logged. Shutdown (SIGTERM) interrupts the loop; the worker then lets in-flight
+ * attempts finish before the process exits.
+ */
+import { WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
+import { PgClient } from "@effect/sql-pg"
+import { DeliveryWakeup, DeliveryWorker } from "@frank/core"
+import { Effect, Layer, Schedule, Stream } from "effect"
+
+const RESTART_PAUSE = "2 seconds"
+
+const restarting = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.tapErrorCause((cause) => Effect.logError(`${name} stopped; restarting in ${RESTART_PAUSE}`, cause)),
+    Effect.retry(Schedule.spaced(RESTART_PAUSE))
+  )
+
+export const deliveryWorkerLayer = (options: { readonly listen: boolean }) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const worker = yield* DeliveryWorker
+      yield* Effect.forkScoped(restarting("webhook delivery worker", worker.run))
+      if (options.listen) {
+        const pg = yield* PgClient.PgClient
+        const wakeup = yield* DeliveryWakeup
+        yield* Effect.forkScoped(restarting("webhook NOTIFY listener", Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), () => wakeup.signal)))
+      }
+    })
+  )
