@@ -50,3 +50,58 @@ describe("verifyWebhook", () => {
     expect(await verifyWebhook({ secret, headers: h, rawBody: body, now })).toEqual({ ok: false, reason: "malformed_timestamp" })
   })
 })
+
+describe("verifyWebhook: header cases", () => {
+  it("accepts a delivery valid only in X-Service-Signature-Previous (rotation, receiver on the old secret)", async () => {
+    const h = await headers({ sig: "sha256=deadbeef", prev: await sign(previous, ts, body) })
+    expect(await verifyWebhook({ secret: previous, headers: h, rawBody: body, now })).toMatchObject({ ok: true, eventId: "e1" })
+  })
+
+  it("accepts when both headers are present and only one matches the receiver's secret", async () => {
+    const h = await headers({ sig: await sign(secret, ts, body), prev: await sign(previous, ts, body) })
+    // Receiver already on the new secret: only X-Service-Signature matches.
+    expect((await verifyWebhook({ secret, headers: h, rawBody: body, now })).ok).toBe(true)
+    // A forged primary next to a genuine previous still passes; a forged previous next to a genuine primary too.
+    const forgedPrimary = { ...h, "X-Service-Signature": await sign("whsec_attacker", ts, body) }
+    expect((await verifyWebhook({ secret: previous, headers: forgedPrimary, rawBody: body, now })).ok).toBe(true)
+    const forgedPrevious = { ...h, "X-Service-Signature-Previous": "sha256=00" }
+    expect((await verifyWebhook({ secret, headers: forgedPrevious, rawBody: body, now })).ok).toBe(true)
+    // Neither matches: refused.
+    expect(await verifyWebhook({ secret: "whsec_x", headers: forgedPrevious, rawBody: body, now })).toEqual({ ok: false, reason: "signature_mismatch" })
+  })
+
+  it("needs the sha256= prefix and lower-case hex exactly as sent", async () => {
+    const good = await sign(secret, ts, body)
+    for (const sig of [good.slice("sha256=".length), good.toUpperCase(), `${good}0`, good.slice(0, -1)]) {
+      expect((await verifyWebhook({ secret, headers: await headers({ sig }), rawBody: body, now })).ok, sig).toBe(false)
+    }
+  })
+
+  it("verifies raw body bytes the same as the string, and reads a Headers object", async () => {
+    const h = new Headers(await headers())
+    expect((await verifyWebhook({ secret, headers: h, rawBody: new TextEncoder().encode(body), now })).ok).toBe(true)
+    // One changed byte in the raw bytes is a mismatch.
+    const bytes = new TextEncoder().encode(body)
+    bytes[bytes.length - 2] = bytes[bytes.length - 2]! ^ 1
+    expect(await verifyWebhook({ secret, headers: h, rawBody: bytes, now })).toEqual({ ok: false, reason: "signature_mismatch" })
+  })
+
+  it("reports each missing or empty required header as missing_headers", async () => {
+    const full = await headers()
+    for (const name of ["X-Service-Event", "X-Service-Event-Id", "X-Service-Timestamp", "X-Service-Signature"] as const) {
+      const { [name]: _dropped, ...rest } = full
+      expect(await verifyWebhook({ secret, headers: rest, rawBody: body, now }), `without ${name}`).toEqual({ ok: false, reason: "missing_headers" })
+      expect(await verifyWebhook({ secret, headers: { ...full, [name]: "" }, rawBody: body, now }), `empty ${name}`).toEqual({
+        ok: false,
+        reason: "missing_headers"
+      })
+    }
+  })
+
+  it("reports timestamps that are not plain unix seconds as malformed", async () => {
+    for (const t of ["12e3", "-5", "1800000000.5", " 1800000000", "1800000000000000", "0x6b49d200", "now"]) {
+      const h = { ...(await headers()), "X-Service-Timestamp": t }
+      expect(await verifyWebhook({ secret, headers: h, rawBody: body, now }), t).toEqual({ ok: false, reason: "malformed_timestamp" })
+    }
+  })
+})

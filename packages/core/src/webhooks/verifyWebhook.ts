@@ -45,8 +45,8 @@ export const verifyWebhook = async (input: VerifyWebhookInput): Promise<VerifyRe
   const given = [header(input.headers, "x-service-signature"), header(input.headers, "x-service-signature-previous")].filter(
     (s): s is string => s !== undefined && s.length > 0
   )
-  if (timestamp === undefined || eventId === undefined || eventType === undefined || given.length === 0)
-    return { ok: false, reason: "missing_headers" }
+  // An empty header counts as missing: an empty event id would make every such delivery one event.
+  if (!timestamp || !eventId || !eventType || given.length === 0) return { ok: false, reason: "missing_headers" }
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: "malformed_timestamp" }
   const timestampSeconds = Number(timestamp)
   const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS
