@@ -58,17 +58,23 @@ interface DeliveryRow {
   readonly leaseUntil: number | null
   readonly createdAt: number
   readonly updatedAt: number
-  readonly responseCodes: ReadonlyArray<number | null>
+  /**
+   * Status codes as text ("503,-,200", `-` for no answer): @effect/sql's name transform would
+   * trip over a JSON array that starts with null.
+   */
+  readonly responseCodes: string
   readonly lastError: string | null
 }
 
 const DELIVERY_COLUMNS = `d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at,
   d.lease_until, d.created_at, d.updated_at,
-  coalesce((SELECT json_agg(a.response_status ORDER BY a.n) FROM webhook_attempts a
-    WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id), '[]'::json) AS response_codes,
+  coalesce((SELECT string_agg(coalesce(a.response_status::text, '-'), ',' ORDER BY a.n) FROM webhook_attempts a
+    WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id), '') AS response_codes,
   (SELECT a.error FROM webhook_attempts a WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id ORDER BY a.n DESC LIMIT 1) AS last_error`
 
-const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCodes: [...r.responseCodes] })
+const parseCodes = (text: string): ReadonlyArray<number | null> => (text === "" ? [] : text.split(",").map((c) => (c === "-" ? null : Number(c))))
+
+const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCodes: parseCodes(r.responseCodes) })
 
 interface ClaimRow {
   readonly partnerId: string

@@ -7,7 +7,7 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks; `runDue` performs everything
  * due at the current instant and returns, which is what simulations under TestClock step with.
  */
-import { Clock, Context, Duration, Effect, Fiber, FiberSet, Layer, Option, Ref } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Fiber, FiberSet, Layer, Option, Ref } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest } from "./attemptRequest.js"
@@ -95,6 +95,21 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             yield* store.finishAttempt(claim, next.state, record, finishedAt)
           })
 
+        /**
+         * An attempt in a fiber of its own: its interruption (the process dying mid-request, as the
+         * simulation's `crash` plays it) ends that attempt alone, and a store failure while
+         * recording is logged; either way the claim is left to its lease.
+         */
+        const isolated = (c: ClaimedDelivery) =>
+          Effect.fork(attempt(c)).pipe(
+            Effect.flatMap(Fiber.await),
+            Effect.flatMap((exit) =>
+              exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)
+                ? Effect.logError(`delivery ${c.id}: could not record the attempt`, exit.cause)
+                : Effect.void
+            )
+          )
+
         const claim = (limit: number) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, claimToken))
 
@@ -107,7 +122,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             const batch = yield* claim(config.batchSize)
             if (batch.length === 0) return total
             total += batch.length
-            yield* Effect.forEach(batch, attempt, { concurrency: config.concurrency, discard: true })
+            yield* Effect.forEach(batch, isolated, { concurrency: config.concurrency, discard: true })
           }
         })
 
@@ -124,11 +139,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                   yield* Ref.update(busy, (n) => n + 1)
                   yield* FiberSet.run(
                     inflight,
-                    attempt(c).pipe(
-                      // A store failure while recording leaves the claim to its lease (→ uncertain); say so.
-                      Effect.catchAllCause((cause) => Effect.logError(`delivery ${c.id}: could not record the attempt`, cause)),
-                      Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), wakeup.signal))
-                    )
+                    isolated(c).pipe(Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), wakeup.signal)))
                   )
                 }
                 // A full batch may mean more is due: go again once a slot frees (the attempt signals).

@@ -23,6 +23,11 @@ export class EndpointUrlRejected extends Schema.TaggedError<EndpointUrlRejected>
   message: Schema.String
 }) {}
 export class EventTypeUnknown extends Schema.TaggedError<EventTypeUnknown>()("EventTypeUnknown", fields("WEBHOOK_EVENT_TYPE_UNKNOWN", 400)) {}
+/** Several registration rules failed at once: every message, so one answer says everything that is wrong. */
+export class EndpointRequestInvalid extends Schema.TaggedError<EndpointRequestInvalid>()("EndpointRequestInvalid", {
+  ...fields("VALIDATION_FAILED", 400),
+  messages: Schema.Array(Schema.String)
+}) {}
 export class EndpointInactive extends Schema.TaggedError<EndpointInactive>()("EndpointInactive", fields("WEBHOOK_ENDPOINT_INACTIVE", 409)) {}
 
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", fields("DELIVERY_NOT_FOUND", 404)) {}

@@ -19,6 +19,7 @@ import {
   EndpointInactive,
   EndpointLimitExceeded,
   EndpointNotFound,
+  EndpointRequestInvalid,
   EndpointUrlRejected,
   EventTypeUnknown,
   type ReplayError
@@ -38,7 +39,7 @@ export interface EndpointChange {
   readonly active?: boolean | undefined
 }
 
-type RegistrationError = EndpointUrlRejected | EventTypeUnknown
+type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointRequestInvalid
 
 export interface WebhooksShape {
   readonly createEndpoint: (partnerId: string, input: NewEndpoint) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointLimitExceeded | StoreError>
@@ -81,17 +82,36 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
 
       const checkUrl = (raw: string) =>
         Either.match(checkEndpointUrl(raw, settings), {
-          onLeft: (r) => Effect.fail(new EndpointUrlRejected({ code: r.code, message: r.message })),
-          onRight: (url) => Effect.succeed(url.href)
+          onLeft: (r) => Either.left(new EndpointUrlRejected({ code: r.code, message: r.message })),
+          onRight: (url) => Either.right(url.href)
         })
+
+      /**
+       * Checks url and event types together: one failure keeps its own code, several answer
+       * VALIDATION_FAILED listing every message.
+       */
+      const checkRegistration = (
+        url: string | undefined,
+        eventTypes: ReadonlyArray<string> | null | undefined
+      ): Effect.Effect<{ readonly url: string | undefined; readonly eventTypes: ReadonlyArray<EventType> | null | undefined }, RegistrationError> => {
+        const u: Either.Either<string | undefined, EndpointUrlRejected> = url === undefined ? Either.right(undefined) : checkUrl(url)
+        const t: Either.Either<ReadonlyArray<EventType> | null | undefined, EventTypeUnknown> =
+          eventTypes === undefined || eventTypes === null ? Either.right(eventTypes) : checkEventTypes(eventTypes)
+        if (Either.isLeft(u) && Either.isLeft(t))
+          return Effect.fail(new EndpointRequestInvalid({ message: "invalid endpoint", messages: [u.left.message, t.left.message] }))
+        if (Either.isLeft(u)) return Effect.fail(u.left)
+        if (Either.isLeft(t)) return Effect.fail(t.left)
+        return Effect.succeed({ url: u.right, eventTypes: t.right })
+      }
 
       const notFound = (id: string) => new EndpointNotFound({ message: `no webhook endpoint ${id}` })
       const orNotFound = <A>(id: string, found: A | undefined) => (found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found))
 
       const createEndpoint: WebhooksShape["createEndpoint"] = (partnerId, input) =>
         Effect.gen(function* () {
-          const url = yield* checkUrl(input.url)
-          const eventTypes = input.eventTypes === undefined ? null : yield* checkEventTypes(input.eventTypes)
+          const checked = yield* checkRegistration(input.url, input.eventTypes)
+          const url = checked.url ?? input.url
+          const eventTypes = checked.eventTypes ?? null
           const now = yield* Clock.currentTimeMillis
           const endpoint: WebhookEndpoint = {
             partnerId,
@@ -115,11 +135,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
 
       const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, id, change) =>
         Effect.gen(function* () {
-          const patch: EndpointPatch = {
-            url: change.url === undefined ? undefined : yield* checkUrl(change.url),
-            eventTypes: change.eventTypes === undefined || change.eventTypes === null ? change.eventTypes : yield* checkEventTypes(change.eventTypes),
-            active: change.active
-          }
+          const checked = yield* checkRegistration(change.url, change.eventTypes)
+          const patch: EndpointPatch = { url: checked.url, eventTypes: checked.eventTypes, active: change.active }
           const now = yield* Clock.currentTimeMillis
           const updated = yield* orNotFound(id, yield* store.updateEndpoint(partnerId, id, patch, now))
           // Reactivating releases deliveries that waited while the endpoint was paused.

@@ -1,0 +1,354 @@
+/**
+ * The webhook contract: the same cases against every store pair (memory, PGlite, Postgres),
+ * driven by the simulation kit under TestClock. It covers the retry schedule, leases and
+ * uncertain deliveries, rotation, replay codes, endpoint rules, the delivery log and the events
+ * the ledger writes through the outbox. A store is done when it passes all of them.
+ */
+import { randomUUID as uuid } from "node:crypto"
+import { expect, layer } from "@effect/vitest"
+import {
+  DeliveryEndpointDeleted,
+  DeliveryEndpointInactive,
+  DeliveryNotFound,
+  DeliveryNotReplayable,
+  Ledger,
+  type LedgerStore,
+  sourceEventId,
+  verifyWebhook,
+  Webhooks,
+  type WebhookStore
+} from "@frank/core"
+import { ScriptedReceiver, type ScriptedAnswer, Simulation, SimulationEngine } from "@frank/core/testing"
+import { Effect, Either, type Layer, TestClock } from "effect"
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
+
+const newPartner = () => `p_${uuid()}`
+const newUrl = () => `https://receiver-${uuid().slice(0, 8)}.example/hook`
+
+/** Requests the scripted receiver got at `url`, with times relative to T0 in minutes. */
+const receivedAt = (url: string) =>
+  Effect.map(ScriptedReceiver, (r) => r.received).pipe(
+    Effect.flatten,
+    Effect.map((all) => all.filter((x) => x.url === url))
+  )
+
+const minutesOf = (rs: ReadonlyArray<{ at: number }>) => rs.map((r) => (r.at - T0) / MINUTE)
+
+const setup = (answers: ReadonlyArray<ScriptedAnswer> = [], eventTypes?: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    yield* TestClock.setTime(T0)
+    const webhooks = yield* Webhooks
+    const receiver = yield* ScriptedReceiver
+    const partnerId = newPartner()
+    const url = newUrl()
+    yield* receiver.script(url, answers)
+    const endpoint = yield* webhooks.createEndpoint(partnerId, eventTypes === undefined ? { url } : { url, eventTypes })
+    return { webhooks, partnerId, url, endpoint }
+  })
+
+const deliveriesOf = (partnerId: string) => Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
+
+const onlyDelivery = (partnerId: string) =>
+  Effect.map(deliveriesOf(partnerId), (ds) => {
+    expect(ds).toHaveLength(1)
+    return ds[0] as (typeof ds)[number]
+  })
+
+export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore | WebhookStore, unknown>) => {
+  layer(SimulationEngine({ stores }), { timeout: 120_000 })(`webhooks on ${engine}`, (it) => {
+    it.effect("full retry schedule: attempts at 0, 1, 6, 36, 156, 516 minutes, then dead_lettered", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, url, endpoint } = yield* setup([503, 503, 503, 503, 503, 503])
+        const sim = yield* Simulation
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.advance(10 * HOUR)
+        const got = yield* receivedAt(url)
+        expect(minutesOf(got)).toEqual([0, 1, 6, 36, 156, 516])
+        // One event, one body: every attempt carried the same id and bytes.
+        expect(new Set(got.map((r) => r.headers["X-Service-Event-Id"])).size).toBe(1)
+        expect(new Set(got.map((r) => r.body)).size).toBe(1)
+        const d = yield* onlyDelivery(partnerId)
+        expect(d.status).toBe("dead_lettered")
+        expect(d.attempts).toBe(6)
+        expect(d.responseCodes).toEqual([503, 503, 503, 503, 503, 503])
+      })
+    )
+
+    it.effect("failures then success: timeouts and connection errors count as failures; delivered at the third attempt", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, url, endpoint } = yield* setup([500, "timeout", "connection-error", 204])
+        const sim = yield* Simulation
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.advance(2 * HOUR)
+        // The connection error never reached the receiver; the 4th attempt (36 min) did.
+        expect(minutesOf(yield* receivedAt(url))).toEqual([0, 1, 36])
+        const d = yield* onlyDelivery(partnerId)
+        expect(d.status).toBe("delivered")
+        expect(d.responseCodes).toEqual([500, null, null, 204])
+        expect(d.lastError).toBeNull()
+      })
+    )
+
+    it.effect("a 3xx is a failure and is not followed", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, endpoint } = yield* setup([302])
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* (yield* Simulation).runDue
+        const d = yield* onlyDelivery(partnerId)
+        expect(d.status).toBe("pending")
+        expect(d.lastError).toContain("redirect 302")
+      })
+    )
+
+    it.effect("crash mid-request: uncertain after the lease, never retried automatically; replay delivers the same event", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, url, endpoint } = yield* setup(["crash"])
+        const sim = yield* Simulation
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.runDue
+        expect((yield* onlyDelivery(partnerId)).status).toBe("delivering")
+        yield* sim.advance(2 * MINUTE)
+        const d = yield* onlyDelivery(partnerId)
+        expect(d.status).toBe("uncertain")
+        expect(d.responseCodes).toEqual([null])
+        expect(d.lastError).toContain("outcome unknown")
+        yield* sim.advance(12 * HOUR)
+        expect(yield* receivedAt(url)).toHaveLength(1)
+        const replayed = yield* webhooks.replay(partnerId, d.id)
+        expect(replayed.status).toBe("pending")
+        expect(replayed.attempts).toBe(0)
+        yield* sim.runDue
+        const got = yield* receivedAt(url)
+        expect(got).toHaveLength(2)
+        expect(got[1]?.headers["X-Service-Event-Id"]).toBe(got[0]?.headers["X-Service-Event-Id"])
+        expect(got[1]?.body).toBe(got[0]?.body)
+        expect((yield* onlyDelivery(partnerId)).status).toBe("delivered")
+      })
+    )
+
+    it.effect("replay codes: not found, not replayable while queued, endpoint inactive, endpoint deleted", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, endpoint } = yield* setup([500])
+        const sim = yield* Simulation
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.runDue
+        const pending = yield* onlyDelivery(partnerId)
+        expect(pending.status).toBe("pending")
+        expect(yield* Effect.flip(webhooks.replay(partnerId, pending.id))).toBeInstanceOf(DeliveryNotReplayable)
+        expect(yield* Effect.flip(webhooks.replay(partnerId, uuid()))).toBeInstanceOf(DeliveryNotFound)
+        // A foreign partner's id behaves exactly like a missing one.
+        expect(yield* Effect.flip(webhooks.replay(newPartner(), pending.id))).toBeInstanceOf(DeliveryNotFound)
+        yield* sim.advance(MINUTE)
+        const delivered = yield* onlyDelivery(partnerId)
+        expect(delivered.status).toBe("delivered")
+        yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: false })
+        expect(yield* Effect.flip(webhooks.replay(partnerId, delivered.id))).toBeInstanceOf(DeliveryEndpointInactive)
+        yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: true })
+        yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
+        expect(yield* Effect.flip(webhooks.replay(partnerId, delivered.id))).toBeInstanceOf(DeliveryEndpointDeleted)
+      })
+    )
+
+    it.effect("rotation: both signatures inside the 6 h window, only the new one after; a second rotation drops the oldest secret", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, url, endpoint } = yield* setup()
+        const sim = yield* Simulation
+        const s0 = endpoint.secret
+        const s1 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
+        expect(s1).not.toBe(s0)
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.runDue
+        const verify = (secret: string, r: { headers: Readonly<Record<string, string>>; body: string; at: number }, header: string) =>
+          Effect.promise(() =>
+            verifyWebhook({
+              secret,
+              headers: { ...r.headers, "X-Service-Signature": r.headers[header] ?? "", "X-Service-Signature-Previous": "" },
+              rawBody: r.body,
+              now: r.at
+            })
+          ).pipe(Effect.map((v) => v.ok))
+        let got = yield* receivedAt(url)
+        const first = got[0] as (typeof got)[number]
+        expect(yield* verify(s1, first, "X-Service-Signature")).toBe(true)
+        expect(yield* verify(s0, first, "X-Service-Signature-Previous")).toBe(true)
+        expect(yield* verify(s0, first, "X-Service-Signature")).toBe(false)
+
+        yield* sim.advance(6 * HOUR + 1000)
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.runDue
+        got = yield* receivedAt(url)
+        const afterWindow = got[1] as (typeof got)[number]
+        expect(afterWindow.headers["X-Service-Signature-Previous"]).toBeUndefined()
+        expect(yield* verify(s1, afterWindow, "X-Service-Signature")).toBe(true)
+
+        // Two rotations inside one window: s1 → s2 → s3 keeps only s2 as previous.
+        const s2 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
+        yield* sim.advance(MINUTE)
+        const s3 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.runDue
+        got = yield* receivedAt(url)
+        const twice = got[2] as (typeof got)[number]
+        expect(yield* verify(s3, twice, "X-Service-Signature")).toBe(true)
+        expect(yield* verify(s2, twice, "X-Service-Signature-Previous")).toBe(true)
+        expect(yield* verify(s1, twice, "X-Service-Signature-Previous")).toBe(false)
+      })
+    )
+
+    it.effect("endpoints: at most 10 per partner under concurrent registration; deleting frees a slot", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(T0)
+        const webhooks = yield* Webhooks
+        const partnerId = newPartner()
+        const results = yield* Effect.forEach(
+          Array.from({ length: 15 }, () => newUrl()),
+          (url) => Effect.either(webhooks.createEndpoint(partnerId, { url })),
+          { concurrency: "unbounded" }
+        )
+        const created = results.filter(Either.isRight)
+        expect(created).toHaveLength(10)
+        for (const r of results.filter(Either.isLeft)) expect(r.left._tag).toBe("EndpointLimitExceeded")
+        expect(yield* webhooks.listEndpoints(partnerId)).toHaveLength(10)
+        const firstCreated = created[0]
+        if (firstCreated === undefined) return expect.unreachable()
+        yield* webhooks.deleteEndpoint(partnerId, firstCreated.right.id)
+        expect(Either.isRight(yield* Effect.either(webhooks.createEndpoint(partnerId, { url: newUrl() })))).toBe(true)
+        // Another partner's quota is its own.
+        expect(Either.isRight(yield* Effect.either(webhooks.createEndpoint(newPartner(), { url: newUrl() })))).toBe(true)
+      })
+    )
+
+    it.effect("fan-out follows subscriptions and the active flag; a paused endpoint's deliveries resume on reactivation", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(T0)
+        const webhooks = yield* Webhooks
+        const ledger = yield* Ledger
+        const sim = yield* Simulation
+        const partnerId = newPartner()
+        const settledOnly = yield* webhooks.createEndpoint(partnerId, { url: newUrl(), eventTypes: ["billing.settled"] })
+        const all = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 500_000, reference: "pay-1" })
+        let ds = yield* deliveriesOf(partnerId)
+        expect(ds.map((d) => [d.endpointId, d.eventType])).toEqual([[all.id, "billing.topup.confirmed"]])
+        // Paused before the worker ran: the delivery waits, new events skip the endpoint.
+        yield* webhooks.updateEndpoint(partnerId, all.id, { active: false })
+        yield* sim.advance(MINUTE)
+        ds = yield* deliveriesOf(partnerId)
+        expect(ds.map((d) => d.status)).toEqual(["pending"])
+        yield* ledger.reserve(partnerId, { taskId: "t1", amountMinor: 10_000 })
+        yield* ledger.confirm(partnerId, { taskId: "t1", amountMinor: 7_000 })
+        ds = yield* deliveriesOf(partnerId)
+        expect(ds.filter((d) => d.endpointId === all.id)).toHaveLength(1)
+        expect(ds.filter((d) => d.endpointId === settledOnly.id).map((d) => d.eventType)).toEqual(["billing.settled"])
+        yield* webhooks.updateEndpoint(partnerId, all.id, { active: true })
+        yield* sim.runDue
+        ds = yield* deliveriesOf(partnerId)
+        expect(ds.every((d) => d.status === "delivered")).toBe(true)
+      })
+    )
+
+    it.effect("deleting an endpoint removes its pending deliveries and keeps the others in the log", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, endpoint } = yield* setup([200, 500])
+        const sim = yield* Simulation
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        yield* sim.runDue
+        expect((yield* deliveriesOf(partnerId)).map((d) => d.status).sort()).toEqual(["delivered", "pending"])
+        yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
+        expect((yield* deliveriesOf(partnerId)).map((d) => d.status)).toEqual(["delivered"])
+        expect(yield* webhooks.listEndpoints(partnerId)).toHaveLength(0)
+        expect((yield* Effect.flip(webhooks.sendTest(partnerId, endpoint.id)))._tag).toBe("EndpointNotFound")
+      })
+    )
+
+    it.effect("delivery log: newest first, filters, cursor pages that cover every row once", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, endpoint } = yield* setup()
+        const other = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+        for (let i = 0; i < 7; i++) {
+          yield* webhooks.sendTest(partnerId, i % 2 === 0 ? endpoint.id : other.id)
+          yield* TestClock.adjust(1000)
+        }
+        const seen: Array<string> = []
+        let cursor: string | undefined
+        for (let page = 0; page < 10; page++) {
+          const p = yield* webhooks.listDeliveries(partnerId, {}, 3, cursor)
+          seen.push(...p.deliveries.map((d) => d.id))
+          if (p.next === null) break
+          cursor = Buffer.from(`${p.next.createdAt}:${p.next.id}`).toString("base64url")
+        }
+        expect(seen).toHaveLength(7)
+        expect(new Set(seen).size).toBe(7)
+        const all = yield* webhooks.listDeliveries(partnerId, {}, 100, undefined)
+        expect(all.deliveries.map((d) => d.id)).toEqual(seen)
+        const created = all.deliveries.map((d) => d.createdAt)
+        expect([...created].sort((a, b) => b - a)).toEqual(created)
+        const onFirst = yield* webhooks.listDeliveries(partnerId, { endpointId: endpoint.id }, 100, undefined)
+        expect(onFirst.deliveries).toHaveLength(4)
+        expect((yield* webhooks.listDeliveries(partnerId, { status: "delivered" }, 100, undefined)).deliveries).toHaveLength(0)
+        expect((yield* Effect.flip(webhooks.listDeliveries(partnerId, {}, 3, "garbage")))._tag).toBe("DeliveryCursorInvalid")
+        expect((yield* webhooks.listDeliveries(newPartner(), {}, 100, undefined)).deliveries).toHaveLength(0)
+      })
+    )
+
+    it.effect("ledger events: deterministic ids, written once per business event, with the spec's data", () =>
+      Effect.gen(function* () {
+        const { partnerId, url } = yield* setup()
+        const ledger = yield* Ledger
+        const sim = yield* Simulation
+        const topup = yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 500_000, reference: "pay-42" })
+        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 500_000, reference: "pay-42" })
+        yield* ledger.credit(partnerId, { kind: "bonus", amountMinor: 10_000 })
+        yield* ledger.reserve(partnerId, { taskId: "task-a", amountMinor: 30_000 })
+        const settled = yield* ledger.confirm(partnerId, { taskId: "task-a", amountMinor: 12_345 })
+        yield* ledger.confirm(partnerId, { taskId: "task-a", amountMinor: 12_345 })
+        yield* ledger.reserve(partnerId, { taskId: "task-b", amountMinor: 20_000 })
+        const refunded = yield* ledger.refund(partnerId, { taskId: "task-b" })
+        yield* sim.runDue
+        // Delivery order is not guaranteed (spec: at-least-once, deduplicate by eventId); compare by type.
+        const bodies = (yield* receivedAt(url)).map((r) => JSON.parse(r.body))
+        expect(bodies.map((b) => b.eventType).sort()).toEqual(["billing.refunded", "billing.settled", "billing.topup.confirmed"])
+        const byType = (type: string) => bodies.find((b) => b.eventType === type)
+        const [t, s, r] = [byType("billing.topup.confirmed"), byType("billing.settled"), byType("billing.refunded")]
+        expect(t).toMatchObject({
+          eventId: sourceEventId(partnerId, "billing.topup.confirmed", topup.entry.id),
+          partnerId,
+          schemaVersion: 1,
+          data: { transactionId: topup.entry.id, paymentId: "pay-42", amountFranks: 5000 }
+        })
+        expect(s).toMatchObject({
+          eventId: sourceEventId(partnerId, "billing.settled", settled.hold.settlementEntryId ?? ""),
+          data: { transactionId: settled.hold.settlementEntryId, taskId: "task-a", amountFranks: 123.45 }
+        })
+        expect(r).toMatchObject({ data: { transactionId: refunded.hold.settlementEntryId, taskId: "task-b", amountFranks: 200 } })
+        expect(new Date(t.occurredAt).getTime()).toBe(T0)
+      })
+    )
+
+    it.effect("billing.low_balance: when available drops below 1,000 ₣, at most once per 24 h", () =>
+      Effect.gen(function* () {
+        const { partnerId, url } = yield* setup([], ["billing.low_balance"])
+        const ledger = yield* Ledger
+        const sim = yield* Simulation
+        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 150_000 })
+        yield* ledger.reserve(partnerId, { taskId: "a", amountMinor: 40_000 }) // 1,100 ₣ left: not low
+        yield* ledger.reserve(partnerId, { taskId: "b", amountMinor: 20_000 }) // 900 ₣: low
+        yield* ledger.reserve(partnerId, { taskId: "c", amountMinor: 10_000 }) // 800 ₣: low, within 24 h
+        yield* sim.advance(24 * HOUR)
+        yield* ledger.debit(partnerId, { amountMinor: 1_000 }) // a day later: again
+        yield* sim.runDue
+        const bodies = (yield* receivedAt(url)).map((r) => JSON.parse(r.body))
+        expect(bodies.map((b) => [b.eventType, b.data.availableFranks, b.data.thresholdFranks])).toEqual([
+          ["billing.low_balance", 900, 1000],
+          ["billing.low_balance", 790, 1000]
+        ])
+        // Each emission has its own id.
+        expect(bodies[0].eventId).not.toBe(bodies[1].eventId)
+      })
+    )
+  })
+}
