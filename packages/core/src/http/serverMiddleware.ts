@@ -12,6 +12,7 @@ import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "
 import { Cause, Clock, Effect, FiberRef, HashMap, LogLevel, Option } from "effect"
 import { Ids } from "../Ids.js"
 import { PartnerApi } from "./PartnerApi.js"
+import { generationFailureResponse, isGenerationPath } from "./generationEnvelope.js"
 import { validationFailure } from "./ValidationErrors.js"
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -69,7 +70,11 @@ export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
   Effect.catchAllCause(app, (cause) =>
     Effect.gen(function* () {
       const invalid = validationFailure(cause)
-      if (invalid !== undefined) return yield* Effect.fail(invalid)
+      if (invalid !== undefined) {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (isGenerationPath(request.url.split("?")[0] ?? request.url)) return generationFailureResponse(invalid) ?? (yield* Effect.fail(invalid))
+        return yield* Effect.fail(invalid)
+      }
       const failure = Cause.failureOption(cause)
       if (Option.isSome(failure)) {
         const err = failure.value as { readonly _tag?: string }
@@ -78,7 +83,11 @@ export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
           const path = request.url.split("?")[0] ?? request.url
           return envelope(404, { statusCode: 404, message: `Cannot ${request.method} ${path}`, code: "ROUTE_NOT_FOUND" })
         }
-        // Typed API errors are encoded by the API into their envelopes.
+        // Typed API errors are encoded by the API into their envelopes; the generation area
+        // answers in its own envelope.
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const generation = isGenerationPath(request.url.split("?")[0] ?? request.url) ? generationFailureResponse(failure.value) : undefined
+        if (generation !== undefined) return generation
         return yield* Effect.failCause(cause)
       }
       if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
