@@ -29,18 +29,8 @@ export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
 
 const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `webhook store: ${what} failed`, cause })
 
-interface EndpointRow {
-  readonly partnerId: string
-  readonly id: string
-  readonly url: string
-  readonly eventTypes: ReadonlyArray<EventType> | null
-  readonly active: boolean
-  readonly secret: string
-  readonly previousSecret: string | null
-  readonly previousSecretValidUntil: number | null
-  readonly createdAt: number
-  readonly updatedAt: number
-}
+/** Rows come back as the record itself (names transformed to camelCase; int8 parsed to numbers). */
+type EndpointRow = WebhookEndpoint
 
 const ENDPOINT_COLUMNS = "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at"
 
@@ -145,41 +135,20 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
     getEndpoint: (partnerId, id) =>
       isUuid(id) ? selectEndpoint(partnerId, id, false).pipe(Effect.mapError(storeError("getEndpoint"))) : Effect.succeed(undefined),
 
-    updateEndpoint: (partnerId, id, patch, now) =>
+    modifyEndpoint: (partnerId, id, change) =>
       !isUuid(id)
         ? Effect.succeed(undefined)
         : sql
             .withTransaction(
               Effect.gen(function* () {
-                const e = yield* selectEndpoint(partnerId, id, true)
-                if (e === undefined) return undefined
-                const next: WebhookEndpoint = {
-                  ...e,
-                  url: patch.url ?? e.url,
-                  eventTypes: patch.eventTypes === undefined ? e.eventTypes : patch.eventTypes,
-                  active: patch.active ?? e.active,
-                  updatedAt: now
-                }
+                const current = yield* selectEndpoint(partnerId, id, true)
+                if (current === undefined) return undefined
+                const next = change(current)
                 yield* writeEndpoint(next)
                 return next
               })
             )
-            .pipe(Effect.mapError(storeError("updateEndpoint"))),
-
-    rotateSecret: (partnerId, id, rotate) =>
-      !isUuid(id)
-        ? Effect.succeed(undefined)
-        : sql
-            .withTransaction(
-              Effect.gen(function* () {
-                const e = yield* selectEndpoint(partnerId, id, true)
-                if (e === undefined) return undefined
-                const next = rotate(e)
-                yield* writeEndpoint(next)
-                return next
-              })
-            )
-            .pipe(Effect.mapError(storeError("rotateSecret"))),
+            .pipe(Effect.mapError(storeError("modifyEndpoint"))),
 
     deleteEndpoint: (partnerId, id, now) =>
       !isUuid(id)

@@ -3,12 +3,9 @@
  * which the HTTP layer copies into the error envelope.
  */
 import { Schema } from "effect"
+import { codedErrorFields } from "../codedError.js"
 
-const fields = <C extends string, S extends number>(code: C, status: S) => ({
-  code: Schema.optionalWith(Schema.Literal(code), { default: () => code }),
-  status: Schema.optionalWith(Schema.Literal(status), { default: () => status }),
-  message: Schema.String
-})
+const fields = codedErrorFields
 
 /** Key missing, unknown or deactivated. */
 export class ApiKeyInvalid extends Schema.TaggedError<ApiKeyInvalid>()("ApiKeyInvalid", fields("API_KEY_INVALID", 401)) {}

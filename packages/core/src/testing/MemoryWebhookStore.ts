@@ -63,28 +63,13 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return e === undefined ? undefined : publicEndpoint(e)
       }),
 
-    updateEndpoint: (partnerId, id, patch, now) =>
+    modifyEndpoint: (partnerId, id, change) =>
       locked(() => {
         const e = live(partnerId, id)
         if (e === undefined) return undefined
-        const next: StoredEndpoint = {
-          ...e,
-          url: patch.url ?? e.url,
-          eventTypes: patch.eventTypes === undefined ? e.eventTypes : patch.eventTypes,
-          active: patch.active ?? e.active,
-          updatedAt: now
-        }
-        endpoints.set(key(partnerId, id), next)
-        return publicEndpoint(next)
-      }),
-
-    rotateSecret: (partnerId, id, rotate) =>
-      locked(() => {
-        const e = live(partnerId, id)
-        if (e === undefined) return undefined
-        const next: StoredEndpoint = { ...rotate(publicEndpoint(e)), deletedAt: null }
-        endpoints.set(key(partnerId, id), next)
-        return publicEndpoint(next)
+        const next = change(publicEndpoint(e))
+        endpoints.set(key(partnerId, id), { ...next, deletedAt: null })
+        return next
       }),
 
     deleteEndpoint: (partnerId, id, now) =>

@@ -34,6 +34,15 @@ export interface EndpointPatch {
   readonly active?: boolean | undefined
 }
 
+/** PATCH semantics: absent fields stay; `eventTypes: null` subscribes to everything. */
+export const applyPatch = (endpoint: WebhookEndpoint, patch: EndpointPatch, now: number): WebhookEndpoint => ({
+  ...endpoint,
+  url: patch.url ?? endpoint.url,
+  eventTypes: patch.eventTypes === undefined ? endpoint.eventTypes : patch.eventTypes,
+  active: patch.active ?? endpoint.active,
+  updatedAt: now
+})
+
 export const subscribes = (endpoint: Pick<WebhookEndpoint, "eventTypes">, type: EventType): boolean =>
   type === "webhook.test" || endpoint.eventTypes === null || endpoint.eventTypes.includes(type)
 

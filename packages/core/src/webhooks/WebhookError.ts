@@ -4,12 +4,9 @@
  * replay"); registration codes are ours (the spec leaves them "not shown").
  */
 import { Schema } from "effect"
+import { codedErrorFields } from "../codedError.js"
 
-const fields = <C extends string, S extends number>(code: C, status: S) => ({
-  code: Schema.optionalWith(Schema.Literal(code), { default: () => code }),
-  status: Schema.optionalWith(Schema.Literal(status), { default: () => status }),
-  message: Schema.String
-})
+const fields = codedErrorFields
 
 export class EndpointNotFound extends Schema.TaggedError<EndpointNotFound>()("EndpointNotFound", fields("WEBHOOK_ENDPOINT_NOT_FOUND", 404)) {}
 export class EndpointLimitExceeded extends Schema.TaggedError<EndpointLimitExceeded>()(

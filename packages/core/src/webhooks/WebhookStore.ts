@@ -11,7 +11,7 @@ import { Context, type Effect, type Either } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { AttemptRecord, ClaimedDelivery, DeliveryCursor, DeliveryFilter, DeliveryPage, DeliveryRecord } from "./Delivery.js"
 import type { DeliveryState } from "./DeliveryState.js"
-import type { EndpointPatch, WebhookEndpoint } from "./Endpoint.js"
+import type { WebhookEndpoint } from "./Endpoint.js"
 import type { EventTarget, WebhookEvent } from "./Event.js"
 
 /** What a replay rule sees: the delivery and what became of its endpoint. */
@@ -26,18 +26,14 @@ export interface WebhookStoreShape {
   /** Live (not deleted) endpoints, oldest first. */
   readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
   readonly getEndpoint: (partnerId: string, id: string) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
-  /** Applies `patch` to a live endpoint under a lock; undefined when there is none. */
-  readonly updateEndpoint: (
+  /**
+   * Replaces a live endpoint with what `change` (a pure rule: a patch, a rotation) decides from
+   * the locked current one; undefined when there is none.
+   */
+  readonly modifyEndpoint: (
     partnerId: string,
     id: string,
-    patch: EndpointPatch,
-    now: number
-  ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
-  /** Replaces the endpoint's secrets with what `rotate` decides from the locked current ones. */
-  readonly rotateSecret: (
-    partnerId: string,
-    id: string,
-    rotate: (current: WebhookEndpoint) => WebhookEndpoint
+    change: (current: WebhookEndpoint) => WebhookEndpoint
   ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
   /** Marks the endpoint deleted (its secrets wiped) and removes its pending deliveries; false when there was none. */
   readonly deleteEndpoint: (partnerId: string, id: string, now: number) => Effect.Effect<boolean, StoreError>

@@ -9,7 +9,7 @@ import { Ids } from "../Ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
 import type { StoreError } from "../StoreError.js"
 import { type DeliveryFilter, type DeliveryPage, type DeliveryRecord, decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./Delivery.js"
-import { type EndpointPatch, MAX_ENDPOINTS_PER_PARTNER, rotate, SECRET_BYTES, SECRET_PREFIX, type WebhookEndpoint } from "./Endpoint.js"
+import { applyPatch, type EndpointPatch, MAX_ENDPOINTS_PER_PARTNER, rotate, SECRET_BYTES, SECRET_PREFIX, type WebhookEndpoint } from "./Endpoint.js"
 import { type EmittedEvent, Outbox } from "./Outbox.js"
 import { EventType } from "./EventType.js"
 import { replayRule } from "./replayRule.js"
@@ -138,7 +138,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const checked = yield* checkRegistration(change.url, change.eventTypes)
           const patch: EndpointPatch = { url: checked.url, eventTypes: checked.eventTypes, active: change.active }
           const now = yield* Clock.currentTimeMillis
-          const updated = yield* orNotFound(id, yield* store.updateEndpoint(partnerId, id, patch, now))
+          const updated = yield* orNotFound(id, yield* store.modifyEndpoint(partnerId, id, (e) => applyPatch(e, patch, now)))
           // Reactivating releases deliveries that waited while the endpoint was paused.
           if (change.active === true) yield* outbox.wake
           return updated
@@ -148,7 +148,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
         Effect.gen(function* () {
           const secret = yield* newSecret
           const now = yield* Clock.currentTimeMillis
-          return yield* orNotFound(id, yield* store.rotateSecret(partnerId, id, (current) => rotate(current, secret, now)))
+          return yield* orNotFound(id, yield* store.modifyEndpoint(partnerId, id, (current) => rotate(current, secret, now)))
         })
 
       const sendTest: WebhooksShape["sendTest"] = (partnerId, id) =>
