@@ -13,8 +13,16 @@ export interface RunningHost {
   readonly adminToken: string
   readonly dataDir: string
   readonly logs: () => string
-  readonly stop: () => Promise<number | null>
+  /** SIGTERM, wait for the exit code, then remove the data dir unless `keepData`. */
+  readonly stop: (options?: { readonly keepData?: boolean }) => Promise<number | null>
+  /** SIGKILL (a crash): the data dir stays for a restart. */
+  readonly kill: () => Promise<void>
   readonly process: ChildProcess
+}
+
+export interface SpawnOptions {
+  /** Start on an existing data dir (a restart after `kill` or `stop({ keepData: true })`). */
+  readonly dataDir?: string
 }
 
 const freePort = () =>
@@ -30,9 +38,9 @@ const freePort = () =>
 
 const ROOT = resolve(import.meta.dirname, "../..")
 
-export const spawnHost = async (env: Record<string, string> = {}): Promise<RunningHost> => {
+export const spawnHost = async (env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<RunningHost> => {
   const port = await freePort()
-  const dataDir = mkdtempSync(join(tmpdir(), "frank-e2e-"))
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "frank-e2e-"))
   const adminToken = `e2e-admin-${port}`
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
@@ -78,11 +86,15 @@ export const spawnHost = async (env: Record<string, string> = {}): Promise<Runni
     dataDir,
     logs: () => log,
     process: child,
-    stop: async () => {
+    stop: async (stopOptions = {}) => {
       if (child.exitCode === null) child.kill("SIGTERM")
       const code = await exited
-      rmSync(dataDir, { recursive: true, force: true })
+      if (stopOptions.keepData !== true) rmSync(dataDir, { recursive: true, force: true })
       return code
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+      await exited
     }
   }
 }
