@@ -1,0 +1,15 @@
+/**
+ * The narrow question other areas (generation tasks) ask about stored files: does this partner own
+ * this file? A port of its own so a task validator depends on one method, not on the whole
+ * stored-file store; the stored-file stores (memory and SQL) implement it.
+ *
+ * A file of another partner answers false exactly like a missing one: foreign ids never leak.
+ */
+import { Context, type Effect } from "effect"
+import type { StoreError } from "../StoreError.js"
+
+export interface StoredFileLookupShape {
+  readonly owns: (partnerId: string, fileId: string) => Effect.Effect<boolean, StoreError>
+}
+
+export class StoredFileLookup extends Context.Tag("@frank/core/StoredFileLookup")<StoredFileLookup, StoredFileLookupShape>() {}
