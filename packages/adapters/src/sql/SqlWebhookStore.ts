@@ -12,7 +12,6 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import {
-  type AttemptRecord,
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryStatus,
@@ -246,27 +245,43 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
         Effect.mapError(storeError("claimDue"))
       ),
 
-    finishAttempt: (claim, next, attempt: AttemptRecord, now) =>
-      Effect.gen(function* () {
-        const [row] = yield* sql<{ n: number }>`
-          WITH u AS (
-            UPDATE webhook_deliveries SET status = ${next.status}, attempts = ${next.attempts}, next_attempt_at = ${next.nextAttemptAt},
-              lease_until = NULL, claim_token = NULL, updated_at = ${now}
-            WHERE partner_id = ${claim.partnerId} AND id = ${claim.id}::uuid AND status = 'delivering' AND claim_token = ${claim.claimToken}
-            RETURNING partner_id, id
-          ), a AS (
-            INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
-            SELECT partner_id, id, ${attempt.attempt}, ${attempt.startedAt}, ${attempt.durationMs}, ${attempt.responseStatus}, ${attempt.error} FROM u
-            RETURNING 1
-          )
-          SELECT count(*)::int AS n FROM u`
-        const held = (row?.n ?? 0) > 0
-        // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
-        if (held && next.status === "pending")
-          yield* sql`DELETE FROM webhook_deliveries d WHERE d.partner_id = ${claim.partnerId} AND d.id = ${claim.id}::uuid AND d.status = 'pending'
-            AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id AND e.deleted_at IS NOT NULL)`
-        return held
-      }).pipe(Effect.mapError(storeError("finishAttempt"))),
+    finishAttempts: (finished, now) =>
+      finished.length === 0
+        ? Effect.succeed(0)
+        : Effect.gen(function* () {
+            // One statement for the batch: the outcomes travel as parallel arrays (unnest), the
+            // fenced UPDATE keeps only rows still held by their claim, and the attempt rows are
+            // inserted for exactly those.
+            const col = <A>(f: (x: (typeof finished)[number]) => A) => finished.map(f)
+            const rows = yield* sql<{ id: string; status: string; endpointDeleted: boolean }>`
+              WITH input AS (
+                SELECT * FROM unnest(
+                  ${col((f) => f.claim.partnerId)}::text[], ${col((f) => f.claim.id)}::uuid[], ${col((f) => f.claim.claimToken)}::text[],
+                  ${col((f) => f.next.status)}::text[], ${col((f) => f.next.attempts)}::int[], ${col((f) => f.next.nextAttemptAt)}::bigint[],
+                  ${col((f) => f.attempt.attempt)}::int[], ${col((f) => f.attempt.startedAt)}::bigint[], ${col((f) => f.attempt.durationMs)}::bigint[],
+                  ${col((f) => f.attempt.responseStatus)}::int[], ${col((f) => f.attempt.error)}::text[]
+                ) AS t(partner_id, id, claim_token, status, attempts, next_attempt_at, attempt, started_at, duration_ms, response_status, error)
+              ), u AS (
+                UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
+                  lease_until = NULL, claim_token = NULL, updated_at = ${now}
+                FROM input i
+                WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.status = 'delivering' AND d.claim_token = i.claim_token
+                RETURNING d.partner_id, d.id, d.status, d.endpoint_id
+              ), a AS (
+                INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
+                SELECT i.partner_id, i.id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error
+                FROM input i JOIN u ON u.partner_id = i.partner_id AND u.id = i.id
+                RETURNING 1
+              )
+              SELECT u.id, u.status, EXISTS (SELECT 1 FROM webhook_endpoints e
+                WHERE e.partner_id = u.partner_id AND e.id = u.endpoint_id AND e.deleted_at IS NOT NULL) AS endpoint_deleted
+              FROM u`
+            // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
+            const orphaned = rows.filter((r) => r.status === "pending" && r.endpointDeleted).map((r) => r.id)
+            if (orphaned.length > 0)
+              yield* sql`DELETE FROM webhook_deliveries WHERE id = ANY (${orphaned}::uuid[]) AND status = 'pending'`
+            return rows.length
+          }).pipe(Effect.mapError(storeError("finishAttempts"))),
 
     expireLeases: (now) =>
       sql<{ n: number }>`

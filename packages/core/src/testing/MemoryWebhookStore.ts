@@ -152,18 +152,19 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return claimed
       }),
 
-    finishAttempt: (claim, next, attempt, now) =>
+    finishAttempts: (finished, now) =>
       locked(() => {
-        const k = key(claim.partnerId, claim.id)
-        const d = deliveries.get(k)
-        if (d === undefined || d.status !== "delivering" || d.claimToken !== claim.claimToken) return false
-        // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
-        if (next.status === "pending" && live(d.partnerId, d.endpointId) === undefined) {
-          deliveries.delete(k)
-          return true
+        let recorded = 0
+        for (const { claim, next, attempt } of finished) {
+          const k = key(claim.partnerId, claim.id)
+          const d = deliveries.get(k)
+          if (d === undefined || d.status !== "delivering" || d.claimToken !== claim.claimToken) continue
+          recorded++
+          // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
+          if (next.status === "pending" && live(d.partnerId, d.endpointId) === undefined) deliveries.delete(k)
+          else deliveries.set(k, { ...d, ...next, claimToken: null, updatedAt: now, attemptLog: [...d.attemptLog, attempt] })
         }
-        deliveries.set(k, { ...d, ...next, claimToken: null, updatedAt: now, attemptLog: [...d.attemptLog, attempt] })
-        return true
+        return recorded
       }),
 
     expireLeases: (now) =>

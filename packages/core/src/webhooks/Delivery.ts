@@ -29,6 +29,13 @@ export interface AttemptRecord {
   readonly error: string | null
 }
 
+/** An attempt's outcome, ready to record: the state the machine decided and the attempt row. */
+export interface FinishedAttempt {
+  readonly claim: ClaimedDelivery
+  readonly next: DeliveryState
+  readonly attempt: AttemptRecord
+}
+
 /** A delivery claimed by a worker, with everything the attempt needs. */
 export interface ClaimedDelivery {
   readonly partnerId: string

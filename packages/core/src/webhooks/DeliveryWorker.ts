@@ -7,11 +7,11 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks; `runDue` performs everything
  * due at the current instant and returns, which is what simulations under TestClock step with.
  */
-import { Cause, Clock, Context, Duration, Effect, Fiber, FiberSet, Layer, Option, Ref } from "effect"
+import { Cause, Chunk, Clock, Context, Deferred, Duration, Effect, Fiber, FiberSet, Layer, Option, Queue, Ref } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest } from "./attemptRequest.js"
-import type { AttemptRecord, ClaimedDelivery } from "./Delivery.js"
+import type { AttemptRecord, ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS, transition } from "./DeliveryState.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { type AttemptOutcome, isSuccess, WebhookTransport } from "./WebhookTransport.js"
@@ -31,6 +31,8 @@ export interface DeliveryWorkerConfig {
   readonly pollIntervalMs: number
   /** On shutdown, how long in-flight attempts may take to finish before they are abandoned. */
   readonly drainMs: number
+  /** How often expired leases are looked for (they matter only after a worker died). */
+  readonly sweepIntervalMs?: number
 }
 
 export const defaultWorkerConfig: DeliveryWorkerConfig = {
@@ -38,11 +40,12 @@ export const defaultWorkerConfig: DeliveryWorkerConfig = {
   batchSize: 64,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
-  drainMs: RECEIVER_TIMEOUT_MS + 2_000
+  drainMs: RECEIVER_TIMEOUT_MS + 2_000,
+  sweepIntervalMs: 1_000
 }
 
-/** Extra time past the receiver timeout before the worker gives up on a transport that ignores it. */
-const TRANSPORT_BACKSTOP_MS = 5_000
+/** Outcomes written per statement at most. */
+const MAX_WRITE_BATCH = 256
 
 export interface DeliveryWorkerShape {
   /** Loops until interrupted; on interruption, lets in-flight attempts finish (up to `drainMs`). */
@@ -78,21 +81,20 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         // One token per worker instance: it fences outcomes against claims of other instances.
         const claimToken = yield* ids.next
 
-        /** One attempt, from signing to recording. Interruption records nothing (the lease decides). */
-        const attempt = (claim: ClaimedDelivery) =>
+        /** One attempt, from signing to its outcome; `record` writes it. Interruption records nothing (the lease decides). */
+        const attempt = (claim: ClaimedDelivery, record: (f: FinishedAttempt) => Effect.Effect<void, StoreError>) =>
           Effect.gen(function* () {
             const startedAt = yield* Clock.currentTimeMillis
             const request = yield* attemptRequest(claim, startedAt)
-            const outcome = yield* transport
-              .send(request)
-              .pipe(Effect.timeoutTo({ duration: Duration.millis(RECEIVER_TIMEOUT_MS + TRANSPORT_BACKSTOP_MS), onSuccess: (o) => o, onTimeout: (): AttemptOutcome => ({ _tag: "TimedOut" }) }))
+            // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no second timer here.
+            const outcome = yield* transport.send(request)
             const finishedAt = yield* Clock.currentTimeMillis
             const { status, error } = describe(outcome)
-            const record: AttemptRecord = { attempt: claim.state.attempts, startedAt, durationMs: finishedAt - startedAt, responseStatus: status, error }
+            const row: AttemptRecord = { attempt: claim.state.attempts, startedAt, durationMs: finishedAt - startedAt, responseStatus: status, error }
             // Retries are scheduled from the attempt's start, so a slow failure does not shift the schedule.
             const next = transition(claim.state, isSuccess(outcome) ? { _tag: "Succeeded" } : { _tag: "Failed" }, startedAt)
             if (next._tag === "Rejected") return yield* Effect.dieMessage(`claimed delivery ${claim.id} refused its outcome: ${next.reason}`)
-            yield* store.finishAttempt(claim, next.state, record, finishedAt)
+            yield* record({ claim, next: next.state, attempt: row })
           })
 
         /**
@@ -100,8 +102,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
          * simulation's `crash` plays it) ends that attempt alone, and a store failure while
          * recording is logged; either way the claim is left to its lease.
          */
-        const isolated = (c: ClaimedDelivery) =>
-          Effect.fork(attempt(c)).pipe(
+        const isolated = (c: ClaimedDelivery, record: (f: FinishedAttempt) => Effect.Effect<void, StoreError>) =>
+          Effect.fork(attempt(c, record)).pipe(
             Effect.flatMap(Fiber.await),
             Effect.flatMap((exit) =>
               exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)
@@ -110,10 +112,12 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             )
           )
 
-        const claim = (limit: number) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, claimToken))
+        const claim = (limit: number) => Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, claimToken))
 
         const expire = Effect.flatMap(Clock.currentTimeMillis, store.expireLeases)
+
+        /** Writes one outcome by itself (the step-by-step simulation path). */
+        const recordAlone = (f: FinishedAttempt) => Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.asVoid(store.finishAttempts([f], now)))
 
         const runDue = Effect.gen(function* () {
           yield* expire
@@ -122,41 +126,86 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             const batch = yield* claim(config.batchSize)
             if (batch.length === 0) return total
             total += batch.length
-            yield* Effect.forEach(batch, isolated, { concurrency: config.concurrency, discard: true })
+            yield* Effect.forEach(batch, (c) => isolated(c, recordAlone), { concurrency: config.concurrency, discard: true })
           }
         })
 
+        /**
+         * The long-lived loop. Per delivery it costs a share of one claim and one outcome write:
+         * outcomes are queued and written in batches by one writer fiber (each attempt waits for its
+         * own write, so a slot frees only once the outcome is durable), claims wait until a quarter
+         * of the slots are free unless the worker is idle, and expired leases are swept periodically.
+         */
         const run = Effect.scoped(
           Effect.gen(function* () {
             const inflight = yield* FiberSet.make<void, StoreError>()
             const busy = yield* Ref.make(0)
+            const writes = yield* Queue.unbounded<readonly [FinishedAttempt, Deferred.Deferred<void, StoreError>]>()
+            const writer = Effect.forever(
+              Effect.gen(function* () {
+                const batch = Chunk.toReadonlyArray(yield* Queue.takeBetween(writes, 1, MAX_WRITE_BATCH))
+                const now = yield* Clock.currentTimeMillis
+                const written = yield* Effect.exit(store.finishAttempts(batch.map(([f]) => f), now))
+                for (const [, done] of batch) yield* Deferred.complete(done, written)
+              })
+            )
+            const recordBatched = (f: FinishedAttempt) =>
+              Effect.flatMap(Deferred.make<void, StoreError>(), (done) => Effect.zipRight(Queue.offer(writes, [f, done]), Deferred.await(done)))
+            const refillAt = Math.max(1, Math.floor(config.concurrency / 4))
+            const sweepEveryMs = config.sweepIntervalMs ?? defaultWorkerConfig.sweepIntervalMs ?? 1_000
+            let nextSweepAt = 0
             const loop = Effect.gen(function* () {
               for (;;) {
-                yield* expire
-                const free = config.concurrency - (yield* Ref.get(busy))
-                const batch = free > 0 ? yield* claim(Math.min(free, config.batchSize)) : []
-                for (const c of batch) {
+                const now = yield* Clock.currentTimeMillis
+                if (now >= nextSweepAt) {
+                  yield* expire
+                  nextSweepAt = now + sweepEveryMs
+                }
+                const inFlight = yield* Ref.get(busy)
+                const free = config.concurrency - inFlight
+                const wanted = Math.min(free, config.batchSize)
+                // Small refills cost a claim statement per delivery; wait for a quarter of the slots
+                // unless nothing is in flight (then any free slot is worth a claim).
+                const batch = wanted > 0 && (free >= refillAt || inFlight === 0) ? yield* claim(wanted) : undefined
+                for (const c of batch ?? []) {
                   yield* Ref.update(busy, (n) => n + 1)
+                  // Each attempt is a FiberSet fiber of its own already: its interruption ends it alone.
                   yield* FiberSet.run(
                     inflight,
-                    isolated(c).pipe(Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), wakeup.signal)))
+                    attempt(c, recordBatched).pipe(
+                      Effect.catchAllCause((cause) =>
+                        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError(`delivery ${c.id}: could not record the attempt`, cause)
+                      ),
+                      Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), wakeup.signal))
+                    )
                   )
                 }
-                // A full batch may mean more is due: go again once a slot frees (the attempt signals).
-                if (batch.length > 0 && batch.length === Math.min(free, config.batchSize)) continue
-                const now = yield* Clock.currentTimeMillis
-                const due = free > 0 ? yield* store.nextWakeAt() : undefined
-                const waitMs = Math.max(0, Math.min(config.pollIntervalMs, due === undefined ? config.pollIntervalMs : due - now))
+                // A full batch may mean more is due: go again.
+                if (batch !== undefined && batch.length === wanted) continue
+                if (batch === undefined) {
+                  // Slots are busy: an attempt finishing signals; the sweep and poll still run on time.
+                  yield* Effect.raceFirst(wakeup.await, Effect.sleep(Duration.millis(config.pollIntervalMs)))
+                  continue
+                }
+                // Work was just claimed: the next poll comes soon enough for retries falling due meanwhile.
+                const due = batch.length > 0 ? undefined : yield* store.nextWakeAt()
+                const waitMs = Math.max(0, Math.min(config.pollIntervalMs, due === undefined ? config.pollIntervalMs : due - (yield* Clock.currentTimeMillis)))
                 yield* Effect.raceFirst(wakeup.await, Effect.sleep(Duration.millis(waitMs)))
               }
             })
+            // In the scope, not a child of this fiber: a child would be interrupted with the loop on shutdown,
+            // and the attempts still draining would wait forever for their outcome to be written.
+            const writerFiber = yield* Effect.forkScoped(writer)
             const loopFiber = yield* Effect.fork(loop)
-            // Graceful stop: no new claims, in-flight attempts finish (bounded), then the set closes.
+            // Graceful stop: no new claims, in-flight attempts finish and their outcomes are written
+            // (bounded by drainMs), then the writer stops.
             yield* Effect.addFinalizer(() =>
               Effect.gen(function* () {
                 yield* Fiber.interrupt(loopFiber)
-                const all = yield* FiberSet.awaitEmpty(inflight).pipe(Effect.timeout(Duration.millis(config.drainMs)), Effect.option)
+                // Finalizers run uninterruptibly; without `interruptible` the timeout could not end the wait.
+                const all = yield* Effect.interruptible(FiberSet.awaitEmpty(inflight)).pipe(Effect.timeout(Duration.millis(config.drainMs)), Effect.option)
                 if (Option.isNone(all)) yield* Effect.logWarning("delivery worker: in-flight attempts did not finish in time; their deliveries will become uncertain")
+                yield* Fiber.interrupt(writerFiber)
               }).pipe(Effect.ignore)
             )
             return yield* Fiber.join(loopFiber)

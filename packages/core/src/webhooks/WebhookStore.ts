@@ -9,7 +9,7 @@
  */
 import { Context, type Effect, type Either } from "effect"
 import type { StoreError } from "../StoreError.js"
-import type { AttemptRecord, ClaimedDelivery, DeliveryCursor, DeliveryFilter, DeliveryPage, DeliveryRecord } from "./Delivery.js"
+import type { ClaimedDelivery, DeliveryCursor, DeliveryFilter, DeliveryPage, DeliveryRecord, FinishedAttempt } from "./Delivery.js"
 import type { DeliveryState } from "./DeliveryState.js"
 import type { WebhookEndpoint } from "./Endpoint.js"
 import type { EventTarget, WebhookEvent } from "./Event.js"
@@ -51,10 +51,11 @@ export interface WebhookStoreShape {
   /** Claims up to `limit` due deliveries of active endpoints, oldest due first, skipping rows other workers hold. */
   readonly claimDue: (now: number, leaseMs: number, limit: number, claimToken: string) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError>
   /**
-   * Records an attempt and moves the delivery to `next`, only while `claim` still holds it;
-   * false when the claim was lost (the lease expired and the delivery became uncertain).
+   * Records attempts and moves each delivery to its `next` state, only while its claim still
+   * holds it (a claim lost to an expired lease records nothing). One write for the whole batch;
+   * answers how many were recorded.
    */
-  readonly finishAttempt: (claim: ClaimedDelivery, next: DeliveryState, attempt: AttemptRecord, now: number) => Effect.Effect<boolean, StoreError>
+  readonly finishAttempts: (finished: ReadonlyArray<FinishedAttempt>, now: number) => Effect.Effect<number, StoreError>
   /** Every delivery whose lease ran out while delivering becomes `uncertain`; answers how many. */
   readonly expireLeases: (now: number) => Effect.Effect<number, StoreError>
   /** The earliest time a delivery of an active endpoint is due, or the earliest lease end; undefined when idle. */
