@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { MemoryAccessStores, MemoryLedgerStore, MemoryRateLimitStore } from "@frank/adapters"
+import { MemoryAccessStores, MemoryLedgerStore, MemoryRateLimitStore, MemorySandboxAcquirerStore, SandboxAcquirerLive } from "@frank/adapters"
 import {
   Access,
   defaultRateLimitConfig,
@@ -13,6 +13,7 @@ import {
   Ids,
   Ledger,
   LedgerStore,
+  Payments,
   Pricing,
   RateLimiter,
   sampleCatalog,
@@ -23,7 +24,7 @@ import {
   WebhookSettings
 } from "@frank/core"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
-import { OutboxOnMemory } from "@frank/core/testing"
+import { MemoryPaymentStore, OutboxOnMemory } from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted } from "effect"
 
@@ -52,9 +53,16 @@ const Services = Layer.mergeAll(Ledger.layer, Access.layer, RateLimiter.layer(de
   )
 )
 
+/** Top-ups on memory with the sandbox acquirer (the partner API serves the payment endpoints too). */
+const TopUps = Payments.layer.pipe(
+  Layer.provide(SandboxAcquirerLive({ baseUrl: "http://embedded.test", secret: Redacted.make("sandbox") })),
+  Layer.provide(Layer.mergeAll(MemoryPaymentStore, MemorySandboxAcquirerStore))
+)
+
 const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
   Layer.provide(ErrorEnvelopesLive),
   Layer.provide(PartnerApiLive),
+  Layer.provideMerge(TopUps),
   Layer.provideMerge(Services),
   Layer.provideMerge(NodeHttpServer.layerTest)
 )

@@ -3,7 +3,17 @@
  * here is the same code an embedder wires into their own backend.
  */
 import { readFileSync } from "node:fs"
-import { httpWebhookTransportLayer, NodeSecrets, SqlAccessStores, SqlLedgerStore, SqlRateLimitStore, SqlWebhookStore } from "@frank/adapters"
+import {
+  httpWebhookTransportLayer,
+  NodeSecrets,
+  SandboxAcquirerLive,
+  SqlAccessStores,
+  SqlLedgerStore,
+  SqlPaymentStore,
+  SqlRateLimitStore,
+  SqlSandboxAcquirerStore,
+  SqlWebhookStore
+} from "@frank/adapters"
 import {
   Access,
   type Catalog,
@@ -20,12 +30,14 @@ import {
   scaleRateLimits,
   Tariffs,
   Outbox,
+  Payments,
   Webhooks,
   WebhookSettings
 } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
 import { Effect, Either, Layer, Option, type Redacted } from "effect"
 import type { HostConfigShape } from "./config/HostConfig.js"
+import { sandboxAcquirerConfig } from "./sandbox/sandboxAcquirerConfig.js"
 
 export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog, Error> =>
   Option.match(path, {
@@ -45,7 +57,7 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
   })
 
 export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog) => {
-  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, SqlWebhookStore)
+  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, SqlWebhookStore, SqlPaymentStore, SqlSandboxAcquirerStore)
   const services = Layer.mergeAll(
     Ledger.layer,
     Access.layer,
@@ -55,7 +67,10 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
     DeliveryWorker.layer(defaultWorkerConfig)
   )
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
-  return services.pipe(
+  // Top-ups run over the ledger; the sandbox acquirer is the PaymentProvider.
+  const topUps = Payments.layer.pipe(Layer.provideMerge(SandboxAcquirerLive(sandboxAcquirerConfig(config, pepper))))
+  return topUps.pipe(
+    Layer.provideMerge(services),
     // One outbox and one wake-up signal shared by the ledger, the webhook service and the worker.
     Layer.provideMerge(Outbox.live),
     Layer.provideMerge(stores),

@@ -9,6 +9,7 @@ import { BillingGroup } from "./groups/BillingGroup.js"
 import { KeysGroup } from "./groups/KeysGroup.js"
 import { LedgerGroup } from "./groups/LedgerGroup.js"
 import { WebhooksGroup } from "./groups/WebhooksGroup.js"
+import { PaymentsGroup } from "./groups/PaymentsGroup.js"
 
 export class PartnerApi extends HttpApi.make("frank")
   .add(KeysGroup)
@@ -16,6 +17,7 @@ export class PartnerApi extends HttpApi.make("frank")
   .add(BillingGroup)
   .add(LedgerGroup)
   .add(WebhooksGroup)
+  .add(PaymentsGroup)
   // Every envelope status is declared API-wide: domain failures map to statuses in one table
   // (domainErrors.ts), and the OpenAPI document lists them for every operation.
   .addError(BadRequest)

@@ -10,11 +10,12 @@ import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { KeysHandlers } from "./handlers/KeysHandlers.js"
 import { LedgerHandlers } from "./handlers/LedgerHandlers.js"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
+import { PaymentsHandlers } from "./handlers/PaymentsHandlers.js"
 import { PartnerApi } from "./PartnerApi.js"
 import { SecurityLive } from "./SecurityLive.js"
 
 /** The handler layers of every partner group (a host adding groups of its own provides these too). */
-export const PartnerHandlersLive = Layer.mergeAll(KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers, WebhooksHandlers)
+export const PartnerHandlersLive = Layer.mergeAll(KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers, WebhooksHandlers, PaymentsHandlers)
 
 /** The partner API alone, ready for `HttpApiBuilder.serve` or `toWebHandler`. */
 export const PartnerApiLive = HttpApiBuilder.api(PartnerApi).pipe(Layer.provide(PartnerHandlersLive), Layer.provide(SecurityLive))

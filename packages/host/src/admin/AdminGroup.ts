@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpAp
 import { FranksAmount, Plan } from "@frank/core"
 import { BadRequest, NotFound, Unauthorized } from "@frank/core/http"
 import { Schema } from "effect"
+import { sandboxPaymentEndpoint } from "./sandboxPayments.js"
 
 export class AdminAuth extends HttpApiMiddleware.Tag<AdminAuth>()("AdminAuth", {
   failure: Unauthorized,
@@ -58,5 +59,6 @@ export class AdminGroup extends HttpApiGroup.make("admin")
       .addError(NotFound)
       .annotate(OpenApi.Description, "Sandbox only (FRANK_SANDBOX_CLOCK=true): moves the host's clock forward")
   )
+  .add(sandboxPaymentEndpoint)
   .middleware(AdminAuth)
   .annotate(OpenApi.Title, "Admin (operator only)") {}

@@ -9,6 +9,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { SandboxClock } from "../sandbox/SandboxClock.js"
 import { HostApi } from "../server/HostApi.js"
 import { AdminAuth } from "./AdminGroup.js"
+import { makeSandboxPaymentHandler } from "./sandboxPayments.js"
 
 export const AdminAuthLive = (adminToken: Redacted.Redacted<string>) =>
   Layer.succeed(AdminAuth, {
@@ -27,6 +28,7 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
     const tariffs = yield* Tariffs
     const sandbox = yield* SandboxClock
     const partner = (id: string) => orApiError(access.getPartner(id))
+    const sandboxPayment = yield* makeSandboxPaymentHandler
     return handlers
       .handle("createPartner", ({ payload }) =>
         Effect.map(orApiError(access.createPartner(payload.name)), (p) => ({ id: p.id, name: p.name, createdAt: iso(p.createdAt) }))
@@ -57,5 +59,6 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
           ? Effect.map(sandbox.advance(payload.seconds * 1000), (now) => ({ now: iso(now) }))
           : Effect.fail(apiError(404, "SANDBOX_CLOCK_DISABLED", "the sandbox clock is off; start the host with FRANK_SANDBOX_CLOCK=true"))
       )
+      .handle("sandboxPayment", ({ path }) => sandboxPayment(path.id, path.action))
   })
 )

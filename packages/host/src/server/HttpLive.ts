@@ -10,8 +10,10 @@ import { ErrorEnvelopesLive, frankServerMiddleware, PartnerHandlersLive, Securit
 import { Effect, Layer, type Redacted } from "effect"
 import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
 import { Metrics } from "../metrics/Metrics.js"
+import { CheckoutRoutes } from "../sandbox/CheckoutRoutes.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
+import { PaymentNotificationRoute } from "./PaymentNotificationRoute.js"
 import { makeRouteLabeler } from "./routeLabel.js"
 
 const OPERATIONAL_ROUTES = ["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"]
@@ -26,7 +28,7 @@ export const httpLayer = (options: { readonly port: number; readonly host: strin
     Effect.map(Metrics, (metrics) =>
       HttpApiBuilder.serve(
         frankServerMiddleware((o) => metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs))
-      ).pipe(Layer.provide(HealthRoutes(metrics.render)))
+      ).pipe(Layer.provide(HealthRoutes(metrics.render)), Layer.provide(CheckoutRoutes), Layer.provide(PaymentNotificationRoute))
     )
   )
   return Served.pipe(

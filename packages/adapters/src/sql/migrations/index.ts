@@ -11,11 +11,13 @@ import { Effect, Layer } from "effect"
 import m0001 from "./0001_ledger.js"
 import m0002 from "./0002_access.js"
 import m0003 from "./0003_webhooks.js"
+import m0004 from "./0004_payments.js"
 
 const migrations = {
   "0001_ledger": m0001,
   "0002_access": m0002,
-  "0003_webhooks": m0003
+  "0003_webhooks": m0003,
+  "0004_payments": m0004
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)

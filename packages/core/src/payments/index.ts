@@ -1,0 +1,6 @@
+export * from "./Payment.js"
+export * from "./PaymentError.js"
+export * from "./PaymentProvider.js"
+export * from "./Payments.js"
+export * from "./PaymentState.js"
+export * from "./PaymentStore.js"
