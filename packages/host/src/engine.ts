@@ -3,6 +3,7 @@
  * here is the same code an embedder wires into their own backend.
  */
 import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import {
   httpWebhookTransportLayer,
   NodeSecrets,
@@ -34,6 +35,8 @@ import {
   Webhooks,
   WebhookSettings
 } from "@frank/core"
+import { fileBlobStoreLayer, guardedDispatcherLayer, httpMediaFetcherLayer, NodeMediaProbe, SqlStoredFileStore } from "@frank/adapters"
+import { DEFAULT_MAX_CONCURRENT_IMPORTS, ImportSettings, StoredFiles, StoredFileUrls } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
 import { Effect, Either, Layer, Option, type Redacted } from "effect"
 import type { HostConfigShape } from "./config/HostConfig.js"
@@ -73,6 +76,7 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
     Layer.provideMerge(services),
     // One outbox and one wake-up signal shared by the ledger, the webhook service and the worker.
     Layer.provideMerge(Outbox.live),
+    Layer.provideMerge(filesLayer(config)),
     Layer.provideMerge(stores),
     Layer.provideMerge(
       Layer.mergeAll(
@@ -82,6 +86,30 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy }),
         WebhookSettings.layer(settings),
         httpWebhookTransportLayer(settings)
+      )
+    )
+  )
+}
+
+/**
+ * Media import: stored-file records in SQL (also the StoredFileLookup generation tasks use), bytes
+ * under FRANK_DATA_DIR/files (downloads spool in files/.spool, on the same filesystem, so a
+ * finished download is moved into place), downloads through a guarded agent of their own (a slow
+ * source cannot take connection slots from webhook deliveries), the Node probe, and file URLs
+ * served by this host under FRANK_PUBLIC_BASE_URL. Needs Ids, Secrets and SqlClient from below.
+ */
+export const filesLayer = (config: HostConfigShape) => {
+  const root = join(config.dataDir, "files")
+  const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
+  return StoredFiles.layer.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        SqlStoredFileStore,
+        fileBlobStoreLayer(root),
+        httpMediaFetcherLayer({ spoolDir: join(root, ".spool") }).pipe(Layer.provide(guardedDispatcherLayer(settings))),
+        NodeMediaProbe,
+        ImportSettings.layer({ ...settings, maxConcurrentImports: DEFAULT_MAX_CONCURRENT_IMPORTS }),
+        StoredFileUrls.hostServed(config.publicBaseUrl)
       )
     )
   )

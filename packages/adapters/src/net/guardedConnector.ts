@@ -28,6 +28,11 @@ export interface GuardedConnectorOptions {
   /** Per-address TCP (+ TLS) connect timeout; undici's default of 10 s otherwise. */
   readonly connectTimeoutMs?: number
   /**
+   * Extra certificate authorities to trust besides the system ones (a test server's self-signed
+   * certificate). Certificate verification stays on; this only adds trust anchors.
+   */
+  readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>
+  /**
    * Test seam: the connector that opens the socket to the vetted address. Defaults to undici's
    * own `buildConnector`, which handles TLS, session reuse and keep-alive.
    */
@@ -35,7 +40,12 @@ export interface GuardedConnectorOptions {
 }
 
 export const makeGuardedConnector = (options: GuardedConnectorOptions): buildConnector.connector => {
-  const dial = options.dial ?? buildConnector(options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs })
+  const dial =
+    options.dial ??
+    buildConnector({
+      ...(options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs }),
+      ...(options.ca === undefined ? {} : { ca: typeof options.ca === "string" || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca] })
+    })
   if (options.allowPrivateNetwork) return dial
   const lookup = options.lookup ?? systemLookup
 

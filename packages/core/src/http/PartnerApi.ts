@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { BadRequest, Conflict, Forbidden, InternalError, NotFound, PaymentRequired, TooManyRequests, Unauthorized } from "./ApiError.js"
 import { AuthGroup } from "./groups/AuthGroup.js"
 import { BillingGroup } from "./groups/BillingGroup.js"
+import { FilesGroup } from "./groups/FilesGroup.js"
 import { KeysGroup } from "./groups/KeysGroup.js"
 import { LedgerGroup } from "./groups/LedgerGroup.js"
 import { WebhooksGroup } from "./groups/WebhooksGroup.js"
@@ -17,6 +18,7 @@ export class PartnerApi extends HttpApi.make("frank")
   .add(BillingGroup)
   .add(LedgerGroup)
   .add(WebhooksGroup)
+  .add(FilesGroup)
   .add(PaymentsGroup)
   // Every envelope status is declared API-wide: domain failures map to statuses in one table
   // (domainErrors.ts), and the OpenAPI document lists them for every operation.

@@ -7,6 +7,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
 import { BillingHandlers } from "./handlers/BillingHandlers.js"
+import { FilesHandlers } from "./handlers/FilesHandlers.js"
 import { KeysHandlers } from "./handlers/KeysHandlers.js"
 import { LedgerHandlers } from "./handlers/LedgerHandlers.js"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
@@ -15,7 +16,7 @@ import { PartnerApi } from "./PartnerApi.js"
 import { SecurityLive } from "./SecurityLive.js"
 
 /** The handler layers of every partner group (a host adding groups of its own provides these too). */
-export const PartnerHandlersLive = Layer.mergeAll(KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers, WebhooksHandlers, PaymentsHandlers)
+export const PartnerHandlersLive = Layer.mergeAll(KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers, WebhooksHandlers, FilesHandlers, PaymentsHandlers)
 
 /** The partner API alone, ready for `HttpApiBuilder.serve` or `toWebHandler`. */
 export const PartnerApiLive = HttpApiBuilder.api(PartnerApi).pipe(Layer.provide(PartnerHandlersLive), Layer.provide(SecurityLive))

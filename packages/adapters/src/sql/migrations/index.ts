@@ -12,12 +12,14 @@ import m0001 from "./0001_ledger.js"
 import m0002 from "./0002_access.js"
 import m0003 from "./0003_webhooks.js"
 import m0004 from "./0004_payments.js"
+import m0007 from "./0007_files.js"
 
 const migrations = {
   "0001_ledger": m0001,
   "0002_access": m0002,
   "0003_webhooks": m0003,
-  "0004_payments": m0004
+  "0004_payments": m0004,
+  "0007_files": m0007
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)

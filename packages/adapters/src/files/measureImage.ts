@@ -1,0 +1,12 @@
+/**
+ * Image dimensions as displayed (image-size reads the header only; JPEG with EXIF orientation 5–8
+ * is shown rotated by 90°, so width and height swap).
+ */
+import type { Measurements } from "@frank/core"
+import { imageSizeFromFile } from "image-size/fromFile"
+
+export const measureImage = async (path: string): Promise<Measurements> => {
+  const size = await imageSizeFromFile(path)
+  const swap = (size.orientation ?? 1) >= 5
+  return swap ? { width: size.height, height: size.width } : { width: size.width, height: size.height }
+}

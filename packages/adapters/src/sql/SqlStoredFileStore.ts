@@ -1,0 +1,96 @@
+/**
+ * Stored-file records on SQL (PostgreSQL and PGlite). Provides the full store and the narrow
+ * StoredFileLookup (ownership checks of generation tasks) from one implementation.
+ */
+import { SqlClient, type SqlError } from "@effect/sql"
+import { type FileKind, isUuid, type Measurements, StoreError, type StoredFile, StoredFileLookup, StoredFileStore, type StoredFileStoreShape } from "@frank/core"
+import { Context, Effect, Layer } from "effect"
+
+interface Row {
+  readonly partnerId: string
+  readonly id: string
+  readonly kind: FileKind
+  readonly mimeType: string
+  readonly sizeBytes: number
+  readonly width: number | null
+  readonly height: number | null
+  readonly durationSeconds: number | null
+  readonly fps: number | null
+  readonly pageCount: number | null
+  readonly blobKey: string
+  readonly createdAt: number
+}
+
+const COLUMNS = "partner_id, id, kind, mime_type, size_bytes, width, height, duration_seconds, fps, page_count, blob_key, created_at"
+
+const fromRow = (r: Row): StoredFile => {
+  const measurements: Measurements = {
+    ...(r.width === null ? {} : { width: r.width }),
+    ...(r.height === null ? {} : { height: r.height }),
+    ...(r.durationSeconds === null ? {} : { durationSeconds: r.durationSeconds }),
+    ...(r.fps === null ? {} : { fps: r.fps }),
+    ...(r.pageCount === null ? {} : { pageCount: r.pageCount })
+  }
+  return {
+    id: r.id,
+    partnerId: r.partnerId,
+    kind: r.kind,
+    mimeType: r.mimeType,
+    sizeBytes: r.sizeBytes,
+    measurements,
+    blobKey: r.blobKey,
+    createdAt: r.createdAt
+  }
+}
+
+const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `stored file store: ${what} failed`, cause })
+
+export const makeSqlStoredFileStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(COLUMNS)
+  // Ids that are no UUID would fail the uuid comparison; they match nothing, like a foreign id.
+  const get = (partnerId: string, id: string) =>
+    isUuid(id)
+      ? Effect.map(sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`, (rows) =>
+          rows[0] === undefined ? undefined : fromRow(rows[0])
+        )
+      : Effect.succeed(undefined)
+  const store: StoredFileStoreShape = {
+    insert: (file) =>
+      sql`INSERT INTO stored_files ${sql.insert({
+        partnerId: file.partnerId,
+        id: file.id,
+        kind: file.kind,
+        mimeType: file.mimeType,
+        sizeBytes: file.sizeBytes,
+        width: file.measurements.width ?? null,
+        height: file.measurements.height ?? null,
+        durationSeconds: file.measurements.durationSeconds ?? null,
+        fps: file.measurements.fps ?? null,
+        pageCount: file.measurements.pageCount ?? null,
+        blobKey: file.blobKey,
+        createdAt: file.createdAt
+      })}`.pipe(Effect.asVoid, Effect.mapError(storeError("insert"))),
+    get: (partnerId, id) => Effect.mapError(get(partnerId, id), storeError("get")),
+    owns: (partnerId, id) =>
+      isUuid(id)
+        ? sql<{ n: number }>`SELECT 1 AS n FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.mapError(storeError("owns"))
+          )
+        : Effect.succeed(false),
+    findForServing: (id) =>
+      isUuid(id)
+        ? sql<Row>`SELECT ${columns} FROM stored_files WHERE id = ${id}::uuid`.pipe(
+            Effect.map((rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))),
+            Effect.mapError(storeError("findForServing"))
+          )
+        : Effect.succeed(undefined)
+  }
+  return store
+})
+
+/** Both tags from one store. */
+export const SqlStoredFileStore: Layer.Layer<StoredFileStore | StoredFileLookup, never, SqlClient.SqlClient> = Layer.effectContext(
+  Effect.map(makeSqlStoredFileStore, (store) => Context.make(StoredFileStore, store).pipe(Context.add(StoredFileLookup, store)))
+)
