@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { resolve } from "node:path"
 import autocannon from "autocannon"
@@ -68,6 +69,16 @@ const start = (nodeFlags: ReadonlyArray<string>, args: string[], env: Record<str
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+const cpuSeconds = (pid: number | undefined): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
 const load = (target: string, key: string) =>
   new Promise<autocannon.Result>((done, fail) => {
     autocannon(
@@ -120,23 +131,31 @@ try {
   // Warm-up, then interleaved rounds; the best of two per side.
   await load(hostUrl, key)
   await load(baseUrl, key)
-  const rounds: Array<{ side: "engine" | "baseline"; r: autocannon.Result }> = []
-  for (let i = 0; i < 2; i++) {
-    rounds.push({ side: "baseline", r: await load(baseUrl, key) })
-    rounds.push({ side: "engine", r: await load(hostUrl, key) })
+  // Each round also records the server's CPU time per answered request (/proc), which the
+  // noise of a shared machine disturbs much less than requests/s.
+  const rounds: Array<{ side: "engine" | "baseline"; r: autocannon.Result; cpuUs: number }> = []
+  const round = async (side: "engine" | "baseline", target: string, pid: number | undefined) => {
+    const before = cpuSeconds(pid)
+    const r = await load(target, key)
+    rounds.push({ side, r, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / r.requests.total })
   }
-  const best = (side: "engine" | "baseline") =>
-    rounds.filter((x) => x.side === side).reduce((m, x) => (x.r.requests.average > m.r.requests.average ? x : m)).r
-  const e = best("engine")
-  const base = best("baseline")
+  for (let i = 0; i < 2; i++) {
+    await round("baseline", baseUrl, baseline.pid)
+    await round("engine", hostUrl, host.pid)
+  }
+  const bestRound = (side: "engine" | "baseline") =>
+    rounds.filter((x) => x.side === side).reduce((m, x) => (x.r.requests.average > m.r.requests.average ? x : m))
+  const minCpu = (side: "engine" | "baseline") => Math.min(...rounds.filter((x) => x.side === side).map((x) => x.cpuUs))
+  const e = bestRound("engine").r
+  const base = bestRound("baseline").r
   const errors = rounds.reduce((n, x) => n + x.r.errors + x.r.non2xx, 0)
   console.log(`\nbench/api — GET /v1/billing/balance, ${CONNECTIONS} connections, ${DURATION_S} s per round, PostgreSQL`)
   console.log(`node flags — host: ${HOST_FLAGS.join(" ") || "(defaults)"}; baseline: ${BASELINE_FLAGS.join(" ") || "(defaults)"}`)
-  console.log("| server | requests/s | p50 ms | p99 ms |")
-  console.log("|---|---:|---:|---:|")
-  console.log(`| Frank host (full stack) | ${e.requests.average.toFixed(0)} | ${e.latency.p50} | ${e.latency.p99} |`)
-  console.log(`| bare node:http + pg | ${base.requests.average.toFixed(0)} | ${base.latency.p50} | ${base.latency.p99} |`)
-  console.log(`ratio requests/s engine / baseline: ${(e.requests.average / base.requests.average).toFixed(2)} (target ≥ 0.6); non-2xx or errors: ${errors}`)
+  console.log("| server | requests/s | p50 ms | p99 ms | server CPU µs/request |")
+  console.log("|---|---:|---:|---:|---:|")
+  console.log(`| Frank host (full stack) | ${e.requests.average.toFixed(0)} | ${e.latency.p50} | ${e.latency.p99} | ${minCpu("engine").toFixed(0)} |`)
+  console.log(`| bare node:http + pg | ${base.requests.average.toFixed(0)} | ${base.latency.p50} | ${base.latency.p99} | ${minCpu("baseline").toFixed(0)} |`)
+  console.log(`ratio requests/s engine / baseline: ${(e.requests.average / base.requests.average).toFixed(2)} (target ≥ 0.6); CPU per request baseline / engine: ${(minCpu("baseline") / minCpu("engine")).toFixed(2)}; non-2xx or errors: ${errors}`)
 } finally {
   for (const c of children) c.kill("SIGTERM")
   await new Promise((r) => setTimeout(r, 1500))
