@@ -21,38 +21,43 @@ export const SqlRateLimitStore = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     let hits = 0
     return {
-      hit: (rules: ReadonlyArray<LimitRule>, now: number) =>
-        Effect.gen(function* () {
-          if (rules.length === 0) return []
-          const sorted = [...rules].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-          const starts = sorted.map((r) => windowStart(now, r.windowMs))
-          const counted = yield* sql<{ key: string; count: number }>`
-            INSERT INTO rate_limit_counters (key, window_start, window_end, count, limit_count)
-            SELECT k, s, e, 1, l FROM unnest(
-              ${sorted.map((r) => r.key)}::text[], ${starts}::bigint[],
-              ${sorted.map((r, i) => starts[i]! + r.windowMs)}::bigint[], ${sorted.map((r) => r.limit)}::int[]
-            ) AS t(k, s, e, l)
-            ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-              WHERE rate_limit_counters.count < EXCLUDED.limit_count
-            RETURNING key, count`
-          const counts = new Map(counted.map((r) => [r.key, r.count]))
-          const allowed = counts.size === sorted.length
-          if (!allowed && counts.size > 0) {
-            const taken = sorted.flatMap((r, i) => (counts.has(r.key) ? [{ key: r.key, start: starts[i]! }] : []))
-            yield* sql`UPDATE rate_limit_counters AS c SET count = c.count - 1
-              FROM unnest(${taken.map((t) => t.key)}::text[], ${taken.map((t) => t.start)}::bigint[]) AS t(k, s)
-              WHERE c.key = t.k AND c.window_start = t.s`
-          }
-          if (++hits % SWEEP_EVERY_HITS === 0) yield* sql`DELETE FROM rate_limit_counters WHERE window_end <= ${now}`
-          // A refused counter reports limit + 1; the others their count as if this request had been
-          // counted, which is what the caller's verdict compares against the limit.
-          const states: LimitState[] = sorted.map((rule, i) => ({
-            rule,
-            count: counts.get(rule.key) ?? rule.limit + 1,
-            windowStartMs: starts[i]!
-          }))
-          return rules.map((r) => states.find((s) => s.rule.key === r.key)!)
-        }).pipe(Effect.mapError((cause) => new StoreError({ message: "rate limit store: hit failed", cause })))
+      // On every API request: plain combinators, no generator.
+      hit: (rules: ReadonlyArray<LimitRule>, now: number) => {
+        if (rules.length === 0) return Effect.succeed([])
+        const sorted = [...rules].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        const starts = sorted.map((r) => windowStart(now, r.windowMs))
+        return sql<{ key: string; count: number }>`
+          INSERT INTO rate_limit_counters (key, window_start, window_end, count, limit_count)
+          SELECT k, s, e, 1, l FROM unnest(
+            ${sorted.map((r) => r.key)}::text[], ${starts}::bigint[],
+            ${sorted.map((r, i) => starts[i]! + r.windowMs)}::bigint[], ${sorted.map((r) => r.limit)}::int[]
+          ) AS t(k, s, e, l)
+          ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+            WHERE rate_limit_counters.count < EXCLUDED.limit_count
+          RETURNING key, count`.pipe(
+          Effect.flatMap((counted) => {
+            const counts = new Map(counted.map((r) => [r.key, r.count]))
+            // A refused counter reports limit + 1; the others their count as if this request had
+            // been counted, which is what the caller's verdict compares against the limit.
+            const states = new Map<string, LimitState>(
+              sorted.map((rule, i) => [rule.key, { rule, count: counts.get(rule.key) ?? rule.limit + 1, windowStartMs: starts[i]! }])
+            )
+            const result: ReadonlyArray<LimitState> = rules.map((r) => states.get(r.key)!)
+            const allowed = counts.size === sorted.length
+            const taken = !allowed && counts.size > 0 ? sorted.flatMap((r, i) => (counts.has(r.key) ? [{ key: r.key, start: starts[i]! }] : [])) : []
+            const undo =
+              taken.length > 0
+                ? sql`UPDATE rate_limit_counters AS c SET count = c.count - 1
+                    FROM unnest(${taken.map((t) => t.key)}::text[], ${taken.map((t) => t.start)}::bigint[]) AS t(k, s)
+                    WHERE c.key = t.k AND c.window_start = t.s`
+                : undefined
+            const sweep = ++hits % SWEEP_EVERY_HITS === 0 ? sql`DELETE FROM rate_limit_counters WHERE window_end <= ${now}` : undefined
+            if (undo === undefined && sweep === undefined) return Effect.succeed(result)
+            return Effect.as(Effect.zipRight(undo ?? Effect.void, sweep ?? Effect.void), result)
+          }),
+          Effect.mapError((cause) => new StoreError({ message: "rate limit store: hit failed", cause }))
+        )
+      }
     }
   })
 )

@@ -91,18 +91,19 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
             if (found.expiresAt <= (yield* Clock.currentTimeMillis)) return yield* new SessionExpired({ message: "the cabinet session has expired; sign in again" })
             return { partnerId: found.partnerId }
           }),
-        authenticateKey: (raw) =>
-          Effect.gen(function* () {
-            if (raw.length === 0) return yield* new ApiKeyInvalid({ message: "API key is missing: send it in X-API-Key or Authorization: Bearer" })
-            if (!LIVE_KEY.test(raw) && !LEGACY_KEY.test(raw)) return yield* new ApiKeyInvalid({ message: "API key is malformed" })
-            const now = yield* Clock.currentTimeMillis
-            const key = yield* Either.match(checkAuthenticated(yield* keys.findByHash(yield* secrets.keyedHash(raw)), now), {
-              onLeft: Effect.fail,
-              onRight: Effect.succeed
+        // On every API request: plain combinators, no generator.
+        authenticateKey: (raw) => {
+          if (raw.length === 0) return Effect.fail(new ApiKeyInvalid({ message: "API key is missing: send it in X-API-Key or Authorization: Bearer" }))
+          if (!LIVE_KEY.test(raw) && !LEGACY_KEY.test(raw)) return Effect.fail(new ApiKeyInvalid({ message: "API key is malformed" }))
+          return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Effect.flatMap(Effect.flatMap(secrets.keyedHash(raw), keys.findByHash), (found): Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError> => {
+              const checked = checkAuthenticated(found, now)
+              if (Either.isLeft(checked)) return Effect.fail(checked.left)
+              const key = checked.right
+              return key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS ? Effect.as(keys.touch(key.partnerId, key.id, now), key) : Effect.succeed(key)
             })
-            if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) yield* keys.touch(key.partnerId, key.id, now)
-            return key
-          }),
+          )
+        },
         issueKey: (partnerId, cmd) =>
           Effect.gen(function* () {
             const raw = `svc_live_${toHex(yield* secrets.randomBytes(32))}`

@@ -8,16 +8,17 @@
  * both headers in one place keeps the precise error (expired, revoked, legacy) instead of
  * "missing bearer".
  */
-import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Layer, Option } from "effect"
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Context, Effect, type Fiber, Layer, Option } from "effect"
 import { Access } from "../access/Access.js"
 import type { Scope } from "../access/Scope.js"
-import { type RateDecision, RateLimiter, rateLimitedError, rateLimitHeaders } from "../ratelimit/RateLimiter.js"
+import { RateLimiter, rateLimitedError, rateLimitHeaders } from "../ratelimit/RateLimiter.js"
 import type { RequestIdentity } from "../ratelimit/RateLimitPolicy.js"
-import { apiError } from "./ApiError.js"
+import { type ApiError, apiError } from "./ApiError.js"
 import { toApiError } from "./domainErrors.js"
 import { PartnerApi } from "./PartnerApi.js"
-import { type RouteFacts, routeKey, routeTable } from "./routeTable.js"
+import { routeKey, routeTable } from "./routeTable.js"
+import { addResponseHeaders } from "./serverMiddleware.js"
 import { ApiKeyAuth, CurrentApiKey, CurrentSession, SessionAuth } from "./Security.js"
 
 export interface SecurityConfig {
@@ -43,70 +44,66 @@ const rawApiKey = (request: HttpServerRequest.HttpServerRequest): string => {
   return ""
 }
 
-const withRateLimitHeaders = (decision: RateDecision) =>
-  HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, rateLimitHeaders(decision))))
-
 const makeGuards = Effect.gen(function* () {
   const access = yield* Access
   const limiter = yield* RateLimiter
   const { trustProxy } = yield* SecuritySettings
   const table = routeTable(PartnerApi)
 
-  const requestContext = Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const route = yield* HttpRouter.RouteContext
-    const facts: RouteFacts | undefined = table.get(routeKey(request.method, route.route.path))
-    return { request, path: route.route.path, facts, ip: clientIp(request, trustProxy) }
-  })
+  // The guards run on every request, so they read the request from the fiber directly and chain
+  // plain combinators instead of nesting generators.
+  const requestOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const path = Context.unsafeGet(fiber.currentContext, HttpRouter.RouteContext).route.path
+    const base: RequestIdentity = { method: request.method, route: path, ip: clientIp(request, trustProxy) }
+    return { request, path, base }
+  }
 
   /** Counts the request against every applicable limit; refuses with 429 when any is exhausted. */
-  const limit = (identity: RequestIdentity) =>
-    Effect.gen(function* () {
-      const decision = yield* limiter.check(identity).pipe(Effect.orDie)
-      yield* withRateLimitHeaders(decision)
-      if (!decision.allowed) {
-        const e = rateLimitedError(decision)
-        return yield* Effect.fail(apiError(429, e.code, e.message))
-      }
+  const limit = (request: HttpServerRequest.HttpServerRequest, identity: RequestIdentity) =>
+    Effect.flatMap(Effect.orDie(limiter.check(identity)), (decision) => {
+      const headers = addResponseHeaders(request, rateLimitHeaders(decision))
+      if (decision.allowed) return headers
+      const e = rateLimitedError(decision)
+      return Effect.zipRight(headers, Effect.fail(apiError(429, e.code, e.message)))
     })
 
-  const apiKey = Effect.gen(function* () {
-    const { request, path, facts, ip } = yield* requestContext
-    const base = { method: request.method, route: path, ip }
-    const key = yield* access.authenticateKey(rawApiKey(request)).pipe(
-      Effect.catchTag("StoreError", Effect.die),
-      // Failed authentications count against the per-IP limit too (key guessing).
-      Effect.tapError(() => limit(base).pipe(Effect.ignore)),
-      Effect.mapError(toApiError)
-    )
-    yield* limit({ ...base, apiKeyId: key.id, partnerId: key.partnerId })
-    const required = facts?.requiredScope
-    if (key.access === "restricted" && required !== undefined && (required === "full" || !key.scopes.includes(required as Scope)))
-      return yield* Effect.fail(
-        apiError(
-          403,
-          "API_KEY_SCOPE_REQUIRED",
-          required === "full" ? "this operation needs a full-access key; no scope opens it" : `this operation needs the scope ${required}`
-        )
-      )
-    return { partnerId: key.partnerId, keyId: key.id, access: key.access, scopes: key.access === "full" ? [] : key.scopes }
+  /** A failed authentication counts against the per-IP limit too (key guessing), then fails. */
+  const refuse = (request: HttpServerRequest.HttpServerRequest, base: RequestIdentity, e: Parameters<typeof toApiError>[0]): Effect.Effect<never, ApiError> =>
+    e._tag === "StoreError" ? Effect.die(e) : Effect.zipRight(Effect.ignore(limit(request, base)), Effect.fail(toApiError(e)))
+
+  const apiKey = Effect.withFiberRuntime<CurrentApiKey["Type"], ApiError>((fiber) => {
+    const { request, path, base } = requestOf(fiber)
+    return Effect.matchEffect(access.authenticateKey(rawApiKey(request)), {
+      onFailure: (e) => refuse(request, base, e),
+      onSuccess: (key) =>
+        Effect.flatMap(limit(request, { ...base, apiKeyId: key.id, partnerId: key.partnerId }), () => {
+          const required = table.get(routeKey(request.method, path))?.requiredScope
+          if (key.access === "restricted" && required !== undefined && (required === "full" || !key.scopes.includes(required as Scope)))
+            return Effect.fail(
+              apiError(
+                403,
+                "API_KEY_SCOPE_REQUIRED",
+                required === "full" ? "this operation needs a full-access key; no scope opens it" : `this operation needs the scope ${required}`
+              )
+            )
+          return Effect.succeed({ partnerId: key.partnerId, keyId: key.id, access: key.access, scopes: key.access === "full" ? [] : key.scopes })
+        })
+    })
   })
 
-  const session = Effect.gen(function* () {
-    const { request, path, ip } = yield* requestContext
-    const base = { method: request.method, route: path, ip }
+  const session = Effect.withFiberRuntime<CurrentSession["Type"], ApiError>((fiber) => {
+    const { request, base } = requestOf(fiber)
     const token = request.cookies.service_token ?? ""
-    if (token.length === 0 && rawApiKey(request).length > 0) {
-      yield* limit(base)
-      return yield* Effect.fail(apiError(403, "SESSION_REQUIRED_NOT_API_KEY", "this operation needs the cabinet session (cookie service_token); API keys cannot call it"))
-    }
-    const found = yield* access.authenticateSession(token).pipe(
-      Effect.catchTag("StoreError", Effect.die),
-      Effect.tapError(() => limit(base).pipe(Effect.ignore)),
-      Effect.mapError(toApiError)
-    )
-    yield* limit({ ...base, sessionPartnerId: found.partnerId, partnerId: found.partnerId })
-    return found
+    if (token.length === 0 && rawApiKey(request).length > 0)
+      return Effect.zipRight(
+        limit(request, base),
+        Effect.fail(apiError(403, "SESSION_REQUIRED_NOT_API_KEY", "this operation needs the cabinet session (cookie service_token); API keys cannot call it"))
+      )
+    return Effect.matchEffect(access.authenticateSession(token), {
+      onFailure: (e) => refuse(request, base, e),
+      onSuccess: (found) => Effect.as(limit(request, { ...base, sessionPartnerId: found.partnerId, partnerId: found.partnerId }), found)
+    })
   })
 
   return { apiKey, session }

@@ -9,7 +9,7 @@
  * observes it (headers are added through a pre-response handler registered up front).
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Clock, Effect, FiberRef, HashMap, LogLevel, Option } from "effect"
+import { Cause, Clock, Context, Effect, FiberRef, HashMap, LogLevel, Option } from "effect"
 import { Ids } from "../Ids.js"
 import { PartnerApi } from "./PartnerApi.js"
 import { generationFailureResponse, isGenerationPath } from "./generationEnvelope.js"
@@ -30,27 +30,76 @@ export interface RequestObservation {
   readonly requestId: string
 }
 
+/**
+ * Response headers of the request being served, written by the one pre-response handler
+ * `frankServerMiddleware` registers; other middlewares add to them through `addResponseHeaders`.
+ * Keyed by the platform's source request (a node `IncomingMessage`, a web `Request`), which every
+ * `HttpServerRequest` derived from it during the request shares.
+ */
+const pendingHeaders = new WeakMap<object, Record<string, string>>()
+
+const sourceOf = (request: HttpServerRequest.HttpServerRequest): object | undefined =>
+  typeof request.source === "object" && request.source !== null ? request.source : undefined
+
+/**
+ * Sets `headers` on the response of `request`: in the header set of `frankServerMiddleware` when
+ * it serves the request (no extra pre-response handler), else through a pre-response handler of
+ * their own.
+ */
+export const addResponseHeaders = (request: HttpServerRequest.HttpServerRequest, headers: Readonly<Record<string, string>>): Effect.Effect<void> => {
+  const source = sourceOf(request)
+  const pending = source === undefined ? undefined : pendingHeaders.get(source)
+  if (pending === undefined) return HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))
+  Object.assign(pending, headers)
+  return Effect.void
+}
+
+/**
+ * Names every request (`x-request-id`: the client's when well-formed, else a fresh id), annotates
+ * its logs with the id, writes the access log line at `info` and reports the request to `observe`.
+ * Per-request work is kept to plain calls on the fiber: this runs on every request.
+ */
 export const frankServerMiddleware =
   (observe: (o: RequestObservation) => Effect.Effect<void> = () => Effect.void) =>
-  <E, R>(app: HttpApp.Default<E, R>) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const started = yield* Clock.currentTimeMillis
-      const given = request.headers["x-request-id"]
-      const requestId = given !== undefined && REQUEST_ID.test(given) ? given : yield* Effect.flatMap(Ids, (ids) => ids.next)
-      const path = request.url.split("?")[0] ?? request.url
-      yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-request-id", requestId)))
-      const response = yield* Effect.annotateLogs(app, "requestId", requestId)
-      const durationMs = (yield* Clock.currentTimeMillis) - started
-      // Access lines are built only when they will be written: at warning level the hot path
-      // skips the annotation work entirely.
-      if (LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info))
-        yield* Effect.logInfo("request").pipe(
-          Effect.annotateLogs({ requestId, method: request.method, path, status: response.status, durationMs, component: "http" })
+  <E, R>(app: HttpApp.Default<E, R>) => {
+    const serve = (request: HttpServerRequest.HttpServerRequest, clock: Clock.Clock, started: number, requestId: string) => {
+      const headers: Record<string, string> = { "x-request-id": requestId }
+      const source = sourceOf(request)
+      if (source !== undefined) pendingHeaders.set(source, headers)
+      // The annotation stays on the request's own fiber (one per request) for its remaining life,
+      // which is this middleware and what the platform does after it.
+      return FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", requestId as unknown)).pipe(
+        Effect.zipRight(HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))),
+        Effect.zipRight(app),
+        Effect.flatMap((response) =>
+          Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse>((fiber) => {
+            const durationMs = clock.unsafeCurrentTimeMillis() - started
+            const path = request.url.split("?")[0] ?? request.url
+            const observed = observe({ method: request.method, path, status: response.status, durationMs, requestId })
+            // Access lines are built only when they will be written: at warning level the hot
+            // path skips the annotation work entirely.
+            const logged = LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)
+              ? Effect.zipRight(
+                  Effect.logInfo("request").pipe(
+                    Effect.annotateLogs({ requestId, method: request.method, path, status: response.status, durationMs, component: "http" })
+                  ),
+                  observed
+                )
+              : observed
+            return Effect.as(logged, response)
+          })
         )
-      yield* observe({ method: request.method, path, status: response.status, durationMs, requestId })
-      return response
+      )
+    }
+    return Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | Ids | HttpServerRequest.HttpServerRequest>((fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
+      const started = clock.unsafeCurrentTimeMillis()
+      const given = request.headers["x-request-id"]
+      if (given !== undefined && REQUEST_ID.test(given)) return serve(request, clock, started, given)
+      return Effect.flatMap(Ids, (ids) => Effect.flatMap(ids.next, (id) => serve(request, clock, started, id)))
     })
+  }
 
 /** `A: msg ← B: msg ← …` through `.cause` links, so a wrapped SQL error is visible in the log. */
 const causeChain = (error: unknown): string => {

@@ -47,14 +47,15 @@ export class RateLimiter extends Context.Tag("@frank/core/RateLimiter")<
       Effect.gen(function* () {
         const store = yield* RateLimitStore
         return {
-          check: (req) =>
-            Effect.gen(function* () {
-              const rules = rulesFor(req, config)
-              const now = yield* Clock.currentTimeMillis
-              const states = yield* store.hit(rules, now)
-              const verdicts = states.map((s) => verdict(s, now))
-              return { allowed: verdicts.every((v) => v.allowed), reported: tightest(verdicts), verdicts }
-            })
+          check: (req) => {
+            const rules = rulesFor(req, config)
+            return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              Effect.map(store.hit(rules, now), (states): RateDecision => {
+                const verdicts = states.map((s) => verdict(s, now))
+                return { allowed: verdicts.every((v) => v.allowed), reported: tightest(verdicts), verdicts }
+              })
+            )
+          }
         }
       })
     )
