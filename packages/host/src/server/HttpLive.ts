@@ -4,10 +4,10 @@
  * readiness and metrics.
  */
 import { createServer } from "node:http"
-import { HttpApiBuilder, HttpApiSwagger, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerHandlersLive, SecurityLive } from "@frank/core/http"
-import { Effect, Layer, type Redacted } from "effect"
+import { Effect, FiberRef, Layer, type Redacted } from "effect"
 import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
 import { Metrics } from "../metrics/Metrics.js"
 import { CheckoutRoutes } from "../sandbox/CheckoutRoutes.js"
@@ -25,11 +25,16 @@ export const httpLayer = (options: { readonly port: number; readonly host: strin
   )
   const label = makeRouteLabeler(HostApi, OPERATIONAL_ROUTES)
   const Served = Layer.unwrapEffect(
-    Effect.map(Metrics, (metrics) =>
-      HttpApiBuilder.serve(
+    Effect.gen(function* () {
+      const metrics = yield* Metrics
+      const served = HttpApiBuilder.serve(
         frankServerMiddleware((o) => metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs))
       ).pipe(Layer.provide(HealthRoutes(metrics.render)), Layer.provide(CheckoutRoutes), Layer.provide(PaymentNotificationRoute))
-    )
+      // With Effect's tracer off (the reference host has no exporter) the platform's per-request
+      // server span would only cost CPU: a URL parse, a copy of the headers with redactions, the
+      // span and its parent-span context. An embedder with tracing on keeps it.
+      return (yield* FiberRef.get(FiberRef.currentTracerEnabled)) ? served : HttpMiddleware.withTracerDisabledWhen(served, () => true)
+    })
   )
   return Served.pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
