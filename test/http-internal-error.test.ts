@@ -24,7 +24,7 @@ import {
   WebhookSettings
 } from "@frank/core"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
-import { FilesOnMemory, MemoryPaymentStore, OutboxOnMemory } from "@frank/core/testing"
+import { FilesOnMemory, MemoryPaymentStore, OutboxOnMemory, TasksOnMemory } from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted } from "effect"
 
@@ -64,6 +64,7 @@ const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
   Layer.provide(PartnerApiLive),
   Layer.provideMerge(TopUps),
   Layer.provideMerge(FilesOnMemory()),
+  Layer.provideMerge(TasksOnMemory()),
   Layer.provideMerge(Services),
   Layer.provideMerge(NodeHttpServer.layerTest)
 )

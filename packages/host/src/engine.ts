@@ -37,8 +37,10 @@ import {
 } from "@frank/core"
 import { fileBlobStoreLayer, guardedDispatcherLayer, httpMediaFetcherLayer, NodeMediaProbe, SqlStoredFileStore } from "@frank/adapters"
 import { DEFAULT_MAX_CONCURRENT_IMPORTS, ImportSettings, StoredFiles, StoredFileUrls } from "@frank/core"
+import { sandboxGenerationLayer, SqlTaskStore } from "@frank/adapters"
+import { Tasks, TaskSettings } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
-import { Effect, Either, Layer, Option, type Redacted } from "effect"
+import { Duration, Effect, Either, Layer, Option, type Redacted } from "effect"
 import type { HostConfigShape } from "./config/HostConfig.js"
 import { sandboxAcquirerConfig } from "./sandbox/sandboxAcquirerConfig.js"
 
@@ -73,6 +75,7 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
   // Top-ups run over the ledger; the sandbox acquirer is the PaymentProvider.
   const topUps = Payments.layer.pipe(Layer.provideMerge(SandboxAcquirerLive(sandboxAcquirerConfig(config, pepper))))
   return topUps.pipe(
+    Layer.provideMerge(tasksLayer(config)),
     Layer.provideMerge(services),
     // One outbox and one wake-up signal shared by the ledger, the webhook service and the worker.
     Layer.provideMerge(Outbox.live),
@@ -113,4 +116,28 @@ export const filesLayer = (config: HostConfigShape) => {
       )
     )
   )
+}
+
+/**
+ * Generation tasks: the SQL task store, the sandbox generation provider (FRANK_SANDBOX_TASK_SECONDS;
+ * 0 leaves tasks to the admin controls) and result links under FRANK_PUBLIC_BASE_URL. At start,
+ * tasks a previous run left queued or running are handed to the provider again. Needs the ledger,
+ * outbox, tariffs, pricing, ids and a StoredFileLookup from the engine below it.
+ */
+export const tasksLayer = (config: HostConfigShape) => {
+  const tasks = Tasks.layer.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        SqlTaskStore,
+        sandboxGenerationLayer({ autoCompleteAfter: config.sandboxTaskSeconds === 0 ? undefined : Duration.seconds(config.sandboxTaskSeconds) }),
+        TaskSettings.layer({ publicBaseUrl: config.publicBaseUrl })
+      )
+    )
+  )
+  const resume = Layer.effectDiscard(
+    Effect.flatMap(Tasks, (t) => t.resumeUnfinished).pipe(
+      Effect.tap((n) => (n > 0 ? Effect.logInfo("unfinished generation tasks handed to the provider again").pipe(Effect.annotateLogs({ tasks: n })) : Effect.void))
+    )
+  )
+  return resume.pipe(Layer.provideMerge(tasks))
 }

@@ -9,6 +9,7 @@ import { BillingGroup } from "./groups/BillingGroup.js"
 import { FilesGroup } from "./groups/FilesGroup.js"
 import { KeysGroup } from "./groups/KeysGroup.js"
 import { LedgerGroup } from "./groups/LedgerGroup.js"
+import { TasksGroup } from "./groups/TasksGroup.js"
 import { WebhooksGroup } from "./groups/WebhooksGroup.js"
 import { PaymentsGroup } from "./groups/PaymentsGroup.js"
 
@@ -18,6 +19,7 @@ export class PartnerApi extends HttpApi.make("frank")
   .add(BillingGroup)
   .add(LedgerGroup)
   .add(WebhooksGroup)
+  .add(TasksGroup)
   .add(FilesGroup)
   .add(PaymentsGroup)
   // Every envelope status is declared API-wide: domain failures map to statuses in one table

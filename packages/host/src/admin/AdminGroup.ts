@@ -7,6 +7,7 @@ import { FranksAmount, Plan } from "@frank/core"
 import { BadRequest, NotFound, Unauthorized } from "@frank/core/http"
 import { Schema } from "effect"
 import { sandboxPaymentEndpoint } from "./sandboxPayments.js"
+import { sandboxTaskEndpoint } from "./sandboxTasks.js"
 
 export class AdminAuth extends HttpApiMiddleware.Tag<AdminAuth>()("AdminAuth", {
   failure: Unauthorized,
@@ -60,5 +61,6 @@ export class AdminGroup extends HttpApiGroup.make("admin")
       .annotate(OpenApi.Description, "Sandbox only (FRANK_SANDBOX_CLOCK=true): moves the host's clock forward")
   )
   .add(sandboxPaymentEndpoint)
+  .add(sandboxTaskEndpoint)
   .middleware(AdminAuth)
   .annotate(OpenApi.Title, "Admin (operator only)") {}

@@ -10,6 +10,7 @@ import { SandboxClock } from "../sandbox/SandboxClock.js"
 import { HostApi } from "../server/HostApi.js"
 import { AdminAuth } from "./AdminGroup.js"
 import { makeSandboxPaymentHandler } from "./sandboxPayments.js"
+import { makeSandboxTaskHandler } from "./sandboxTasks.js"
 
 export const AdminAuthLive = (adminToken: Redacted.Redacted<string>) =>
   Layer.succeed(AdminAuth, {
@@ -29,6 +30,7 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
     const sandbox = yield* SandboxClock
     const partner = (id: string) => orApiError(access.getPartner(id))
     const sandboxPayment = yield* makeSandboxPaymentHandler
+    const sandboxTask = yield* makeSandboxTaskHandler
     return handlers
       .handle("createPartner", ({ payload }) =>
         Effect.map(orApiError(access.createPartner(payload.name)), (p) => ({ id: p.id, name: p.name, createdAt: iso(p.createdAt) }))
@@ -60,5 +62,6 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
           : Effect.fail(apiError(404, "SANDBOX_CLOCK_DISABLED", "the sandbox clock is off; start the host with FRANK_SANDBOX_CLOCK=true"))
       )
       .handle("sandboxPayment", ({ path }) => sandboxPayment(path.id, path.action))
+      .handle("sandboxTask", ({ path, payload }) => sandboxTask(path.id, path.action, payload))
   })
 )

@@ -16,6 +16,8 @@
  * | `LOG_LEVEL`                   | info                    | debug, info, warning or error                  |
  * | `FRANK_RATE_LIMIT_MULTIPLIER` | 1                       | multiplies every rate limit (benchmarks only)  |
  * | `FRANK_SANDBOX_CLOCK`         | false                   | sandbox only: admin API may move the clock     |
+ * | `FRANK_SANDBOX_TASK_SECONDS`  | 5                       | sandbox tasks succeed after this many seconds; |
+ * |                               |                         | 0: only the admin controls finish them         |
  *
  * Invalid values fail the start with a ConfigError naming the variable, e.g.
  * `Invalid data at PORT: "Expected a network port value but received "abc""`.
@@ -51,6 +53,8 @@ export interface HostConfigShape {
   readonly rateLimitMultiplier: number
   /** Sandbox only: lets the admin API move the host's clock forward. */
   readonly sandboxClock: boolean
+  /** Seconds a sandbox generation task runs before it succeeds by itself; 0: it waits for an admin control. */
+  readonly sandboxTaskSeconds: number
 }
 
 /** An optional variable where the empty string means "not set". */
@@ -109,7 +113,11 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
     Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
     Config.withDefault(1)
   ),
-  sandboxClock: flag("FRANK_SANDBOX_CLOCK")
+  sandboxClock: flag("FRANK_SANDBOX_CLOCK"),
+  sandboxTaskSeconds: Config.integer("FRANK_SANDBOX_TASK_SECONDS").pipe(
+    Config.validate({ message: "Expected an integer between 0 and 86400", validation: (n) => n >= 0 && n <= 86_400 }),
+    Config.withDefault(5)
+  )
 }).pipe(
   Config.map(
     (c): HostConfigShape => ({

@@ -1,0 +1,2 @@
+export * from "./render.js"
+export * from "./SandboxGenerationProvider.js"

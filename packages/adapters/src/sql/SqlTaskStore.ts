@@ -1,0 +1,223 @@
+/**
+ * The task store on SQL (PostgreSQL and PGlite).
+ *
+ * - `create` inserts with `ON CONFLICT (partner_id, idempotency_key) DO NOTHING`: a concurrent
+ *   retry with the same key waits on the unique index until the first launch commits (then finds
+ *   its task) or rolls back (then launches itself). The caller's reservation runs after the insert
+ *   in the same transaction, so a refused reservation removes the task with it.
+ * - `update` locks the task row (`FOR UPDATE`), so reports of one task serialize and each sees the
+ *   state the previous one left; the settlement runs in the same transaction (the ledger store
+ *   and the outbox join it).
+ * Lock order is always task row, then the partner's ledger account, so the two never deadlock.
+ */
+import { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
+import {
+  type EstimateRequest,
+  type Family,
+  type Quality,
+  StoreError,
+  type Task,
+  type TaskChange,
+  type TaskContent,
+  type TaskInput,
+  type TaskStatus,
+  TaskStore,
+  type TaskStoreShape
+} from "@frank/core"
+import { Effect, Layer } from "effect"
+
+interface TaskRow {
+  readonly partnerId: string
+  readonly id: string
+  readonly status: TaskStatus
+  readonly modelId: string
+  readonly family: Family
+  readonly operation: string
+  readonly mode: string
+  readonly resolution: string | null
+  readonly quality: Quality | null
+  readonly request: string
+  readonly inputs: string
+  readonly reservedMinor: number
+  readonly costMinor: number | null
+  readonly idempotencyKey: string | null
+  readonly resultUrl: string | null
+  readonly resultMimeType: string | null
+  readonly resultSizeBytes: number | null
+  readonly resultText: string | null
+  readonly failureCode: string | null
+  readonly failureMessage: string | null
+  readonly createdAt: number
+  readonly startedAt: number | null
+  readonly finishedAt: number | null
+}
+
+const TASK_COLUMNS = `partner_id, id, status, model_id, family, operation, mode, resolution, quality, request, inputs, reserved_minor,
+  cost_minor, idempotency_key, result_url, result_mime_type, result_size_bytes, result_text, failure_code, failure_message,
+  created_at, started_at, finished_at`
+
+const fromRow = (r: TaskRow): Task => ({
+  partnerId: r.partnerId,
+  id: r.id,
+  status: r.status,
+  modelId: r.modelId,
+  family: r.family,
+  operation: r.operation,
+  mode: r.mode,
+  resolution: r.resolution,
+  quality: r.quality,
+  request: JSON.parse(r.request) as EstimateRequest,
+  inputs: JSON.parse(r.inputs) as ReadonlyArray<TaskInput>,
+  reservedMinor: r.reservedMinor,
+  costMinor: r.costMinor,
+  idempotencyKey: r.idempotencyKey,
+  result:
+    r.resultUrl === null || r.resultMimeType === null
+      ? null
+      : { url: r.resultUrl, mimeType: r.resultMimeType, sizeBytes: r.resultSizeBytes ?? 0, text: r.resultText },
+  failure: r.failureCode === null ? null : { code: r.failureCode, message: r.failureMessage ?? "" },
+  createdAt: r.createdAt,
+  startedAt: r.startedAt,
+  finishedAt: r.finishedAt
+})
+
+/** The columns a transition may change. */
+const changeableColumns = (t: Task) => ({
+  status: t.status,
+  costMinor: t.costMinor,
+  resultUrl: t.result?.url ?? null,
+  resultMimeType: t.result?.mimeType ?? null,
+  resultSizeBytes: t.result?.sizeBytes ?? null,
+  resultText: t.result?.text ?? null,
+  failureCode: t.failure?.code ?? null,
+  failureMessage: t.failure?.message ?? null,
+  startedAt: t.startedAt,
+  finishedAt: t.finishedAt
+})
+
+const toRow = (t: Task) => ({
+  partnerId: t.partnerId,
+  id: t.id,
+  modelId: t.modelId,
+  family: t.family,
+  operation: t.operation,
+  mode: t.mode,
+  resolution: t.resolution,
+  quality: t.quality,
+  request: JSON.stringify(t.request),
+  inputs: JSON.stringify(t.inputs),
+  reservedMinor: t.reservedMinor,
+  idempotencyKey: t.idempotencyKey,
+  createdAt: t.createdAt,
+  ...changeableColumns(t)
+})
+
+/** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
+
+const storeError = (what: string) => (cause: SqlError) => new StoreError({ message: `task store: ${what} failed`, cause })
+
+/** SQL failures become StoreErrors; the caller's own failures pass through untouched. */
+const sqlFailures =
+  (what: string) =>
+  <E>(e: E | SqlError): E | StoreError =>
+    e instanceof SqlError ? storeError(what)(e) : e
+
+export const makeSqlTaskStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(TASK_COLUMNS)
+
+  const selectOne = (partnerId: string, id: string, forUpdate: boolean) =>
+    Effect.map(
+      sql<TaskRow>`SELECT ${columns} FROM tasks WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
+      (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
+    )
+
+  const store: TaskStoreShape = {
+    create: <E>(task: Task, alongside: Effect.Effect<void, E | StoreError>) =>
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const inserted = yield* sql<{ id: string }>`INSERT INTO tasks ${sql.insert(toRow(task))}
+              ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING id`
+            if (inserted.length === 0) {
+              // Only the idempotency key can conflict (ids are fresh): the earlier launch is committed.
+              const [earlier] = yield* sql<TaskRow>`SELECT ${columns} FROM tasks
+                WHERE partner_id = ${task.partnerId} AND idempotency_key = ${task.idempotencyKey}`
+              if (earlier === undefined) return yield* new StoreError({ message: "task store: create conflicted on a key no task holds" })
+              return { task: fromRow(earlier), created: false }
+            }
+            yield* alongside
+            return { task, created: true }
+          })
+        )
+        .pipe(Effect.mapError(sqlFailures("create"))),
+
+    get: (partnerId, id) => (isUuid(id) ? selectOne(partnerId, id, false).pipe(Effect.mapError(storeError("get"))) : Effect.succeed(undefined)),
+
+    list: (partnerId, filter, offset, limit) =>
+      Effect.gen(function* () {
+        const byStatus = filter.status === undefined ? sql`` : sql` AND status = ${filter.status}`
+        const rows = yield* sql<TaskRow>`SELECT ${columns} FROM tasks WHERE partner_id = ${partnerId}${byStatus}
+          ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+        const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tasks WHERE partner_id = ${partnerId}${byStatus}`
+        return { items: rows.map(fromRow), total: count?.n ?? 0 }
+      }).pipe(Effect.mapError(storeError("list"))),
+
+    update: <E>(
+      partnerId: string,
+      id: string,
+      decide: (current: Task) => TaskChange | undefined,
+      alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>
+    ) =>
+      !isUuid(id)
+        ? Effect.succeed(undefined)
+        : sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const current = yield* selectOne(partnerId, id, true)
+                if (current === undefined) return undefined
+                const change = decide(current)
+                if (change === undefined) return { task: current, changed: false }
+                yield* sql`UPDATE tasks SET ${sql.update(changeableColumns(change.task))} WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+                if (change.content !== undefined)
+                  yield* sql`INSERT INTO task_results ${sql.insert({
+                    partnerId,
+                    taskId: change.task.id,
+                    mimeType: change.content.mimeType,
+                    content: change.content.bytes
+                  })}`
+                yield* alongside(change, current)
+                return { task: change.task, changed: true }
+              })
+            )
+            .pipe(Effect.mapError(sqlFailures("update"))),
+
+    content: (partnerId, id) =>
+      !isUuid(id)
+        ? Effect.succeed(undefined)
+        : sql<{ mimeType: string; content: Uint8Array }>`SELECT mime_type, content FROM task_results
+            WHERE partner_id = ${partnerId} AND task_id = ${id}::uuid`.pipe(
+            Effect.map(([row]): TaskContent | undefined => (row === undefined ? undefined : { mimeType: row.mimeType, bytes: new Uint8Array(row.content) })),
+            Effect.mapError(storeError("content"))
+          ),
+
+    locate: (id) =>
+      !isUuid(id)
+        ? Effect.succeed(undefined)
+        : sql<TaskRow>`SELECT ${columns} FROM tasks WHERE id = ${id}::uuid LIMIT 1`.pipe(
+            Effect.map(([row]) => (row === undefined ? undefined : fromRow(row))),
+            Effect.mapError(storeError("locate"))
+          ),
+
+    unfinished: (limit) =>
+      sql<TaskRow>`SELECT ${columns} FROM tasks WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.mapError(storeError("unfinished"))
+      )
+  }
+  return store
+})
+
+export const SqlTaskStore: Layer.Layer<TaskStore, never, SqlClient.SqlClient> = Layer.effect(TaskStore, makeSqlTaskStore)
