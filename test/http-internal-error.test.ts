@@ -24,7 +24,7 @@ import {
   WebhookSettings
 } from "@frank/core"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
-import { FilesOnMemory, MemoryPaymentStore, OutboxOnMemory, TasksOnMemory } from "@frank/core/testing"
+import { FilesOnMemory, InvoicesOnMemory, MemoryPaymentStore, OutboxOnMemory, TasksOnMemory } from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted } from "effect"
 
@@ -63,6 +63,7 @@ const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
   Layer.provide(ErrorEnvelopesLive),
   Layer.provide(PartnerApiLive),
   Layer.provideMerge(TopUps),
+  Layer.provideMerge(InvoicesOnMemory),
   Layer.provideMerge(FilesOnMemory()),
   Layer.provideMerge(TasksOnMemory()),
   Layer.provideMerge(Services),

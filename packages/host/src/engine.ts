@@ -8,7 +8,9 @@ import {
   httpWebhookTransportLayer,
   NodeSecrets,
   SandboxAcquirerLive,
+  sandboxBankLayer,
   SqlAccessStores,
+  SqlInvoiceStores,
   SqlLedgerStore,
   SqlPaymentStore,
   SqlRateLimitStore,
@@ -24,6 +26,7 @@ import {
   defaultTariffConfig,
   defaultWorkerConfig,
   Ids,
+  Invoices,
   Ledger,
   Pricing,
   RateLimiter,
@@ -62,7 +65,7 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
   })
 
 export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog) => {
-  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, SqlWebhookStore, SqlPaymentStore, SqlSandboxAcquirerStore)
+  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, SqlWebhookStore, SqlPaymentStore, SqlSandboxAcquirerStore, SqlInvoiceStores)
   const services = Layer.mergeAll(
     Ledger.layer,
     Access.layer,
@@ -74,7 +77,9 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
   // Top-ups run over the ledger; the sandbox acquirer is the PaymentProvider.
   const topUps = Payments.layer.pipe(Layer.provideMerge(SandboxAcquirerLive(sandboxAcquirerConfig(config, pepper))))
-  return topUps.pipe(
+  // Legal invoices run over the ledger; the sandbox bank is the BankGateway.
+  const invoicing = Invoices.layer.pipe(Layer.provideMerge(sandboxBankLayer({ publicBaseUrl: config.publicBaseUrl })))
+  return Layer.mergeAll(topUps, invoicing).pipe(
     Layer.provideMerge(tasksLayer(config)),
     Layer.provideMerge(services),
     // One outbox and one wake-up signal shared by the ledger, the webhook service and the worker.

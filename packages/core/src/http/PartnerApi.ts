@@ -11,6 +11,7 @@ import { KeysGroup } from "./groups/KeysGroup.js"
 import { LedgerGroup } from "./groups/LedgerGroup.js"
 import { TasksGroup } from "./groups/TasksGroup.js"
 import { WebhooksGroup } from "./groups/WebhooksGroup.js"
+import { InvoicesGroup } from "./groups/InvoicesGroup.js"
 import { PaymentsGroup } from "./groups/PaymentsGroup.js"
 
 export class PartnerApi extends HttpApi.make("frank")
@@ -22,6 +23,7 @@ export class PartnerApi extends HttpApi.make("frank")
   .add(TasksGroup)
   .add(FilesGroup)
   .add(PaymentsGroup)
+  .add(InvoicesGroup)
   // Every envelope status is declared API-wide: domain failures map to statuses in one table
   // (domainErrors.ts), and the OpenAPI document lists them for every operation.
   .addError(BadRequest)

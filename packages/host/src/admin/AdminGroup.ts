@@ -4,7 +4,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { FranksAmount, Plan } from "@frank/core"
-import { BadRequest, NotFound, Unauthorized } from "@frank/core/http"
+import { BadRequest, Conflict, NotFound, Unauthorized } from "@frank/core/http"
 import { Schema } from "effect"
 import { sandboxPaymentEndpoint } from "./sandboxPayments.js"
 import { sandboxTaskEndpoint } from "./sandboxTasks.js"
@@ -47,6 +47,16 @@ export const AdvanceClock = Schema.Struct({
 }).annotations(parse)
 export const ClockView = Schema.Struct({ now: Schema.String }).annotations({ identifier: "SandboxClock" })
 
+export const SandboxInvoiceSettlement = Schema.Struct({
+  invoiceId: Schema.String,
+  bankInvoiceId: Schema.String,
+  bankStatus: Schema.Literal("issued", "paid", "canceled", "expired").annotations({ description: "What the sandbox bank reports now" }),
+  changed: Schema.Boolean.annotations({ description: "False when the invoice already was in that state at the bank" }),
+  status: Schema.NullOr(Schema.String).annotations({ description: "Frank's invoice status after the bank's notice (null: Frank has no such invoice)" })
+}).annotations({ identifier: "SandboxInvoiceSettlement" })
+
+const invoiceRef = HttpApiSchema.param("id", Schema.String)
+
 export class AdminGroup extends HttpApiGroup.make("admin")
   .add(HttpApiEndpoint.post("createPartner", "/admin/v1/partners").setPayload(CreatePartner).addSuccess(PartnerView, { status: 201 }))
   .add(HttpApiEndpoint.post("createSession")`/admin/v1/partners/${partnerId}/sessions`.setPayload(CreateSession).addSuccess(SessionView, { status: 201 }).addError(NotFound))
@@ -62,5 +72,22 @@ export class AdminGroup extends HttpApiGroup.make("admin")
   )
   .add(sandboxPaymentEndpoint)
   .add(sandboxTaskEndpoint)
+  .add(
+    HttpApiEndpoint.post("payInvoice")`/admin/v1/sandbox/invoices/${invoiceRef}/pay`
+      .addSuccess(SandboxInvoiceSettlement)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Description,
+        "Sandbox bank: the payer pays the legal invoice (Frank's invoice id or the bank's id); the bank then notifies Frank, which asks it for the status and credits the balance"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("cancelInvoice")`/admin/v1/sandbox/invoices/${invoiceRef}/cancel`
+      .addSuccess(SandboxInvoiceSettlement)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Description, "Sandbox bank: the invoice is withdrawn at the bank; the bank then notifies Frank")
+  )
   .middleware(AdminAuth)
   .annotate(OpenApi.Title, "Admin (operator only)") {}

@@ -3,9 +3,11 @@
  * sandbox clock.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Access, constantTimeEqual, franksToMinor, Ledger, Tariffs } from "@frank/core"
+import { SandboxBank } from "@frank/adapters"
+import { Access, constantTimeEqual, franksToMinor, Invoices, Ledger, Tariffs } from "@frank/core"
 import { apiError, orApiError, Unauthorized } from "@frank/core/http"
 import { Effect, Layer, Redacted } from "effect"
+import { settleAndNotify } from "../sandbox/bankNotices.js"
 import { SandboxClock } from "../sandbox/SandboxClock.js"
 import { HostApi } from "../server/HostApi.js"
 import { AdminAuth } from "./AdminGroup.js"
@@ -31,6 +33,22 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
     const partner = (id: string) => orApiError(access.getPartner(id))
     const sandboxPayment = yield* makeSandboxPaymentHandler
     const sandboxTask = yield* makeSandboxTaskHandler
+    const bank = yield* SandboxBank
+    const invoices = yield* Invoices
+    const settleInvoice = (id: string, action: "pay" | "cancel") =>
+      settleAndNotify(id, action).pipe(
+        Effect.provideService(SandboxBank, bank),
+        Effect.provideService(Invoices, invoices),
+        Effect.catchTag("BankUnavailable", Effect.die),
+        orApiError,
+        Effect.map((s) => ({
+          invoiceId: s.bank.invoiceId,
+          bankInvoiceId: s.bank.bankInvoiceId,
+          bankStatus: s.bankStatus,
+          changed: s.changed,
+          status: s.invoice?.status ?? null
+        }))
+      )
     return handlers
       .handle("createPartner", ({ payload }) =>
         Effect.map(orApiError(access.createPartner(payload.name)), (p) => ({ id: p.id, name: p.name, createdAt: iso(p.createdAt) }))
@@ -55,6 +73,8 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
           return { partnerId: path.id, assignedPlan: payload.assignedPlan }
         })
       )
+      .handle("payInvoice", ({ path }) => settleInvoice(path.id, "pay"))
+      .handle("cancelInvoice", ({ path }) => settleInvoice(path.id, "cancel"))
       .handle("createLegacyKey", ({ path }) => Effect.map(orApiError(access.issueLegacyKey(path.id)), (key) => ({ key })))
       .handle("advanceClock", ({ payload }) =>
         sandbox.enabled

@@ -11,6 +11,7 @@ import { Effect, FiberRef, Layer, type Redacted } from "effect"
 import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
 import { Metrics } from "../metrics/Metrics.js"
 import { CheckoutRoutes } from "../sandbox/CheckoutRoutes.js"
+import { SandboxBankRoutes } from "../sandbox/SandboxBankRoutes.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
 import { PaymentNotificationRoute } from "./PaymentNotificationRoute.js"
@@ -29,7 +30,7 @@ export const httpLayer = (options: { readonly port: number; readonly host: strin
       const metrics = yield* Metrics
       const served = HttpApiBuilder.serve(
         frankServerMiddleware((o) => metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs))
-      ).pipe(Layer.provide(HealthRoutes(metrics.render)), Layer.provide(CheckoutRoutes), Layer.provide(PaymentNotificationRoute))
+      ).pipe(Layer.provide(HealthRoutes(metrics.render)), Layer.provide(CheckoutRoutes), Layer.provide(SandboxBankRoutes), Layer.provide(PaymentNotificationRoute))
       // With Effect's tracer off (the reference host has no exporter) the platform's per-request
       // server span would only cost CPU: a URL parse, a copy of the headers with redactions, the
       // span and its parent-span context. An embedder with tracing on keeps it.

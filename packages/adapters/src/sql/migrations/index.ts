@@ -12,6 +12,7 @@ import m0001 from "./0001_ledger.js"
 import m0002 from "./0002_access.js"
 import m0003 from "./0003_webhooks.js"
 import m0004 from "./0004_payments.js"
+import m0005 from "./0005_invoices.js"
 import m0006 from "./0006_tasks.js"
 import m0007 from "./0007_files.js"
 
@@ -20,6 +21,7 @@ const migrations = {
   "0002_access": m0002,
   "0003_webhooks": m0003,
   "0004_payments": m0004,
+  "0005_invoices": m0005,
   "0006_tasks": m0006,
   "0007_files": m0007
 }

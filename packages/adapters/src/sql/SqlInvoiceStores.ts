@@ -1,0 +1,135 @@
+/**
+ * Company profiles and legal invoices on SQL (PostgreSQL and PGlite).
+ *
+ * - A profile save is one conditional statement: INSERT … ON CONFLICT DO NOTHING for the first
+ *   save, UPDATE … WHERE revision = expected after it. Under READ COMMITTED a concurrent save of
+ *   the same revision waits for the row, re-checks the condition and matches nothing, so exactly
+ *   one of two racing saves wins.
+ * - `modify` locks the invoice row (SELECT … FOR UPDATE) in a transaction and runs the step in
+ *   it; the ledger and outbox writes the step makes join that transaction (nested
+ *   `withTransaction` becomes a savepoint on the same connection), so the status change, the
+ *   credit and the events commit or roll back together.
+ */
+import { SqlClient, SqlError } from "@effect/sql"
+import {
+  type CompanyProfile,
+  CompanyProfileStore,
+  type CompanyProfileStoreShape,
+  type CompanyRequisites,
+  type Invoice,
+  InvoiceStore,
+  type InvoiceStoreShape,
+  requisitesOf,
+  StoreError
+} from "@frank/core"
+import { Effect, Layer } from "effect"
+
+const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `invoice store: ${what} failed`, cause })
+
+/** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
+
+const PROFILE_COLUMNS =
+  "partner_id, revision, company_name, inn, kpp, ogrn, legal_address, postal_address, email, phone, created_at, updated_at"
+
+export const makeSqlCompanyProfileStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(PROFILE_COLUMNS)
+
+  const read = (partnerId: string) =>
+    Effect.map(sql<CompanyProfile>`SELECT ${columns} FROM company_profiles WHERE partner_id = ${partnerId}`, (rows) => rows[0])
+
+  const store: CompanyProfileStoreShape = {
+    get: (partnerId) => read(partnerId).pipe(Effect.mapError(storeError("profile read"))),
+    save: (partnerId, requisites, expectedRevision, now) =>
+      Effect.gen(function* () {
+        const r = requisitesOf(requisites)
+        const written =
+          expectedRevision === 0
+            ? yield* sql<CompanyProfile>`INSERT INTO company_profiles ${sql.insert({ partnerId, revision: 1, ...r, createdAt: now, updatedAt: now })}
+                ON CONFLICT (partner_id) DO NOTHING RETURNING ${columns}`
+            : yield* sql<CompanyProfile>`UPDATE company_profiles SET ${sql.update({ ...r, updatedAt: now })}, revision = revision + 1
+                WHERE partner_id = ${partnerId} AND revision = ${expectedRevision} RETURNING ${columns}`
+        const saved = written[0]
+        if (saved !== undefined) return { _tag: "Saved", profile: saved } as const
+        const current = yield* read(partnerId)
+        return { _tag: "Stale", currentRevision: current?.revision ?? 0 } as const
+      }).pipe(Effect.mapError(storeError("profile save")))
+  }
+  return store
+})
+
+const INVOICE_COLUMNS = `partner_id, id::text AS id, number, status, amount_rub, comment, profile_revision, payer, bank_invoice_id,
+  created_at, updated_at, due_at, credited_at, transaction_id`
+
+interface InvoiceRow extends Omit<Invoice, "payer"> {
+  /** JSON text of the requisites (text, not jsonb: the name transform must not touch its keys). */
+  readonly payer: string
+}
+
+const fromRow = (row: InvoiceRow): Invoice => ({ ...row, payer: JSON.parse(row.payer) as CompanyRequisites })
+
+export const makeSqlInvoiceStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(INVOICE_COLUMNS)
+
+  const select = (partnerId: string, id: string, forUpdate: boolean) =>
+    Effect.map(
+      sql<InvoiceRow>`SELECT ${columns} FROM legal_invoices WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
+      (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
+    )
+
+  const store: InvoiceStoreShape = {
+    insert: (i) =>
+      sql`INSERT INTO legal_invoices ${sql.insert({
+        partnerId: i.partnerId,
+        id: i.id,
+        number: i.number,
+        status: i.status,
+        amountRub: i.amountRub,
+        comment: i.comment,
+        profileRevision: i.profileRevision,
+        payer: JSON.stringify(requisitesOf(i.payer)),
+        bankInvoiceId: i.bankInvoiceId,
+        createdAt: i.createdAt,
+        updatedAt: i.updatedAt,
+        dueAt: i.dueAt,
+        creditedAt: i.creditedAt,
+        transactionId: i.transactionId
+      })}`.pipe(Effect.asVoid, Effect.mapError(storeError("insert"))),
+
+    get: (partnerId, id) => (isUuid(id) ? select(partnerId, id, false).pipe(Effect.mapError(storeError("read"))) : Effect.succeed(undefined)),
+
+    list: (partnerId, offset, limit) =>
+      Effect.gen(function* () {
+        const rows = yield* sql<InvoiceRow>`SELECT ${columns} FROM legal_invoices WHERE partner_id = ${partnerId}
+          ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+        const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM legal_invoices WHERE partner_id = ${partnerId}`
+        return { items: rows.map(fromRow), total: count?.n ?? 0 }
+      }).pipe(Effect.mapError(storeError("list"))),
+
+    modify: (partnerId, id, step) =>
+      isUuid(id)
+        ? sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const current = yield* select(partnerId, id, true)
+                if (current === undefined) return undefined
+                const decided = yield* step(current)
+                const next = decided.write
+                if (next !== undefined)
+                  yield* sql`UPDATE legal_invoices SET status = ${next.status}, updated_at = ${next.updatedAt},
+                    credited_at = ${next.creditedAt}, transaction_id = ${next.transactionId}
+                    WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+                return decided.result
+              })
+            )
+            .pipe(Effect.mapError((e) => (e instanceof SqlError.SqlError ? storeError("status change")(e) : e)))
+        : Effect.succeed(undefined)
+  }
+  return store
+})
+
+export const SqlCompanyProfileStore: Layer.Layer<CompanyProfileStore, never, SqlClient.SqlClient> = Layer.effect(CompanyProfileStore, makeSqlCompanyProfileStore)
+export const SqlInvoiceStore: Layer.Layer<InvoiceStore, never, SqlClient.SqlClient> = Layer.effect(InvoiceStore, makeSqlInvoiceStore)
+export const SqlInvoiceStores = Layer.mergeAll(SqlCompanyProfileStore, SqlInvoiceStore)
