@@ -25,6 +25,11 @@ import { Effect, Either, Layer } from "effect"
 
 /** The channel workers LISTEN on. */
 export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
+/**
+ * The notification's payload. Not empty: @effect/sql-pg's `listen` drops notifications whose
+ * payload is falsy, so an empty one would never wake a worker.
+ */
+export const WEBHOOK_NOTIFY_PAYLOAD = "due"
 
 const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `webhook store: ${what} failed`, cause })
 
@@ -189,7 +194,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
           RETURNING 1
         )
         SELECT (SELECT count(*) FROM d)::int AS n,
-          (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, '') FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`.pipe(
+          (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${WEBHOOK_NOTIFY_PAYLOAD}) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0),
         Effect.mapError(storeError("appendEvent"))
       )
@@ -251,7 +256,11 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
         : Effect.gen(function* () {
             // One statement for the batch: the outcomes travel as parallel arrays (unnest), the
             // fenced UPDATE keeps only rows still held by their claim, and the attempt rows are
-            // inserted for exactly those.
+            // inserted for exactly those. Only a delivering row carries a claim token (the claim
+            // sets it, every other write clears it), so the token alone is the fence; adding
+            // `status = 'delivering'` invites the planner to read the whole `leases` partial
+            // index, dead entries of every recent claim included, instead of looking the batch up
+            // by primary key.
             const col = <A>(f: (x: (typeof finished)[number]) => A) => finished.map(f)
             const rows = yield* sql<{ id: string; status: string; endpointDeleted: boolean }>`
               WITH input AS (
@@ -265,7 +274,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
                 UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
                   lease_until = NULL, claim_token = NULL, updated_at = ${now}
                 FROM input i
-                WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.status = 'delivering' AND d.claim_token = i.claim_token
+                WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
                 RETURNING d.partner_id, d.id, d.status, d.endpoint_id
               ), a AS (
                 INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
@@ -354,7 +363,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
                 yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
                   lease_until = ${s.leaseUntil}, claim_token = NULL, updated_at = ${now}
                   WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                if (s.status === "pending") yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, '')`
+                if (s.status === "pending") yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${WEBHOOK_NOTIFY_PAYLOAD})`
                 return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
               })
             )

@@ -7,7 +7,7 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks; `runDue` performs everything
  * due at the current instant and returns, which is what simulations under TestClock step with.
  */
-import { Cause, Chunk, Clock, Context, Deferred, Duration, Effect, Fiber, FiberSet, Layer, Option, Queue, Ref } from "effect"
+import { Cause, Chunk, Clock, Context, Duration, Effect, Fiber, FiberSet, Layer, Option, Queue, Ref } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest } from "./attemptRequest.js"
@@ -44,8 +44,10 @@ export const defaultWorkerConfig: DeliveryWorkerConfig = {
   sweepIntervalMs: 1_000
 }
 
-/** Outcomes written per statement at most. */
+/** Outcomes written per statement at most; also how many may wait for the writer before claims pause. */
 const MAX_WRITE_BATCH = 256
+/** Queued behind the last outcome on shutdown: the writer stops once it reaches it. */
+const DRAINED = Symbol("DeliveryWorker/drained")
 
 export interface DeliveryWorkerShape {
   /** Loops until interrupted; on interruption, lets in-flight attempts finish (up to `drainMs`). */
@@ -131,80 +133,130 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         })
 
         /**
-         * The long-lived loop. Per delivery it costs a share of one claim and one outcome write:
-         * outcomes are queued and written in batches by one writer fiber (each attempt waits for its
-         * own write, so a slot frees only once the outcome is durable), claims wait until a quarter
-         * of the slots are free unless the worker is idle, and expired leases are swept periodically.
+         * The long-lived loop. Per delivery it costs a share of one claim and one outcome write.
+         * A slot is an HTTP request in flight: it frees when the receiver answered, and the
+         * outcome goes to one writer fiber that records the outcomes queued meanwhile in one
+         * statement. Until its outcome is written the delivery stays `delivering` under its lease,
+         * exactly as while the request was in flight, so nothing else can claim it; a crash before
+         * the write leaves it to the lease (uncertain), as a crash mid-request does. Claims wait
+         * until a quarter of the slots are free unless the worker is idle, and stop while too many
+         * outcomes wait for the writer (the database is slower than the receivers). Expired leases
+         * are swept periodically.
          */
         const run = Effect.scoped(
           Effect.gen(function* () {
             const inflight = yield* FiberSet.make<void, StoreError>()
             const busy = yield* Ref.make(0)
-            const writes = yield* Queue.unbounded<readonly [FinishedAttempt, Deferred.Deferred<void, StoreError>]>()
-            const writer = Effect.forever(
-              Effect.gen(function* () {
-                const batch = Chunk.toReadonlyArray(yield* Queue.takeBetween(writes, 1, MAX_WRITE_BATCH))
-                const now = yield* Clock.currentTimeMillis
-                const written = yield* Effect.exit(store.finishAttempts(batch.map(([f]) => f), now))
-                for (const [, done] of batch) yield* Deferred.complete(done, written)
-              })
-            )
-            const recordBatched = (f: FinishedAttempt) =>
-              Effect.flatMap(Deferred.make<void, StoreError>(), (done) => Effect.zipRight(Queue.offer(writes, [f, done]), Deferred.await(done)))
+            // Outcomes queued or being written: bounds the work claimed ahead of the writer.
+            const unwritten = yield* Ref.make(0)
+            const writes = yield* Queue.unbounded<FinishedAttempt | typeof DRAINED>()
+            const writer = Effect.gen(function* () {
+              for (;;) {
+                const taken = Chunk.toReadonlyArray(yield* Queue.takeBetween(writes, 1, MAX_WRITE_BATCH))
+                const batch = taken.filter((f): f is FinishedAttempt => f !== DRAINED)
+                if (batch.length > 0) {
+                  const now = yield* Clock.currentTimeMillis
+                  const written = yield* Effect.exit(store.finishAttempts(batch, now))
+                  // The claims stay with their leases: those deliveries become uncertain.
+                  if (written._tag === "Failure")
+                    for (const f of batch) yield* Effect.logError(`delivery ${f.claim.id}: could not record the attempt`, written.cause)
+                  yield* Ref.update(unwritten, (n) => n - batch.length)
+                  yield* wakeup.signal
+                }
+                if (batch.length < taken.length) return
+              }
+            })
             const refillAt = Math.max(1, Math.floor(config.concurrency / 4))
+            // A finished attempt wakes the loop only when that can change its decision: the free
+            // slots just reached the refill threshold, or nothing is in flight any more. (Waking it
+            // on every attempt costs a loop turn per delivery for nothing.)
+            const release = Effect.flatMap(Ref.updateAndGet(busy, (n) => n - 1), (n) =>
+              n === 0 || config.concurrency - n === refillAt ? wakeup.signal : Effect.void
+            )
+            const recordQueued = (f: FinishedAttempt) => Effect.zipRight(Ref.update(unwritten, (n) => n + 1), Queue.offer(writes, f))
+            /**
+             * Claims and starts the attempts as one step that shutdown cannot cut: interrupted after
+             * the claim committed but before the attempts started, the deliveries would sit out
+             * their lease and end up uncertain without a request ever sent. (It also keeps the
+             * loop from being interrupted mid-statement: @effect/sql-pg cancels an interrupted
+             * statement with pg_cancel_backend, which can reach the next statement on that
+             * connection once it is back in the pool, such as the writer's.) The attempts
+             * themselves stay interruptible.
+             */
+            const claimAndStart = (limit: number) =>
+              Effect.uninterruptibleMask((restore) =>
+                Effect.tap(claim(limit), (batch) =>
+                  Effect.forEach(
+                    batch,
+                    (c) =>
+                      Effect.zipRight(
+                        Ref.update(busy, (n) => n + 1),
+                        // Each attempt is a FiberSet fiber of its own: its interruption ends it alone.
+                        FiberSet.run(
+                          inflight,
+                          restore(attempt(c, recordQueued)).pipe(
+                            Effect.catchAllCause((cause) =>
+                              Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError(`delivery ${c.id}: could not record the attempt`, cause)
+                            ),
+                            Effect.ensuring(release)
+                          )
+                        )
+                      ),
+                    { discard: true }
+                  )
+                )
+              )
             const sweepEveryMs = config.sweepIntervalMs ?? defaultWorkerConfig.sweepIntervalMs ?? 1_000
             let nextSweepAt = 0
             const loop = Effect.gen(function* () {
               for (;;) {
                 const now = yield* Clock.currentTimeMillis
                 if (now >= nextSweepAt) {
-                  yield* expire
+                  yield* Effect.uninterruptible(expire)
                   nextSweepAt = now + sweepEveryMs
                 }
                 const inFlight = yield* Ref.get(busy)
+                const backlog = (yield* Ref.get(unwritten)) >= MAX_WRITE_BATCH
                 const free = config.concurrency - inFlight
                 const wanted = Math.min(free, config.batchSize)
                 // Small refills cost a claim statement per delivery; wait for a quarter of the slots
                 // unless nothing is in flight (then any free slot is worth a claim).
-                const batch = wanted > 0 && (free >= refillAt || inFlight === 0) ? yield* claim(wanted) : undefined
-                for (const c of batch ?? []) {
-                  yield* Ref.update(busy, (n) => n + 1)
-                  // Each attempt is a FiberSet fiber of its own already: its interruption ends it alone.
-                  yield* FiberSet.run(
-                    inflight,
-                    attempt(c, recordBatched).pipe(
-                      Effect.catchAllCause((cause) =>
-                        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError(`delivery ${c.id}: could not record the attempt`, cause)
-                      ),
-                      Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), wakeup.signal))
-                    )
-                  )
-                }
+                const batch = wanted > 0 && !backlog && (free >= refillAt || inFlight === 0) ? yield* claimAndStart(wanted) : undefined
                 // A full batch may mean more is due: go again.
                 if (batch !== undefined && batch.length === wanted) continue
                 if (batch === undefined) {
-                  // Slots are busy: an attempt finishing signals; the sweep and poll still run on time.
+                  // Slots are busy: an attempt finishing (or a write) signals; the sweep and poll still run on time.
                   yield* Effect.raceFirst(wakeup.await, Effect.sleep(Duration.millis(config.pollIntervalMs)))
                   continue
                 }
                 // Work was just claimed: the next poll comes soon enough for retries falling due meanwhile.
-                const due = batch.length > 0 ? undefined : yield* store.nextWakeAt()
+                const due = batch.length > 0 ? undefined : yield* Effect.uninterruptible(store.nextWakeAt())
                 const waitMs = Math.max(0, Math.min(config.pollIntervalMs, due === undefined ? config.pollIntervalMs : due - (yield* Clock.currentTimeMillis)))
                 yield* Effect.raceFirst(wakeup.await, Effect.sleep(Duration.millis(waitMs)))
               }
             })
-            // In the scope, not a child of this fiber: a child would be interrupted with the loop on shutdown,
-            // and the attempts still draining would wait forever for their outcome to be written.
+            // In the scope, not a child of this fiber: a child would be interrupted with the loop on
+            // shutdown, and the outcomes of the attempts still draining would never be written.
             const writerFiber = yield* Effect.forkScoped(writer)
             const loopFiber = yield* Effect.fork(loop)
             // Graceful stop: no new claims, in-flight attempts finish and their outcomes are written
-            // (bounded by drainMs), then the writer stops.
+            // (together bounded by drainMs), then the writer stops.
             yield* Effect.addFinalizer(() =>
               Effect.gen(function* () {
-                yield* Fiber.interrupt(loopFiber)
+                // The loop stops at its next interruptible point (never inside a claim); that wait
+                // counts against drainMs too, so a hung database cannot hold shutdown forever.
+                yield* Fiber.interruptFork(loopFiber)
                 // Finalizers run uninterruptibly; without `interruptible` the timeout could not end the wait.
-                const all = yield* Effect.interruptible(FiberSet.awaitEmpty(inflight)).pipe(Effect.timeout(Duration.millis(config.drainMs)), Effect.option)
-                if (Option.isNone(all)) yield* Effect.logWarning("delivery worker: in-flight attempts did not finish in time; their deliveries will become uncertain")
+                const drained = yield* Effect.interruptible(
+                  Effect.all([
+                    Fiber.await(loopFiber),
+                    FiberSet.awaitEmpty(inflight),
+                    // Every outcome is queued by now; the marker goes behind them and ends the writer.
+                    Queue.offer(writes, DRAINED),
+                    Fiber.await(writerFiber)
+                  ])
+                ).pipe(Effect.timeout(Duration.millis(config.drainMs)), Effect.option)
+                if (Option.isNone(drained)) yield* Effect.logWarning("delivery worker: in-flight attempts did not finish in time; their deliveries will become uncertain")
                 yield* Fiber.interrupt(writerFiber)
               }).pipe(Effect.ignore)
             )
