@@ -4,6 +4,7 @@
  * file. A deterministic measure of per-request work, unlike time on a shared machine.
  */
 import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -53,4 +54,23 @@ proto.start = function (this: unknown, ...args: unknown[]) {
   counts.fibers! += 1
   return start.apply(this, args)
 }
-process.on("SIGUSR2", () => writeFileSync(file, JSON.stringify(counts)))
+/**
+ * With OP_COUNT_HEAP set, the first SIGUSR2 starts V8's sampling heap profiler (keeping samples
+ * of objects the GC already collected, i.e. every allocation) and the second writes the profile
+ * next to the counters (`<file>.heapprofile`).
+ */
+let heap: Session | undefined
+process.on("SIGUSR2", () => {
+  writeFileSync(file, JSON.stringify({ ...counts, atMs: performance.now() }))
+  if (process.env.OP_COUNT_HEAP === undefined) return
+  if (heap === undefined) {
+    heap = new Session()
+    heap.connect()
+    heap.post("HeapProfiler.enable")
+    heap.post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+  } else {
+    heap.post("HeapProfiler.stopSampling", (err, result) => {
+      if (err === null) writeFileSync(`${file}.heapprofile`, JSON.stringify(result.profile))
+    })
+  }
+})

@@ -14,7 +14,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
@@ -47,6 +47,18 @@ const admin = async (text: string) => {
   } finally {
     await c.end()
   }
+}
+
+/** With ALLOC set (and OP_COUNT, for the time marks), the bytes the host allocates per request. */
+const allocFile = process.env.ALLOC === undefined ? undefined : join(dir, "gc-trace.txt")
+const allocatedBetween = (fromMs: number, toMs: number): number => {
+  let bytes = 0
+  for (const line of readFileSync(allocFile!, "utf8").split("\n")) {
+    const at = /\]\s+(\d+) ms: /.exec(line)
+    const allocated = / allocated=(\d+)/.exec(line)
+    if (at !== null && allocated !== null && Number(at[1]) > fromMs && Number(at[1]) <= toMs) bytes += Number(allocated[1])
+  }
+  return bytes
 }
 
 /** With OP_COUNT set, the host counts Effect operations (bench/api-opcount.ts). */
@@ -87,7 +99,10 @@ try {
   const port = await freePort()
   const profiling = process.env.NO_PROFILE === undefined ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []
   const opCounting = opCountFile === undefined ? [] : ["--import", "./bench/api-opcount.ts"]
-  host = spawn(process.execPath, ["--max-semi-space-size=64", ...profiling, "--import", "tsx", ...opCounting, "packages/host/src/main.ts"], {
+  // Allocation: V8 reports the bytes allocated since the previous GC on every GC; a 1 MiB young
+  // generation makes those GCs frequent enough to sum over the measured window.
+  const gcTrace = allocFile === undefined ? ["--max-semi-space-size=64"] : ["--trace-gc-nvp", "--min-semi-space-size=1", "--max-semi-space-size=1"]
+  host = spawn(process.execPath, [...gcTrace, ...profiling, "--import", "tsx", ...opCounting, "packages/host/src/main.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -100,7 +115,7 @@ try {
       LOG_LEVEL: "warning",
       OP_COUNT: opCountFile ?? ""
     },
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", allocFile === undefined ? "ignore" : openSync(allocFile, "w"), "inherit"]
   })
   const hostUrl = `http://127.0.0.1:${port}`
   const deadline = performance.now() + 60_000
@@ -133,7 +148,11 @@ try {
       .map((k) => [k, ((opsAfter[k] ?? 0) - (opsBefore[k] ?? 0)) / r.requests.total] as const)
       .filter(([, n]) => n > 0)
       .sort((a, b) => b[1] - a[1])
-    const plain = perRequest.filter(([k]) => !k.includes(" "))
+    if (allocFile !== undefined) {
+      await new Promise((r) => setTimeout(r, 500))
+      console.log(`allocated per request: ${(allocatedBetween(opsBefore.atMs!, opsAfter.atMs!) / r.requests.total / 1024).toFixed(1)} KiB`)
+    }
+    const plain = perRequest.filter(([k]) => !k.includes(" ") && k !== "atMs")
     const total = plain.filter(([k]) => k !== "fibers").reduce((a, [, n]) => a + n, 0)
     console.log(`Effect ops per request: ${total.toFixed(1)} (${plain.map(([k, n]) => `${k} ${n.toFixed(1)}`).join(", ")})`)
     for (const [k, n] of perRequest.filter(([k]) => k.includes(" ")).slice(0, 150)) console.log(`${n.toFixed(2).padStart(6)}  ${k}`)
