@@ -31,11 +31,5 @@ export const encodePng = (width: number, height: number, rgb: Uint8Array): Uint8
   const raw = new Uint8Array(height * (1 + width * 3))
   for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * width * 3, (y + 1) * width * 3), y * (1 + width * 3) + 1)
   const parts = [SIGNATURE, chunk("IHDR", header), chunk("IDAT", new Uint8Array(deflateSync(raw))), chunk("IEND", new Uint8Array(0))]
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return Buffer.concat(parts)
 }

@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import type { CompanyProfile } from "../../invoices/CompanyProfile.js"
+import { type CompanyProfile, requisitesOf } from "../../invoices/CompanyProfile.js"
 import type { Invoice } from "../../invoices/Invoice.js"
 import { Invoices } from "../../invoices/Invoices.js"
 import { orApiError } from "../domainErrors.js"
@@ -32,14 +32,7 @@ export const profileView = (p: CompanyProfile | undefined): CompanyProfileView =
         updatedAt: null
       }
     : {
-        companyName: p.companyName,
-        inn: p.inn,
-        kpp: p.kpp,
-        ogrn: p.ogrn,
-        legalAddress: p.legalAddress,
-        postalAddress: p.postalAddress,
-        email: p.email,
-        phone: p.phone,
+        ...requisitesOf(p),
         revision: p.revision,
         createdAt: iso(p.createdAt),
         updatedAt: iso(p.updatedAt)
