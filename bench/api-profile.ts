@@ -15,10 +15,9 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
-import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
-import pg from "pg"
+import { adminStatement, freePort } from "./support/local.js"
 
 const url = process.env.DATABASE_URL ?? ""
 if (url.length === 0) {
@@ -30,24 +29,7 @@ const ROOT = resolve(import.meta.dirname, "..")
 const dir = resolve(process.argv[2] ?? `/tmp/frank-api-profile-${process.pid}`)
 mkdirSync(dir, { recursive: true })
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => done(typeof a === "object" && a !== null ? a.port : 0))
-    })
-  })
-
-const admin = async (text: string) => {
-  const c = new pg.Client({ connectionString: url })
-  await c.connect()
-  try {
-    await c.query(text)
-  } finally {
-    await c.end()
-  }
-}
+const admin = (text: string) => adminStatement(url, text)
 
 /** With ALLOC set (and OP_COUNT, for the time marks), the bytes the host allocates per request. */
 const allocFile = process.env.ALLOC === undefined ? undefined : join(dir, "gc-trace.txt")

@@ -9,10 +9,9 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { resolve } from "node:path"
 import autocannon from "autocannon"
-import pg from "pg"
+import { adminStatement, freePort } from "./support/local.js"
 
 const url = process.env.DATABASE_URL ?? ""
 if (url.length === 0) {
@@ -32,24 +31,7 @@ const flags = (v: string | undefined, fallback: string) => (v ?? fallback).split
 const HOST_FLAGS = flags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
 const BASELINE_FLAGS = flags(process.env.BASELINE_NODE_FLAGS, "")
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => done(typeof a === "object" && a !== null ? a.port : 0))
-    })
-  })
-
-const admin = async (text: string) => {
-  const c = new pg.Client({ connectionString: url })
-  await c.connect()
-  try {
-    await c.query(text)
-  } finally {
-    await c.end()
-  }
-}
+const admin = (text: string) => adminStatement(url, text)
 
 const waitFor = async (check: () => Promise<boolean>, what: string) => {
   const deadline = performance.now() + 60_000

@@ -1,0 +1,27 @@
+/**
+ * Small helpers the benchmarks that spawn servers share: a free loopback port and one-off
+ * administrative statements (CREATE/DROP DATABASE) on their own connection.
+ */
+import { createServer } from "node:net"
+import pg from "pg"
+
+/** A TCP port free on 127.0.0.1 at the time of the call. */
+export const freePort = (): Promise<number> =>
+  new Promise<number>((done) => {
+    const s = createServer()
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      s.close(() => done(typeof a === "object" && a !== null ? a.port : 0))
+    })
+  })
+
+/** Runs one statement on a connection of its own (CREATE DATABASE cannot run in a pool's transaction). */
+export const adminStatement = async (connectionString: string, text: string): Promise<void> => {
+  const c = new pg.Client({ connectionString })
+  await c.connect()
+  try {
+    await c.query(text)
+  } finally {
+    await c.end()
+  }
+}
