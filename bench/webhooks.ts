@@ -22,7 +22,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { httpWebhookTransportLayer, postgresTestDatabase, SqlWebhookStore, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
+import { httpWebhookTransportLayer, NodeWebhookSigner, postgresTestDatabase, SqlWebhookStore, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
 import { DeliveryWakeup, DeliveryWorker, defaultWorkerConfig, Ids, Outbox, Secrets, Webhooks, WebhookSettings } from "@frank/core"
 import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
@@ -222,6 +222,7 @@ const Engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(workerConfig)
   Layer.provideMerge(
     Layer.mergeAll(
       Ids.Live,
+      NodeWebhookSigner,
       Secrets.layer(Redacted.make("bench-pepper")),
       WebhookSettings.layer({ allowPrivateNetwork: true }),
       httpWebhookTransportLayer({ allowPrivateNetwork: true })

@@ -7,6 +7,7 @@ import { join } from "node:path"
 import {
   httpWebhookTransportLayer,
   NodeSecrets,
+  NodeWebhookSigner,
   SandboxAcquirerLive,
   sandboxBankLayer,
   SqlAccessStores,
@@ -90,6 +91,7 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
       Layer.mergeAll(
         Ids.Live,
         NodeSecrets(pepper),
+        NodeWebhookSigner,
         Pricing.fromCatalog(catalog),
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy }),
         WebhookSettings.layer(settings),

@@ -56,14 +56,30 @@ const post = async (dispatcher: Dispatcher, url: URL, attempt: AttemptRequest, s
   return { _tag: "Answered", status: response.statusCode }
 }
 
+/** Send-time URL checks remembered per URL string; the policy is a pure function of it. */
+const MAX_CHECKED_URLS = 1024
+
 export const makeHttpWebhookTransport = (options: HttpWebhookTransportOptions): WebhookTransportShape => {
   const maxDrainBytes = options.maxDrainBytes ?? DEFAULT_MAX_DRAIN_BYTES
+  const checkedUrls = new Map<string, ReturnType<typeof checkEndpointUrl>>()
+  /**
+   * The registration-time URL policy again at send time: the stored URL may predate a policy
+   * change (an http://localhost endpoint from a dev setup), and it refuses by name what DNS would
+   * otherwise be asked about. The dial-time guard in the agent remains the real check. The verdict
+   * depends on the string and this transport's setting only, so it is computed once per URL
+   * (bounded: the map is emptied when full), not parsed again on every attempt.
+   */
+  const check = (url: string) => {
+    const known = checkedUrls.get(url)
+    if (known !== undefined) return known
+    if (checkedUrls.size >= MAX_CHECKED_URLS) checkedUrls.clear()
+    const checked = checkEndpointUrl(url, { allowPrivateNetwork: options.allowPrivateNetwork })
+    checkedUrls.set(url, checked)
+    return checked
+  }
   return {
     send: (attempt) => {
-      // The registration-time URL policy again at send time: the stored URL may predate a policy
-      // change (an http://localhost endpoint from a dev setup), and it refuses by name what DNS
-      // would otherwise be asked about. The dial-time guard in the agent remains the real check.
-      const checked = checkEndpointUrl(attempt.url, { allowPrivateNetwork: options.allowPrivateNetwork })
+      const checked = check(attempt.url)
       if (checked._tag === "Left") return Effect.succeed<AttemptOutcome>({ _tag: "AddressRefused", message: checked.left.message })
       const url = checked.right
       return Effect.tryPromise({

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import type { ClaimedDelivery } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
 import { signingSecrets } from "./Endpoint.js"
-import { sign } from "./signature.js"
+import { WebhookSigner } from "./WebhookSigner.js"
 import type { AttemptRequest } from "./WebhookTransport.js"
 
 export const USER_AGENT = "Frank-Webhooks/1"
@@ -15,7 +15,7 @@ export const USER_AGENT = "Frank-Webhooks/1"
 const encoder = new TextEncoder()
 
 export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effect<AttemptRequest> =>
-  Effect.promise(async () => {
+  Effect.flatMap(WebhookSigner, (signer) => {
     const timestamp = Math.floor(now / 1000)
     const body = encoder.encode(claim.payload)
     const { current, previous } = signingSecrets(claim, now)
@@ -24,9 +24,19 @@ export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effe
       "User-Agent": USER_AGENT,
       "X-Service-Event": claim.eventType,
       "X-Service-Event-Id": claim.eventId,
-      "X-Service-Timestamp": String(timestamp),
-      "X-Service-Signature": await sign(current, timestamp, body)
+      "X-Service-Timestamp": String(timestamp)
     }
-    if (previous !== null) headers["X-Service-Signature-Previous"] = await sign(previous, timestamp, body)
-    return { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
+    const request: AttemptRequest = { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
+    return Effect.map(signer.sign(current, timestamp, body), (signature) => {
+      headers["X-Service-Signature"] = signature
+      return request
+    }).pipe(
+      Effect.tap(() =>
+        previous === null
+          ? Effect.void
+          : Effect.map(signer.sign(previous, timestamp, body), (signature) => {
+              headers["X-Service-Signature-Previous"] = signature
+            })
+      )
+    )
   })

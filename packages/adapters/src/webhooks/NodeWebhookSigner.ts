@@ -1,0 +1,15 @@
+/**
+ * Webhook signatures on node:crypto: the synchronous HMAC costs a few µs and no thread-pool hop,
+ * against Web Crypto's async job per signature (core's default). Same bytes: the key is the UTF-8
+ * of the whole secret string and the message `{timestamp}.` followed by the body.
+ */
+import { createHmac } from "node:crypto"
+import { WebhookSigner, type WebhookSignerShape } from "@frank/core"
+import { Effect, Layer } from "effect"
+
+export const nodeWebhookSigner: WebhookSignerShape = {
+  sign: (secret, timestampSeconds, body) =>
+    Effect.sync(() => `sha256=${createHmac("sha256", secret).update(`${timestampSeconds}.`, "utf8").update(body).digest("hex")}`)
+}
+
+export const NodeWebhookSigner = Layer.succeed(WebhookSigner, nodeWebhookSigner)
