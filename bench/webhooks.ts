@@ -9,7 +9,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks
  *   (EVENTS, CONCURRENCY, ROUNDS, RATE, SECONDS, BOSS_WORKERS, BOSS_BATCH override the defaults;
- *   ONLY=engine,live,raw,boss,latency runs a subset)
+ *   ONLY=engine,live,raw,boss,latency runs a subset; ANALYZE=0 skips the statistics; PROFILE=file
+ *   writes a CPU profile of the last engine round's timed part)
  *
  * Throughput rounds are interleaved (engine, live engine, raw, pg-boss, then again) and medians
  * reported: the machine is shared and noisy, so only same-run ratios mean anything. Next to
@@ -17,8 +18,9 @@
  * of the Postgres backends serving it, which noise moves much less than rates.
  */
 import { randomUUID } from "node:crypto"
-import { readFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -39,6 +41,13 @@ const SECONDS = Number(process.env.SECONDS ?? 10)
 const BOSS_WORKERS = Number(process.env.BOSS_WORKERS ?? 4)
 const BOSS_BATCH = Number(process.env.BOSS_BATCH ?? Math.max(1, Math.floor(CONCURRENCY / BOSS_WORKERS)))
 const ONLY = new Set((process.env.ONLY ?? "engine,live,raw,boss,latency").split(","))
+/**
+ * Statistics on the queue tables before each timed phase (both sides), as autovacuum keeps them
+ * on tables in use; the tables here are seconds old. ANALYZE=0 measures without (docs/performance.md).
+ */
+const ANALYZE = process.env.ANALYZE !== "0"
+/** A path: the timed part of the last engine round is CPU-profiled there (Chrome .cpuprofile format). */
+const PROFILE = process.env.PROFILE
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
 const percentile = (xs: ReadonlyArray<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? Number.NaN
@@ -182,6 +191,7 @@ const pgBossRound = async (n: number): Promise<Round> => {
   // Enqueued untimed, like the engine's events: only delivery is measured.
   for (let i = 0; i < n; i += 1000)
     await boss.insert(Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({ name: queue, data: { url: receiver.url, body, id: `boss-${i + j}` } })))
+  if (ANALYZE) await admin.query(`ANALYZE ${schema}.job`)
   const agent = new Agent({ connections: CONCURRENCY })
   const before = receiver.count()
   const done = measure(await bossBackends())
@@ -278,6 +288,19 @@ const forkListener = Effect.gen(function* () {
   return yield* Effect.fork(Stream.runForEach(pgClient.listen(WEBHOOK_NOTIFY_CHANNEL), () => wakeup.signal))
 })
 
+/** Starts the V8 profiler; the answer stops it and writes the profile to PROFILE. */
+const startProfile = async () => {
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.start")
+  return async () => {
+    const { profile } = await session.post("Profiler.stop")
+    writeFileSync(PROFILE as string, JSON.stringify(profile))
+    session.disconnect()
+  }
+}
+
 /** (A) All `n` events enqueued first (untimed), then the worker is started and timed until all are delivered. */
 const engineRound = (n: number) =>
   Effect.gen(function* () {
@@ -286,10 +309,13 @@ const engineRound = (n: number) =>
     const worker = yield* DeliveryWorker
     const before = receiver.count()
     const backends = yield* engineBackends
+    if (ANALYZE) yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`)
+    const profiler = PROFILE === undefined ? undefined : yield* Effect.promise(startProfile)
     const done = measure(backends)
     const fiber = yield* Effect.fork(worker.run)
     yield* awaitDelivered(ep.partnerId, n, before)
     const round = done(n, backends)
+    if (profiler !== undefined) yield* Effect.promise(profiler)
     yield* Fiber.interrupt(fiber)
     return round
   })

@@ -130,7 +130,7 @@ const freePort = Effect.promise(
 const openTransport = Effect.acquireRelease(
   Effect.sync(() => makeGuardedAgent({ allowPrivateNetwork: true })),
   (agent) => Effect.promise(() => agent.destroy())
-).pipe(Effect.map((dispatcher) => makeHttpWebhookTransport({ dispatcher, allowPrivateNetwork: true })))
+).pipe(Effect.flatMap((dispatcher) => makeHttpWebhookTransport({ dispatcher, allowPrivateNetwork: true })))
 
 interface Spies {
   readonly dials: Array<{ readonly hostname: string; readonly servername: string | undefined; readonly port: string }>
@@ -160,7 +160,7 @@ const guardedTransport = (lookup: HostLookup) =>
       Effect.sync(() => makeGuardedAgent({ allowPrivateNetwork: false, lookup: countingLookup, dial })),
       (a) => Effect.promise(() => a.destroy())
     )
-    return { spies, agent, transport: makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false }) }
+    return { spies, agent, transport: yield* makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false }) }
   })
 
 /** A fake DNS: names map to fixed answers, anything else is NXDOMAIN. */
@@ -428,7 +428,7 @@ describe("HttpWebhookTransport, guard on", () => {
         ),
         (a) => Effect.promise(() => a.destroy())
       )
-      const transport = makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false })
+      const transport = yield* makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false })
       const failed = expectTag(yield* send(transport, attempt("https://hooks.example.com:8443/in")), "ConnectionFailed")
       expect(failed.message).toContain("ECONNREFUSED")
       expect(seen).toEqual([{ hostname: "93.184.216.34", servername: "hooks.example.com", port: "8443" }])

@@ -11,10 +11,11 @@ import { Cause, Chunk, Clock, Context, Duration, Effect, Fiber, FiberSet, Layer,
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest } from "./attemptRequest.js"
-import type { AttemptRecord, ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
-import { RECEIVER_TIMEOUT_MS, transition } from "./DeliveryState.js"
+import type { ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
+import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
-import { type AttemptOutcome, isSuccess, WebhookTransport } from "./WebhookTransport.js"
+import { finishedAttempt } from "./finishedAttempt.js"
+import { WebhookTransport } from "./WebhookTransport.js"
 import { WebhookStore } from "./WebhookStore.js"
 
 export interface DeliveryWorkerConfig {
@@ -58,19 +59,6 @@ export interface DeliveryWorkerShape {
   readonly nextWakeAt: Effect.Effect<number | undefined, StoreError>
 }
 
-const describe = (o: AttemptOutcome): { status: number | null; error: string | null } => {
-  switch (o._tag) {
-    case "Answered":
-      return { status: o.status, error: isSuccess(o) ? null : o.status >= 300 && o.status < 400 ? `redirect ${o.status} (not followed)` : `HTTP ${o.status}` }
-    case "TimedOut":
-      return { status: null, error: `no answer within ${RECEIVER_TIMEOUT_MS / 1000} s` }
-    case "ConnectionFailed":
-      return { status: null, error: `connection failed: ${o.message}` }
-    case "AddressRefused":
-      return { status: null, error: `address refused: ${o.message}` }
-  }
-}
-
 export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<DeliveryWorker, DeliveryWorkerShape>() {
   static readonly layer = (config: DeliveryWorkerConfig = defaultWorkerConfig) =>
     Layer.effect(
@@ -83,21 +71,23 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         // One token per worker instance: it fences outcomes against claims of other instances.
         const claimToken = yield* ids.next
 
-        /** One attempt, from signing to its outcome; `record` writes it. Interruption records nothing (the lease decides). */
+        /**
+         * One attempt, from signing to its outcome; `record` writes it. Interruption records
+         * nothing (the lease decides). A flat chain rather than a generator: it runs once per
+         * delivery, and the worker's CPU per delivery is its throughput (bench/webhooks).
+         */
         const attempt = (claim: ClaimedDelivery, record: (f: FinishedAttempt) => Effect.Effect<void, StoreError>) =>
-          Effect.gen(function* () {
-            const startedAt = yield* Clock.currentTimeMillis
-            const request = yield* attemptRequest(claim, startedAt)
-            // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no second timer here.
-            const outcome = yield* transport.send(request)
-            const finishedAt = yield* Clock.currentTimeMillis
-            const { status, error } = describe(outcome)
-            const row: AttemptRecord = { attempt: claim.state.attempts, startedAt, durationMs: finishedAt - startedAt, responseStatus: status, error }
-            // Retries are scheduled from the attempt's start, so a slow failure does not shift the schedule.
-            const next = transition(claim.state, isSuccess(outcome) ? { _tag: "Succeeded" } : { _tag: "Failed" }, startedAt)
-            if (next._tag === "Rejected") return yield* Effect.dieMessage(`claimed delivery ${claim.id} refused its outcome: ${next.reason}`)
-            yield* record({ claim, next: next.state, attempt: row })
-          })
+          Effect.flatMap(Clock.currentTimeMillis, (startedAt) =>
+            Effect.flatMap(attemptRequest(claim, startedAt), (request) =>
+              // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no second timer here.
+              Effect.flatMap(transport.send(request), (outcome) =>
+                Effect.flatMap(Clock.currentTimeMillis, (finishedAt) => {
+                  const finished = finishedAttempt(claim, outcome, startedAt, finishedAt)
+                  return typeof finished === "string" ? Effect.dieMessage(finished) : record(finished)
+                })
+              )
+            )
+          )
 
         /**
          * An attempt in a fiber of its own: its interruption (the process dying mid-request, as the

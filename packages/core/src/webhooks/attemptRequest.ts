@@ -19,24 +19,20 @@ export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effe
     const timestamp = Math.floor(now / 1000)
     const body = encoder.encode(claim.payload)
     const { current, previous } = signingSecrets(claim, now)
-    const headers: Record<string, string> = {
-      "Content-Type": "application/json",
-      "User-Agent": USER_AGENT,
-      "X-Service-Event": claim.eventType,
-      "X-Service-Event-Id": claim.eventId,
-      "X-Service-Timestamp": String(timestamp)
+    const request = (signature: string, previousSignature: string | null): AttemptRequest => {
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-Service-Event": claim.eventType,
+        "X-Service-Event-Id": claim.eventId,
+        "X-Service-Timestamp": String(timestamp),
+        "X-Service-Signature": signature
+      }
+      if (previousSignature !== null) headers["X-Service-Signature-Previous"] = previousSignature
+      return { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
     }
-    const request: AttemptRequest = { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
-    return Effect.map(signer.sign(current, timestamp, body), (signature) => {
-      headers["X-Service-Signature"] = signature
-      return request
-    }).pipe(
-      Effect.tap(() =>
-        previous === null
-          ? Effect.void
-          : Effect.map(signer.sign(previous, timestamp, body), (signature) => {
-              headers["X-Service-Signature-Previous"] = signature
-            })
-      )
-    )
+    const signed = signer.sign(current, timestamp, body)
+    return previous === null
+      ? Effect.map(signed, (signature) => request(signature, null))
+      : Effect.zipWith(signed, signer.sign(previous, timestamp, body), request)
   })

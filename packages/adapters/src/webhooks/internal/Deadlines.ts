@@ -1,0 +1,54 @@
+/**
+ * Deadlines for work that runs outside a fiber (an undici request driven by callbacks), checked
+ * on Effect's Clock by one sweeper fiber.
+ *
+ * Why not `Effect.timeout` per request: it races the request against a sleeping fiber, which
+ * costs two extra fibers and a timer per attempt — measured at about twice the CPU of the POST
+ * itself (bench/webhooks, docs/performance.md). Here an attempt costs one Set entry; the sweeper
+ * wakes every `tickMs` while anything is registered and sleeps on a latch otherwise, so an idle
+ * host has no timer running. A deadline fires at most `tickMs` after it is due.
+ */
+import { Duration, Effect, type Scope } from "effect"
+
+export interface Deadlines {
+  /**
+   * Calls `onExpired` once, `timeoutMs` after now on the Clock, unless the answer (cancel) is
+   * called first. `onExpired` runs on the sweeper fiber: it must be synchronous and must not throw.
+   */
+  readonly add: (timeoutMs: number, onExpired: () => void) => () => void
+}
+
+interface Entry {
+  readonly atMs: number
+  readonly onExpired: () => void
+}
+
+export const makeDeadlines = (tickMs: number): Effect.Effect<Deadlines, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    if (!(tickMs > 0)) return yield* Effect.dieMessage(`Deadlines: tickMs must be positive, got ${tickMs}`)
+    const clock = yield* Effect.clock
+    const pending = new Set<Entry>()
+    // Open while something is registered; the sweeper closes it (synchronously, together with the
+    // emptiness check) before waiting, so a registration cannot slip between check and wait.
+    const busy = yield* Effect.makeLatch(false)
+    const expire = Effect.sync(() => {
+      const nowMs = clock.unsafeCurrentTimeMillis()
+      for (const entry of pending)
+        if (entry.atMs <= nowMs) {
+          pending.delete(entry)
+          entry.onExpired()
+        }
+      if (pending.size === 0) busy.unsafeClose()
+    })
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(busy.await, Effect.zipRight(Effect.sleep(Duration.millis(tickMs)), expire))))
+    return {
+      add: (timeoutMs, onExpired) => {
+        const entry: Entry = { atMs: clock.unsafeCurrentTimeMillis() + timeoutMs, onExpired }
+        pending.add(entry)
+        if (pending.size === 1) busy.unsafeOpen()
+        return () => {
+          pending.delete(entry)
+        }
+      }
+    }
+  })

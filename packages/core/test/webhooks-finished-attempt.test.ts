@@ -1,0 +1,59 @@
+/**
+ * What an attempt's outcome records: the attempt row (status, readable error, timing) and the
+ * next state, scheduled from the attempt's start.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { type ClaimedDelivery, type FinishedAttempt, finishedAttempt } from "@frank/core"
+
+const claim = (attempts: number, status: "delivering" | "pending" = "delivering"): ClaimedDelivery => ({
+  partnerId: "p1",
+  id: "d1",
+  endpointId: "e1",
+  eventId: "ev1",
+  eventType: "webhook.test",
+  payload: "{}",
+  url: "https://hooks.example.com/in",
+  secret: "whsec_a",
+  previousSecret: null,
+  previousSecretValidUntil: null,
+  state: { status, attempts, nextAttemptAt: status === "pending" ? 0 : null, leaseUntil: status === "delivering" ? 60_000 : null },
+  claimToken: "t"
+})
+
+const finished = (f: FinishedAttempt | string): FinishedAttempt => {
+  if (typeof f === "string") throw new Error(f)
+  return f
+}
+
+describe("finishedAttempt", () => {
+  it("records a 2xx as delivered, with its status and duration", () => {
+    const f = finished(finishedAttempt(claim(1), { _tag: "Answered", status: 204 }, 1_000, 1_250))
+    expect(f.next).toEqual({ status: "delivered", attempts: 1, nextAttemptAt: null, leaseUntil: null })
+    expect(f.attempt).toEqual({ attempt: 1, startedAt: 1_000, durationMs: 250, responseStatus: 204, error: null })
+  })
+
+  it("schedules the retry from the attempt's start, whatever the attempt took", () => {
+    const f = finished(finishedAttempt(claim(2), { _tag: "Answered", status: 503 }, 10_000, 19_000))
+    expect(f.next).toEqual({ status: "pending", attempts: 2, nextAttemptAt: 10_000 + 300_000, leaseUntil: null })
+    expect(f.attempt.error).toBe("HTTP 503")
+  })
+
+  it("describes every kind of failure, and dead-letters the sixth", () => {
+    const cases = [
+      [{ _tag: "Answered", status: 302 }, 302, "redirect 302 (not followed)"],
+      [{ _tag: "TimedOut" }, null, "no answer within 10 s"],
+      [{ _tag: "ConnectionFailed", message: "ECONNREFUSED" }, null, "connection failed: ECONNREFUSED"],
+      [{ _tag: "AddressRefused", message: "private address" }, null, "address refused: private address"]
+    ] as const
+    for (const [outcome, status, error] of cases) {
+      const f = finished(finishedAttempt(claim(6), outcome, 0, 5))
+      expect(f.attempt.responseStatus).toBe(status)
+      expect(f.attempt.error).toBe(error)
+      expect(f.next.status).toBe("dead_lettered")
+    }
+  })
+
+  it("refuses an outcome for a delivery that is not delivering", () => {
+    expect(finishedAttempt(claim(1, "pending"), { _tag: "Answered", status: 200 }, 0, 1)).toContain("refused its outcome: not_delivering")
+  })
+})
