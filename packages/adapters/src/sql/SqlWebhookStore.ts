@@ -70,23 +70,29 @@ const parseCodes = (text: string): ReadonlyArray<number | null> => (text === "" 
 
 const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCodes: parseCodes(r.responseCodes) })
 
+/**
+ * A claimed row as the driver returns it: read without @effect/sql's name transform (the claim is
+ * the hot path, and the row is mapped to a ClaimedDelivery right away anyway).
+ */
 interface ClaimRow {
-  readonly partnerId: string
+  readonly partner_id: string
   readonly id: string
-  readonly endpointId: string
-  readonly eventId: string
-  readonly eventType: EventType
+  readonly endpoint_id: string
+  readonly event_id: string
+  readonly event_type: EventType
   readonly attempts: number
-  readonly leaseUntil: number
+  readonly lease_until: number
   readonly payload: string
   readonly url: string
   readonly secret: string
-  readonly previousSecret: string | null
-  readonly previousSecretValidUntil: number | null
+  readonly previous_secret: string | null
+  readonly previous_secret_valid_until: number | null
 }
 
 export const makeSqlWebhookStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  /** For the worker's per-batch statements, whose rows are mapped by hand: no per-key renaming. */
+  const untransformed = sql.withoutTransforms()
   const endpointColumns = sql.literal(ENDPOINT_COLUMNS)
   const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
 
@@ -211,7 +217,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
       ),
 
     claimDue: (now, leaseMs, limit, claimToken) =>
-      sql<ClaimRow>`
+      untransformed<ClaimRow>`
         WITH due AS (
           SELECT d.partner_id, d.id FROM webhook_deliveries d
           JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
@@ -232,17 +238,17 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
         Effect.map((rows) =>
           rows.map(
             (r): ClaimedDelivery => ({
-              partnerId: r.partnerId,
+              partnerId: r.partner_id,
               id: r.id,
-              endpointId: r.endpointId,
-              eventId: r.eventId,
-              eventType: r.eventType,
+              endpointId: r.endpoint_id,
+              eventId: r.event_id,
+              eventType: r.event_type,
               payload: r.payload,
               url: r.url,
               secret: r.secret,
-              previousSecret: r.previousSecret,
-              previousSecretValidUntil: r.previousSecretValidUntil,
-              state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.leaseUntil },
+              previousSecret: r.previous_secret,
+              previousSecretValidUntil: r.previous_secret_valid_until,
+              state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.lease_until },
               claimToken
             })
           )
@@ -254,22 +260,33 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
       finished.length === 0
         ? Effect.succeed(0)
         : Effect.gen(function* () {
-            // One statement for the batch: the outcomes travel as parallel arrays (unnest), the
+            // One statement for the batch: the outcomes travel as one JSON parameter (one native
+            // JSON.stringify, cheaper for the client than eleven array literals), the
             // fenced UPDATE keeps only rows still held by their claim, and the attempt rows are
             // inserted for exactly those. Only a delivering row carries a claim token (the claim
             // sets it, every other write clears it), so the token alone is the fence; adding
             // `status = 'delivering'` invites the planner to read the whole `leases` partial
             // index, dead entries of every recent claim included, instead of looking the batch up
             // by primary key.
-            const col = <A>(f: (x: (typeof finished)[number]) => A) => finished.map(f)
-            const rows = yield* sql<{ id: string; status: string; endpointDeleted: boolean }>`
+            const input = JSON.stringify(
+              finished.map((f) => ({
+                partner_id: f.claim.partnerId,
+                id: f.claim.id,
+                claim_token: f.claim.claimToken,
+                status: f.next.status,
+                attempts: f.next.attempts,
+                next_attempt_at: f.next.nextAttemptAt,
+                attempt: f.attempt.attempt,
+                started_at: f.attempt.startedAt,
+                duration_ms: f.attempt.durationMs,
+                response_status: f.attempt.responseStatus,
+                error: f.attempt.error
+              }))
+            )
+            const rows = yield* untransformed<{ id: string; status: string; endpoint_deleted: boolean }>`
               WITH input AS (
-                SELECT * FROM unnest(
-                  ${col((f) => f.claim.partnerId)}::text[], ${col((f) => f.claim.id)}::uuid[], ${col((f) => f.claim.claimToken)}::text[],
-                  ${col((f) => f.next.status)}::text[], ${col((f) => f.next.attempts)}::int[], ${col((f) => f.next.nextAttemptAt)}::bigint[],
-                  ${col((f) => f.attempt.attempt)}::int[], ${col((f) => f.attempt.startedAt)}::bigint[], ${col((f) => f.attempt.durationMs)}::bigint[],
-                  ${col((f) => f.attempt.responseStatus)}::int[], ${col((f) => f.attempt.error)}::text[]
-                ) AS t(partner_id, id, claim_token, status, attempts, next_attempt_at, attempt, started_at, duration_ms, response_status, error)
+                SELECT * FROM json_to_recordset(${input}::json) AS t(partner_id text, id uuid, claim_token text, status text,
+                  attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
               ), u AS (
                 UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
                   lease_until = NULL, claim_token = NULL, updated_at = ${now}
@@ -286,7 +303,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
                 WHERE e.partner_id = u.partner_id AND e.id = u.endpoint_id AND e.deleted_at IS NOT NULL) AS endpoint_deleted
               FROM u`
             // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
-            const orphaned = rows.filter((r) => r.status === "pending" && r.endpointDeleted).map((r) => r.id)
+            const orphaned = rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id)
             if (orphaned.length > 0)
               yield* sql`DELETE FROM webhook_deliveries WHERE id = ANY (${orphaned}::uuid[]) AND status = 'pending'`
             return rows.length
