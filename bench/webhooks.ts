@@ -8,7 +8,7 @@
  * with the worker woken by Postgres LISTEN/NOTIFY, as the host wires it.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks
- *   (EVENTS, CONCURRENCY, ROUNDS, RATE, SECONDS, BOSS_WORKERS, BOSS_BATCH override the defaults;
+ *   (EVENTS, CONCURRENCY, ROUNDS, RATE, SECONDS, BOSS_WORKERS, BOSS_BATCH, WARMUP override the defaults;
  *   ONLY=engine,live,raw,boss,latency runs a subset; ANALYZE=0 skips the statistics; PROFILE=file
  *   writes a CPU profile of the last engine round's timed part)
  *
@@ -40,6 +40,7 @@ const SECONDS = Number(process.env.SECONDS ?? 10)
 // pg-boss: 4 workers fetching 16 jobs each = CONCURRENCY POSTs in flight (see pgBossRound).
 const BOSS_WORKERS = Number(process.env.BOSS_WORKERS ?? 4)
 const BOSS_BATCH = Number(process.env.BOSS_BATCH ?? Math.max(1, Math.floor(CONCURRENCY / BOSS_WORKERS)))
+const WARMUP = Number(process.env.WARMUP ?? 3000)
 const ONLY = new Set((process.env.ONLY ?? "engine,live,raw,boss,latency").split(","))
 /**
  * Statistics on the queue tables before each timed phase (both sides), as autovacuum keeps them
@@ -385,9 +386,11 @@ const program = Effect.gen(function* () {
       yield* Effect.sync(() => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "))
     ).trim()}`
   )
-  // Warm-up: JIT, connections, prepared plans.
-  if (ONLY.has("engine") || ONLY.has("live") || ONLY.has("latency")) yield* engineRound(300)
-  yield* Effect.promise(() => rawRound(300))
+  // Warm-up of every side measured, long enough for the JIT to settle (with 300 deliveries the
+  // first rounds ran up to 30 % slower than the last): connections, compiled code, plans.
+  if (ONLY.has("engine") || ONLY.has("live") || ONLY.has("latency")) yield* engineRound(WARMUP)
+  yield* Effect.promise(() => rawRound(WARMUP))
+  if (ONLY.has("boss")) yield* Effect.promise(() => pgBossRound(WARMUP))
   const sides: Record<"engine" | "live" | "raw" | "boss", Array<Round>> = { engine: [], live: [], raw: [], boss: [] }
   for (let r = 0; r < ROUNDS; r++) {
     if (ONLY.has("engine")) sides.engine.push(yield* engineRound(EVENTS))
