@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type ClaimedDelivery, type FinishedAttempt, finishedAttempt } from "@frank/core"
+import { Either, Option } from "effect"
 
 const claim = (attempts: number, status: "delivering" | "pending" = "delivering"): ClaimedDelivery => ({
   partnerId: "p1",
@@ -20,9 +21,9 @@ const claim = (attempts: number, status: "delivering" | "pending" = "delivering"
   claimToken: "t"
 })
 
-const finished = (f: FinishedAttempt | string): FinishedAttempt => {
-  if (typeof f === "string") throw new Error(f)
-  return f
+const finished = (f: Either.Either<FinishedAttempt, string>): FinishedAttempt => {
+  if (Either.isLeft(f)) throw new Error(f.left)
+  return f.right
 }
 
 describe("finishedAttempt", () => {
@@ -54,6 +55,8 @@ describe("finishedAttempt", () => {
   })
 
   it("refuses an outcome for a delivery that is not delivering", () => {
-    expect(finishedAttempt(claim(1, "pending"), { _tag: "Answered", status: 200 }, 0, 1)).toContain("refused its outcome: not_delivering")
+    expect(Either.getLeft(finishedAttempt(claim(1, "pending"), { _tag: "Answered", status: 200 }, 0, 1))).toEqual(
+      Option.some("claimed delivery d1 refused its outcome: not_delivering")
+    )
   })
 })

@@ -4,7 +4,8 @@
  * Every way an attempt ends is an outcome value, never a failure:
  *   - any status, 3xx included, is `Answered` (redirects are never followed: a receiver could
  *     otherwise bounce us to an internal address, and the signature was made for this URL only);
- *   - no complete answer (status and body) within `timeoutMs` is `TimedOut`;
+ *   - no complete answer (status and body) within `timeoutMs` is `TimedOut` (checked on Effect's
+ *     Clock every TIMEOUT_CHECK_INTERVAL_MS, so it fires up to that much later);
  *   - DNS, refused or reset connections, TLS errors, a body cut off mid-way are `ConnectionFailed`;
  *   - the URL policy or the dial-time guard refusing the destination is `AddressRefused`.
  * Interrupting `send` aborts the request, so a timed-out or abandoned attempt frees its socket.

@@ -7,7 +7,7 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks; `runDue` performs everything
  * due at the current instant and returns, which is what simulations under TestClock step with.
  */
-import { Cause, Chunk, Clock, Context, Duration, Effect, Fiber, FiberSet, Layer, Option, Queue, Ref } from "effect"
+import { Cause, Chunk, Clock, Context, Duration, Effect, Either, Fiber, FiberSet, Layer, Option, Queue, Ref } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest } from "./attemptRequest.js"
@@ -83,7 +83,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               Effect.flatMap(transport.send(request), (outcome) =>
                 Effect.flatMap(Clock.currentTimeMillis, (finishedAt) => {
                   const finished = finishedAttempt(claim, outcome, startedAt, finishedAt)
-                  return typeof finished === "string" ? Effect.dieMessage(finished) : record(finished)
+                  return Either.isLeft(finished) ? Effect.dieMessage(finished.left) : record(finished.right)
                 })
               )
             )

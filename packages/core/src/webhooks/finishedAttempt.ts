@@ -2,6 +2,7 @@
  * What one attempt's outcome means for its delivery, as a pure function: the attempt row to
  * record (status code, readable error, timing) and the next state from the state machine.
  */
+import { Either } from "effect"
 import type { AttemptRecord, ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS, transition } from "./DeliveryState.js"
 import { type AttemptOutcome, isSuccess } from "./WebhookTransport.js"
@@ -22,13 +23,20 @@ export const describeOutcome = (o: AttemptOutcome): { readonly status: number | 
 
 /**
  * The outcome of the attempt on `claim` that started at `startedAtMs` and ended at `finishedAtMs`,
- * ready to record; a string when the state machine refuses it (a claimed delivery is always
- * `delivering`, so that is a bug, not a runtime condition).
+ * ready to record; Left with the reason when the state machine refuses it (a claimed delivery is
+ * always `delivering`, so that is a bug, not a runtime condition).
  */
-export const finishedAttempt = (claim: ClaimedDelivery, outcome: AttemptOutcome, startedAtMs: number, finishedAtMs: number): FinishedAttempt | string => {
+export const finishedAttempt = (
+  claim: ClaimedDelivery,
+  outcome: AttemptOutcome,
+  startedAtMs: number,
+  finishedAtMs: number
+): Either.Either<FinishedAttempt, string> => {
   const { status, error } = describeOutcome(outcome)
   const attempt: AttemptRecord = { attempt: claim.state.attempts, startedAt: startedAtMs, durationMs: finishedAtMs - startedAtMs, responseStatus: status, error }
   // Retries are scheduled from the attempt's start, so a slow failure does not shift the schedule.
   const next = transition(claim.state, isSuccess(outcome) ? { _tag: "Succeeded" } : { _tag: "Failed" }, startedAtMs)
-  return next._tag === "Rejected" ? `claimed delivery ${claim.id} refused its outcome: ${next.reason}` : { claim, next: next.state, attempt }
+  return next._tag === "Rejected"
+    ? Either.left(`claimed delivery ${claim.id} refused its outcome: ${next.reason}`)
+    : Either.right({ claim, next: next.state, attempt })
 }
