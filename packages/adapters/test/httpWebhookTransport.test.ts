@@ -349,6 +349,89 @@ describe("HttpWebhookTransport, guard lifted (local receivers)", () => {
   )
 })
 
+describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
+  /** Runs a batch and collects what it reported, index by index, in the order reported. */
+  const sendBatch = (transport: WebhookTransportShape, requests: ReadonlyArray<AttemptRequest>) =>
+    Effect.gen(function* () {
+      const reports: Array<readonly [number, AttemptOutcome]> = []
+      const batch = transport.sendBatch
+      if (batch === undefined) return yield* Effect.dieMessage("the HTTP transport has no sendBatch")
+      yield* batch(requests, (index, outcome) => {
+        reports.push([index, outcome])
+      })
+      return reports
+    })
+
+  it.scopedLive("reports each attempt once under its own index: answers, a timeout, a refusal and a failed connection", () =>
+    Effect.gen(function* () {
+      const server = yield* receiver((req, res) => {
+        if (req.url === "/hold") return
+        res.statusCode = req.url === "/fail" ? 503 : 200
+        res.end()
+      })
+      const port = yield* freePort
+      const transport = yield* openTransport
+      const requests = [
+        attempt(`${server.url}/ok`),
+        attempt(`${server.url}/hold`, { timeoutMs: 300 }),
+        attempt(`${server.url}/fail`),
+        attempt("ftp://example.com/"),
+        attempt(`http://127.0.0.1:${port}/`)
+      ]
+      const reports = yield* sendBatch(transport, requests)
+      expect(reports.map(([i]) => i).sort()).toEqual([0, 1, 2, 3, 4])
+      const byIndex = new Map(reports)
+      expect(expectTag(byIndex.get(0) as AttemptOutcome, "Answered").status).toBe(200)
+      expectTag(byIndex.get(1) as AttemptOutcome, "TimedOut")
+      expect(expectTag(byIndex.get(2) as AttemptOutcome, "Answered").status).toBe(503)
+      expectTag(byIndex.get(3) as AttemptOutcome, "AddressRefused")
+      expectTag(byIndex.get(4) as AttemptOutcome, "ConnectionFailed")
+      // The held request came last: the others did not wait for its timeout.
+      expect(reports[reports.length - 1]?.[0]).toBe(1)
+      expect(server.hits.map((h) => h.url).sort()).toEqual(["/fail", "/hold", "/ok"])
+    })
+  )
+
+  it.scopedLive("completes at once for an empty batch", () =>
+    Effect.gen(function* () {
+      const transport = yield* openTransport
+      expect(yield* sendBatch(transport, [])).toEqual([])
+    })
+  )
+
+  it.scopedLive("interrupted, aborts the attempts still in flight and reports nothing more", () =>
+    Effect.gen(function* () {
+      let held = 0
+      let allArrived!: () => void
+      const arrived = new Promise<void>((resolve) => {
+        allArrived = resolve
+      })
+      const closed: Array<Promise<void>> = []
+      const server = yield* receiver((req, res) => {
+        if (req.url === "/ok") {
+          res.end()
+          return
+        }
+        closed.push(new Promise((resolve) => req.socket.on("close", () => resolve())))
+        if (++held === 2) allArrived()
+      })
+      const transport = yield* openTransport
+      const reports: Array<number> = []
+      const batch = transport.sendBatch
+      if (batch === undefined) return yield* Effect.dieMessage("the HTTP transport has no sendBatch")
+      const fiber = yield* Effect.fork(
+        batch([attempt(`${server.url}/ok`), attempt(`${server.url}/hold`, { timeoutMs: 60_000 }), attempt(`${server.url}/hold`, { timeoutMs: 60_000 })], (i) => {
+          reports.push(i)
+        })
+      )
+      yield* Effect.promise(() => arrived)
+      yield* Fiber.interrupt(fiber)
+      yield* Effect.promise(() => Promise.all(closed)).pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("sockets not closed") }))
+      expect(reports).toEqual([0])
+    })
+  )
+})
+
 describe("HttpWebhookTransport, guard on", () => {
   it.scopedLive("refuses non-https URLs", () =>
     Effect.gen(function* () {

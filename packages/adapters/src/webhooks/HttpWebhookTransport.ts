@@ -9,8 +9,9 @@
  *   - DNS, refused or reset connections, TLS errors, a body cut off mid-way are `ConnectionFailed`;
  *   - the URL policy or the dial-time guard refusing the destination is `AddressRefused`.
  * Interrupting `send` aborts the request, so a timed-out or abandoned attempt frees its socket.
+ * `sendBatch` does the same for many attempts on one Effect.async (the worker's fast path).
  */
-import { checkEndpointUrl, type AttemptOutcome, WebhookTransport, type WebhookTransportShape } from "@frank/core"
+import { type AttemptOutcome, type AttemptRequest, checkEndpointUrl, WebhookTransport, type WebhookTransportShape } from "@frank/core"
 import { Effect, Either, Layer, type Scope } from "effect"
 import type { Dispatcher } from "undici"
 import { isAddressRefusedError } from "../net/AddressRefusedError.js"
@@ -77,27 +78,52 @@ export const makeHttpWebhookTransport = (options: HttpWebhookTransportOptions): 
       checkedUrls.set(url, checked)
       return checked
     }
-    return {
-      send: (attempt) => {
-        const checked = check(attempt.url)
-        if (Either.isLeft(checked)) return Effect.succeed<AttemptOutcome>({ _tag: "AddressRefused", message: checked.left })
-        return Effect.async<AttemptOutcome>((resume) => {
-          // The whole attempt is timed — connect, headers and body — from here.
-          const cancelDeadline = deadlines.add(attempt.timeoutMs, () => {
-            posting.abandon()
-            resume(Effect.succeed(timedOut))
-          })
-          const posting = postAttempt(options.dispatcher, checked.right, attempt.headers, attempt.body, maxDrainBytes, classify, (outcome) => {
-            cancelDeadline()
-            resume(Effect.succeed(outcome))
-          })
-          // Interrupted (shutdown, a simulated crash): abort the request so its socket is freed.
-          return Effect.sync(() => {
-            cancelDeadline()
-            posting.abandon()
-          })
-        })
+    /**
+     * Starts one attempt; `report` gets its outcome once, unless the answer (abandon) is called
+     * first. The whole attempt is timed — connect, headers and body — from here.
+     */
+    const start = (attempt: AttemptRequest, report: (outcome: AttemptOutcome) => void): (() => void) => {
+      const checked = check(attempt.url)
+      if (Either.isLeft(checked)) {
+        report({ _tag: "AddressRefused", message: checked.left })
+        return () => {}
       }
+      const cancelDeadline = deadlines.add(attempt.timeoutMs, () => {
+        posting.abandon()
+        report(timedOut)
+      })
+      const posting = postAttempt(options.dispatcher, checked.right, attempt.headers, attempt.body, maxDrainBytes, classify, (outcome) => {
+        cancelDeadline()
+        report(outcome)
+      })
+      // Interrupted (shutdown, a simulated crash): abort the request so its socket is freed.
+      return () => {
+        cancelDeadline()
+        posting.abandon()
+      }
+    }
+    return {
+      send: (attempt) =>
+        Effect.async<AttemptOutcome>((resume) => {
+          const abandon = start(attempt, (outcome) => resume(Effect.succeed(outcome)))
+          return Effect.sync(abandon)
+        }),
+      // The batch runs on one Effect.async: each attempt reports from its own callbacks, no fiber each.
+      sendBatch: (attempts, onOutcome) =>
+        attempts.length === 0
+          ? Effect.void
+          : Effect.async<void>((resume) => {
+              let left = attempts.length
+              const abandons = attempts.map((attempt, index) =>
+                start(attempt, (outcome) => {
+                  onOutcome(index, outcome)
+                  if (--left === 0) resume(Effect.void)
+                })
+              )
+              return Effect.sync(() => {
+                for (const abandon of abandons) abandon()
+              })
+            })
     }
   })
 

@@ -7,7 +7,7 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks; `runDue` performs everything
  * due at the current instant and returns, which is what simulations under TestClock step with.
  */
-import { Cause, Chunk, Clock, Context, Duration, Effect, Either, Fiber, FiberSet, Layer, Option, Queue, Ref } from "effect"
+import { Cause, Chunk, Clock, Context, Duration, Effect, Either, Fiber, FiberSet, Layer, Option, Queue, Runtime } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest } from "./attemptRequest.js"
@@ -15,6 +15,7 @@ import type { ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { finishedAttempt } from "./finishedAttempt.js"
+import { sendBatchWith } from "./sendBatchWith.js"
 import { WebhookTransport } from "./WebhookTransport.js"
 import { WebhookStore } from "./WebhookStore.js"
 
@@ -71,54 +72,66 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         // One token per worker instance: it fences outcomes against claims of other instances.
         const claimToken = yield* ids.next
 
-        /**
-         * One attempt, from signing to its outcome; `record` writes it. Interruption records
-         * nothing (the lease decides). A flat chain rather than a generator: it runs once per
-         * delivery, and the worker's CPU per delivery is its throughput (bench/webhooks).
-         */
-        const attempt = (claim: ClaimedDelivery, record: (f: FinishedAttempt) => Effect.Effect<void, StoreError>) =>
-          Effect.flatMap(Clock.currentTimeMillis, (startedAt) =>
-            Effect.flatMap(attemptRequest(claim, startedAt), (request) =>
-              // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no second timer here.
-              Effect.flatMap(transport.send(request), (outcome) =>
-                Effect.flatMap(Clock.currentTimeMillis, (finishedAt) => {
-                  const finished = finishedAttempt(claim, outcome, startedAt, finishedAt)
-                  return Either.isLeft(finished) ? Effect.dieMessage(finished.left) : record(finished.right)
-                })
-              )
-            )
-          )
+        const sendBatch = sendBatchWith(transport)
 
         /**
-         * An attempt in a fiber of its own: its interruption (the process dying mid-request, as the
-         * simulation's `crash` plays it) ends that attempt alone, and a store failure while
-         * recording is logged; either way the claim is left to its lease.
+         * Sends the claimed batch, signed at its start, and hands each attempt's outcome to
+         * `onFinished` as soon as the receiver answered (a plain callback: with an HTTP transport
+         * the whole batch runs on one fiber and undici's callbacks, no fiber per attempt — the
+         * worker's CPU per delivery is its throughput, bench/webhooks). `onSettled(n)` is called
+         * once per attempt when it no longer holds a slot: right after `onFinished`, or when the
+         * batch ends for those that never reported (interrupted: the lease decides). Interruption
+         * records nothing.
          */
-        const isolated = (c: ClaimedDelivery, record: (f: FinishedAttempt) => Effect.Effect<void, StoreError>) =>
-          Effect.fork(attempt(c, record)).pipe(
-            Effect.flatMap(Fiber.await),
-            Effect.flatMap((exit) =>
-              exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)
-                ? Effect.logError(`delivery ${c.id}: could not record the attempt`, exit.cause)
-                : Effect.void
-            )
-          )
+        const attemptBatch = (
+          claims: ReadonlyArray<ClaimedDelivery>,
+          onFinished: (f: FinishedAttempt) => void,
+          onSettled: (count: number) => void
+        ): Effect.Effect<void> =>
+          Effect.flatMap(Effect.zip(Effect.clock, Effect.runtime<never>()), ([clock, runtime]) => {
+            const startedAt = clock.unsafeCurrentTimeMillis()
+            let reported = 0
+            return Effect.flatMap(Effect.forEach(claims, (c) => attemptRequest(c, startedAt)), (requests) =>
+              // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no timer here.
+              sendBatch(requests, (index, outcome) => {
+                const claim = claims[index]
+                if (claim === undefined) return
+                reported++
+                const finished = finishedAttempt(claim, outcome, startedAt, clock.unsafeCurrentTimeMillis())
+                // Left is a bug (a claimed delivery is always `delivering`): the claim is left to its lease.
+                if (Either.isRight(finished)) onFinished(finished.right)
+                else Runtime.runFork(runtime)(Effect.logError(finished.left))
+                onSettled(1)
+              })
+            ).pipe(Effect.ensuring(Effect.sync(() => onSettled(claims.length - reported))))
+          })
 
         const claim = (limit: number) => Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, claimToken))
 
         const expire = Effect.flatMap(Clock.currentTimeMillis, store.expireLeases)
 
-        /** Writes one outcome by itself (the step-by-step simulation path). */
-        const recordAlone = (f: FinishedAttempt) => Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.asVoid(store.finishAttempts([f], now)))
+        /** Writes a batch's outcomes (the step-by-step path); a store failure leaves the claims to their leases. */
+        const recordAll = (finished: ReadonlyArray<FinishedAttempt>) =>
+          finished.length === 0
+            ? Effect.void
+            : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                Effect.catchAll(store.finishAttempts(finished, now), (e) => Effect.logError("delivery worker: could not record attempts", e))
+              )
 
         const runDue = Effect.gen(function* () {
           yield* expire
           let total = 0
           for (;;) {
-            const batch = yield* claim(config.batchSize)
+            const batch = yield* claim(Math.max(1, Math.min(config.batchSize, config.concurrency)))
             if (batch.length === 0) return total
             total += batch.length
-            yield* Effect.forEach(batch, (c) => isolated(c, recordAlone), { concurrency: config.concurrency, discard: true })
+            const finished: Array<FinishedAttempt> = []
+            yield* attemptBatch(
+              batch,
+              (f) => finished.push(f),
+              () => {}
+            )
+            yield* recordAll(finished)
           }
         })
 
@@ -136,9 +149,12 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         const run = Effect.scoped(
           Effect.gen(function* () {
             const inflight = yield* FiberSet.make<void, StoreError>()
-            const busy = yield* Ref.make(0)
+            // Plain counters, not Refs: the attempts' callbacks change them outside any fiber, and
+            // JavaScript runs one callback or fiber step at a time, so nothing interleaves.
+            // Attempts holding a slot (from the claim until the answer):
+            let busy = 0
             // Outcomes queued or being written: bounds the work claimed ahead of the writer.
-            const unwritten = yield* Ref.make(0)
+            let unwritten = 0
             const writes = yield* Queue.unbounded<FinishedAttempt | typeof DRAINED>()
             const writer = Effect.gen(function* () {
               for (;;) {
@@ -150,20 +166,26 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                   // The claims stay with their leases: those deliveries become uncertain.
                   if (written._tag === "Failure")
                     for (const f of batch) yield* Effect.logError(`delivery ${f.claim.id}: could not record the attempt`, written.cause)
-                  yield* Ref.update(unwritten, (n) => n - batch.length)
+                  unwritten -= batch.length
                   yield* wakeup.signal
                 }
                 if (batch.length < taken.length) return
               }
             })
             const refillAt = Math.max(1, Math.floor(config.concurrency / 4))
-            // A finished attempt wakes the loop only when that can change its decision: the free
-            // slots just reached the refill threshold, or nothing is in flight any more. (Waking it
-            // on every attempt costs a loop turn per delivery for nothing.)
-            const release = Effect.flatMap(Ref.updateAndGet(busy, (n) => n - 1), (n) =>
-              n === 0 || config.concurrency - n === refillAt ? wakeup.signal : Effect.void
-            )
-            const recordQueued = (f: FinishedAttempt) => Effect.zipRight(Ref.update(unwritten, (n) => n + 1), Queue.offer(writes, f))
+            // Freed slots wake the loop only when that can change its decision: the free slots just
+            // reached the refill threshold, or nothing is in flight any more. (Waking it on every
+            // attempt costs a loop turn per delivery for nothing.)
+            const release = (count: number) => {
+              if (count <= 0) return
+              const freeBefore = config.concurrency - busy
+              busy -= count
+              if (busy === 0 || (freeBefore < refillAt && config.concurrency - busy >= refillAt)) wakeup.unsafeSignal()
+            }
+            const recordQueued = (f: FinishedAttempt) => {
+              unwritten++
+              writes.unsafeOffer(f)
+            }
             /**
              * Claims and starts the attempts as one step that shutdown cannot cut: interrupted after
              * the claim committed but before the attempts started, the deliveries would sit out
@@ -175,26 +197,19 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
              */
             const claimAndStart = (limit: number) =>
               Effect.uninterruptibleMask((restore) =>
-                Effect.tap(claim(limit), (batch) =>
-                  Effect.forEach(
-                    batch,
-                    (c) =>
-                      Effect.zipRight(
-                        Ref.update(busy, (n) => n + 1),
-                        // Each attempt is a FiberSet fiber of its own: its interruption ends it alone.
-                        FiberSet.run(
-                          inflight,
-                          restore(attempt(c, recordQueued)).pipe(
-                            Effect.catchAllCause((cause) =>
-                              Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError(`delivery ${c.id}: could not record the attempt`, cause)
-                            ),
-                            Effect.ensuring(release)
-                          )
-                        )
-                      ),
-                    { discard: true }
+                Effect.tap(claim(limit), (batch) => {
+                  if (batch.length === 0) return Effect.void
+                  busy += batch.length
+                  // The batch is a FiberSet fiber of its own; within it, each attempt ends alone (sendBatch).
+                  return FiberSet.run(
+                    inflight,
+                    restore(attemptBatch(batch, recordQueued, release)).pipe(
+                      Effect.catchAllCause((cause) =>
+                        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError("delivery worker: an attempt batch failed", cause)
+                      )
+                    )
                   )
-                )
+                })
               )
             const sweepEveryMs = config.sweepIntervalMs ?? defaultWorkerConfig.sweepIntervalMs ?? 1_000
             let nextSweepAt = 0
@@ -205,8 +220,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                   yield* Effect.uninterruptible(expire)
                   nextSweepAt = now + sweepEveryMs
                 }
-                const inFlight = yield* Ref.get(busy)
-                const backlog = (yield* Ref.get(unwritten)) >= MAX_WRITE_BATCH
+                const inFlight = busy
+                const backlog = unwritten >= MAX_WRITE_BATCH
                 const free = config.concurrency - inFlight
                 const wanted = Math.min(free, config.batchSize)
                 // Small refills cost a claim statement per delivery; wait for a quarter of the slots

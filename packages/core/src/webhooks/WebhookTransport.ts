@@ -1,7 +1,11 @@
 /**
- * The port through which the delivery worker sends one attempt. Adapters implement it with real
+ * The port through which the delivery worker sends attempts. Adapters implement it with real
  * HTTP behind the dial-time address guard; the simulation kit implements it with a scripted
  * receiver. A transport never fails: every way an attempt can end is an outcome the worker records.
+ *
+ * `send` is the whole contract. `sendBatch` is an optional fast path for transports whose requests
+ * are driven by callbacks anyway (HTTP): the worker then runs one fiber per claimed batch instead
+ * of one per attempt, which is most of its CPU per delivery (bench/webhooks).
  */
 import { Context, type Effect } from "effect"
 
@@ -30,6 +34,14 @@ export interface WebhookTransportShape {
    * nothing, so the lease runs out and the delivery becomes `uncertain`.
    */
   readonly send: (request: AttemptRequest) => Effect.Effect<AttemptOutcome>
+  /**
+   * Sends the attempts together; each one's outcome is reported through `onOutcome(index,
+   * outcome)` as soon as it ends (at most once per index; the callback is synchronous and must
+   * not throw), and the effect completes once every attempt has reported. Interruption abandons
+   * the attempts still in flight, which then report nothing — as `send`'s interruption does.
+   * Without it the worker runs `send` in a fiber per attempt (`sendBatchWith`).
+   */
+  readonly sendBatch?: (requests: ReadonlyArray<AttemptRequest>, onOutcome: (index: number, outcome: AttemptOutcome) => void) => Effect.Effect<void>
 }
 
 export class WebhookTransport extends Context.Tag("@frank/core/WebhookTransport")<WebhookTransport, WebhookTransportShape>() {}
