@@ -8,7 +8,7 @@
  * with the worker woken by Postgres LISTEN/NOTIFY, as the host wires it.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks
- *   (EVENTS, CONCURRENCY, ROUNDS, RATE, SECONDS, BOSS_WORKERS, BOSS_BATCH, WARMUP override the defaults;
+ *   (EVENTS — a list of backlogs —, CONCURRENCY, ROUNDS, RATE, SECONDS, BOSS_WORKERS, BOSS_BATCH, WARMUP override the defaults;
  *   ONLY=engine,live,raw,boss,latency runs a subset; ANALYZE=0 skips the statistics; PROFILE=file
  *   writes a CPU profile of the last engine round's timed part)
  *
@@ -32,7 +32,11 @@ import PgBoss from "pg-boss"
 import { Agent, request } from "undici"
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const EVENTS = Number(process.env.EVENTS ?? 5000)
+/**
+ * Backlogs: how many deliveries wait when a throughput round starts, one set of rounds each. The
+ * ratio to pg-boss depends on it (pg-boss's fetch sorts its whole queue; docs/performance.md).
+ */
+const BACKLOGS = (process.env.EVENTS ?? "1000,5000,20000").split(",").map(Number)
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64)
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const RATE = Number(process.env.RATE ?? 500)
@@ -380,9 +384,14 @@ const medianRound = (rs: ReadonlyArray<Round>): Round => ({
   pgUs: median(rs.map((r) => r.pgUs))
 })
 
+/** A table cell: rate (client + Postgres µs per delivery), or – for a side not run. */
+const cell = (x: Round, withPg = true) =>
+  Number.isNaN(x.rate) ? "–" : `${x.rate.toFixed(0)} (${x.clientUs.toFixed(0)}${withPg ? ` + ${x.pgUs.toFixed(0)}` : ""})`
+const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : "–")
+
 const program = Effect.gen(function* () {
   console.log(
-    `bench/webhooks: ${EVENTS} deliveries per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds, pg-boss ${BOSS_WORKERS} workers × batch ${BOSS_BATCH}; load average ${(
+    `bench/webhooks: backlogs ${BACKLOGS.join(", ")} deliveries, concurrency ${CONCURRENCY}, ${ROUNDS} rounds each, pg-boss ${BOSS_WORKERS} workers × batch ${BOSS_BATCH}; load average ${(
       yield* Effect.sync(() => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "))
     ).trim()}`
   )
@@ -391,37 +400,39 @@ const program = Effect.gen(function* () {
   if (ONLY.has("engine") || ONLY.has("live") || ONLY.has("latency")) yield* engineRound(WARMUP)
   yield* Effect.promise(() => rawRound(WARMUP))
   if (ONLY.has("boss")) yield* Effect.promise(() => pgBossRound(WARMUP))
-  const sides: Record<"engine" | "live" | "raw" | "boss", Array<Round>> = { engine: [], live: [], raw: [], boss: [] }
-  for (let r = 0; r < ROUNDS; r++) {
-    if (ONLY.has("engine")) sides.engine.push(yield* engineRound(EVENTS))
-    if (ONLY.has("live")) sides.live.push(yield* liveRound(EVENTS))
-    if (ONLY.has("raw")) sides.raw.push(yield* Effect.promise(() => rawRound(EVENTS)))
-    if (ONLY.has("boss")) sides.boss.push(yield* Effect.promise(() => pgBossRound(EVENTS)))
-    const last = (k: keyof typeof sides) => {
-      const round = sides[k][r]
-      return round === undefined ? "-" : show(round)
+  const results: Array<{ backlog: number; engine: Round; live: Round; raw: Round; boss: Round }> = []
+  for (const backlog of BACKLOGS) {
+    const sides: Record<"engine" | "live" | "raw" | "boss", Array<Round>> = { engine: [], live: [], raw: [], boss: [] }
+    for (let r = 0; r < ROUNDS; r++) {
+      if (ONLY.has("engine")) sides.engine.push(yield* engineRound(backlog))
+      if (ONLY.has("live")) sides.live.push(yield* liveRound(backlog))
+      if (ONLY.has("raw")) sides.raw.push(yield* Effect.promise(() => rawRound(backlog)))
+      if (ONLY.has("boss")) sides.boss.push(yield* Effect.promise(() => pgBossRound(backlog)))
+      const last = (k: keyof typeof sides) => {
+        const round = sides[k][r]
+        return round === undefined ? "-" : show(round)
+      }
+      console.log(`backlog ${backlog}, round ${r + 1}: engine ${last("engine")}; engine emitting meanwhile ${last("live")}; raw ${last("raw")}; pg-boss ${last("boss")}`)
     }
-    console.log(`round ${r + 1}: engine ${last("engine")}; engine emitting meanwhile ${last("live")}; raw ${last("raw")}; pg-boss ${last("boss")}`)
+    results.push({ backlog, engine: medianRound(sides.engine), live: medianRound(sides.live), raw: medianRound(sides.raw), boss: medianRound(sides.boss) })
   }
   const lat = ONLY.has("latency") ? yield* latencyRun : undefined
-  const e = medianRound(sides.engine)
-  const l = medianRound(sides.live)
-  const r = medianRound(sides.raw)
-  const b = medianRound(sides.boss)
-  const us = (x: Round) => `${x.clientUs.toFixed(0)} + ${x.pgUs.toFixed(0)}`
   console.log("")
-  console.log("| figure (medians of the rounds) | value | CPU µs per delivery, client + Postgres | target |")
-  console.log("| --- | ---: | ---: | --- |")
-  console.log(`| engine deliveries/s (queued first) | ${e.rate.toFixed(0)} | ${us(e)} | |`)
-  console.log(`| engine deliveries/s (emitting meanwhile) | ${l.rate.toFixed(0)} | ${us(l)} | |`)
-  console.log(`| raw undici loop/s | ${r.rate.toFixed(0)} | ${r.clientUs.toFixed(0)} + 0 | |`)
-  console.log(`| pg-boss deliveries/s | ${b.rate.toFixed(0)} | ${us(b)} | |`)
-  console.log(`| engine / pg-boss | ${(e.rate / b.rate).toFixed(2)}× | | ≥ 2× |`)
-  console.log(`| engine / raw loop | ${(e.rate / r.rate).toFixed(2)}× | | ≥ 0.5× |`)
+  console.log("Medians of the rounds; deliveries/s (CPU µs per delivery, client + Postgres). Targets: engine ≥ 2× pg-boss, ≥ 0.5× raw loop.")
+  console.log("")
+  console.log("| backlog | engine (queued first) | engine (emitting meanwhile) | raw undici loop | pg-boss | engine / pg-boss | engine / raw loop |")
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+  for (const { backlog, engine: e, live: l, raw: r, boss: b } of results)
+    console.log(
+      `| ${backlog} | ${cell(e)} | ${cell(l)} | ${cell(r, false)} | ${cell(b)} | ${ratio(e.rate, b.rate)} | ${ratio(e.rate, r.rate)} |`
+    )
   if (lat !== undefined) {
-    console.log(`| commit → first attempt p50 (${lat.achieved.toFixed(0)} events/s for ${SECONDS} s) | ${lat.p50.toFixed(1)} ms | | |`)
-    console.log(`| commit → first attempt p99 | ${lat.p99.toFixed(1)} ms | | ≤ 200 ms |`)
-    console.log(`| commit → first attempt max | ${lat.max.toFixed(1)} ms | | |`)
+    console.log("")
+    console.log(`| commit → first attempt (${lat.achieved.toFixed(0)} events/s for ${SECONDS} s) | ms | target |`)
+    console.log("| --- | ---: | --- |")
+    console.log(`| p50 | ${lat.p50.toFixed(1)} | |`)
+    console.log(`| p99 | ${lat.p99.toFixed(1)} | ≤ 200 ms |`)
+    console.log(`| max | ${lat.max.toFixed(1)} | |`)
   }
 })
 
