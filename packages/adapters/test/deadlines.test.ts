@@ -43,6 +43,22 @@ describe("Deadlines", () => {
     })
   )
 
+  it.scoped("keeps sweeping after a callback throws: later deadlines still fire", () =>
+    Effect.gen(function* () {
+      const deadlines = yield* makeDeadlines(100)
+      const fired: Array<string> = []
+      deadlines.add(100, () => {
+        throw new Error("a broken callback")
+      })
+      deadlines.add(100, () => fired.push("same tick"))
+      deadlines.add(500, () => fired.push("later"))
+      yield* TestClock.adjust(200)
+      expect(fired).toEqual(["same tick"])
+      yield* TestClock.adjust(400)
+      expect(fired).toEqual(["same tick", "later"])
+    })
+  )
+
   it.scoped("refuses a tick that is not positive", () =>
     Effect.gen(function* () {
       const exit = yield* Effect.exit(makeDeadlines(0))

@@ -114,15 +114,35 @@ export const makeHttpWebhookTransport = (options: HttpWebhookTransportOptions): 
           ? Effect.void
           : Effect.async<void>((resume) => {
               let left = attempts.length
-              const abandons = attempts.map((attempt, index) =>
-                start(attempt, (outcome) => {
-                  onOutcome(index, outcome)
-                  if (--left === 0) resume(Effect.void)
-                })
-              )
-              return Effect.sync(() => {
+              let ended = false
+              const end = (how: Effect.Effect<void>) => {
+                if (ended) return
+                ended = true
+                resume(how)
+              }
+              const abandons: Array<() => void> = []
+              const abandonAll = () => {
                 for (const abandon of abandons) abandon()
-              })
+              }
+              try {
+                for (let index = 0; index < attempts.length; index++)
+                  abandons.push(
+                    start(attempts[index] as AttemptRequest, (outcome) => {
+                      // The count goes down even if the callback throws (it runs inside undici's or
+                      // the deadline sweeper's callbacks): the batch must end all the same.
+                      try {
+                        onOutcome(index, outcome)
+                      } finally {
+                        if (--left === 0) end(Effect.void)
+                      }
+                    })
+                  )
+              } catch (error) {
+                // A callback that threw while reporting synchronously: stop what was started.
+                abandonAll()
+                end(Effect.die(error))
+              }
+              return Effect.sync(abandonAll)
             })
     }
   })

@@ -7,16 +7,17 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks; `runDue` performs everything
  * due at the current instant and returns, which is what simulations under TestClock step with.
  */
-import { Cause, Chunk, Clock, Context, Duration, Effect, Either, Fiber, FiberSet, Layer, Option, Queue, Runtime } from "effect"
+import { Cause, Chunk, Clock, Context, Duration, Effect, Either, Exit, Fiber, FiberSet, Layer, Option, Queue, Runtime } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest } from "./attemptRequest.js"
+import { type BatchSlots, makeBatchSlots } from "./batchSlots.js"
 import type { ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { finishedAttempt } from "./finishedAttempt.js"
 import { sendBatchWith } from "./sendBatchWith.js"
-import { WebhookTransport } from "./WebhookTransport.js"
+import { type AttemptRequest, WebhookTransport } from "./WebhookTransport.js"
 import { WebhookStore } from "./WebhookStore.js"
 
 export interface DeliveryWorkerConfig {
@@ -78,32 +79,43 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
          * Sends the claimed batch, signed at its start, and hands each attempt's outcome to
          * `onFinished` as soon as the receiver answered (a plain callback: with an HTTP transport
          * the whole batch runs on one fiber and undici's callbacks, no fiber per attempt — the
-         * worker's CPU per delivery is its throughput, bench/webhooks). `onSettled(n)` is called
-         * once per attempt when it no longer holds a slot: right after `onFinished`, or when the
-         * batch ends for those that never reported (interrupted: the lease decides). Interruption
-         * records nothing.
+         * worker's CPU per delivery is its throughput, bench/webhooks). Each attempt's slot is
+         * settled in `slots` when it reports; the caller closes `slots` when this ends, however it
+         * ends. An attempt that could not be signed (a defect) is logged and left to its lease
+         * without holding up the others. Interruption records nothing.
          */
-        const attemptBatch = (
-          claims: ReadonlyArray<ClaimedDelivery>,
-          onFinished: (f: FinishedAttempt) => void,
-          onSettled: (count: number) => void
-        ): Effect.Effect<void> =>
+        const attemptBatch = (claims: ReadonlyArray<ClaimedDelivery>, onFinished: (f: FinishedAttempt) => void, slots: BatchSlots): Effect.Effect<void> =>
           Effect.flatMap(Effect.zip(Effect.clock, Effect.runtime<never>()), ([clock, runtime]) => {
             const startedAt = clock.unsafeCurrentTimeMillis()
-            let reported = 0
-            return Effect.flatMap(Effect.forEach(claims, (c) => attemptRequest(c, startedAt)), (requests) =>
-              // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no timer here.
-              sendBatch(requests, (index, outcome) => {
-                const claim = claims[index]
-                if (claim === undefined) return
-                reported++
-                const finished = finishedAttempt(claim, outcome, startedAt, clock.unsafeCurrentTimeMillis())
-                // Left is a bug (a claimed delivery is always `delivering`): the claim is left to its lease.
-                if (Either.isRight(finished)) onFinished(finished.right)
-                else Runtime.runFork(runtime)(Effect.logError(finished.left))
-                onSettled(1)
-              })
-            ).pipe(Effect.ensuring(Effect.sync(() => onSettled(claims.length - reported))))
+            return Effect.flatMap(
+              Effect.forEach(claims, (c) => Effect.exit(attemptRequest(c, startedAt))),
+              (signed) => {
+                const requests: Array<AttemptRequest> = []
+                // requests[j] is the attempt on claims[claimIndex[j]].
+                const claimIndex: Array<number> = []
+                for (let i = 0; i < signed.length; i++) {
+                  const exit = signed[i] as Exit.Exit<AttemptRequest>
+                  if (Exit.isSuccess(exit)) {
+                    requests.push(exit.value)
+                    claimIndex.push(i)
+                  } else {
+                    slots.settle(i)
+                    Runtime.runFork(runtime)(Effect.logError(`delivery ${claims[i]?.id}: could not sign the attempt`, exit.cause))
+                  }
+                }
+                if (requests.length === 0) return Effect.void
+                // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no timer here.
+                return sendBatch(requests, (j, outcome) => {
+                  const i = claimIndex[j] ?? -1
+                  const claim = claims[i]
+                  if (claim === undefined || !slots.settle(i)) return
+                  const finished = finishedAttempt(claim, outcome, startedAt, clock.unsafeCurrentTimeMillis())
+                  // Left is a bug (a claimed delivery is always `delivering`): the claim is left to its lease.
+                  if (Either.isRight(finished)) onFinished(finished.right)
+                  else Runtime.runFork(runtime)(Effect.logError(finished.left))
+                })
+              }
+            )
           })
 
         const claim = (limit: number) => Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, claimToken))
@@ -126,10 +138,10 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             if (batch.length === 0) return total
             total += batch.length
             const finished: Array<FinishedAttempt> = []
-            yield* attemptBatch(
-              batch,
-              (f) => finished.push(f),
-              () => {}
+            const slots = makeBatchSlots(batch.length, () => {})
+            yield* Effect.ensuring(
+              attemptBatch(batch, (f) => finished.push(f), slots),
+              Effect.sync(() => slots.close())
             )
             yield* recordAll(finished)
           }
@@ -200,13 +212,17 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                 Effect.tap(claim(limit), (batch) => {
                   if (batch.length === 0) return Effect.void
                   busy += batch.length
+                  const slots = makeBatchSlots(batch.length, release)
                   // The batch is a FiberSet fiber of its own; within it, each attempt ends alone (sendBatch).
+                  // The fiber starts uninterruptible (forked in this mask), so the slots are closed
+                  // whenever it ends, even if interrupted before the batch began.
                   return FiberSet.run(
                     inflight,
-                    restore(attemptBatch(batch, recordQueued, release)).pipe(
+                    restore(attemptBatch(batch, recordQueued, slots)).pipe(
                       Effect.catchAllCause((cause) =>
                         Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError("delivery worker: an attempt batch failed", cause)
-                      )
+                      ),
+                      Effect.ensuring(Effect.sync(() => slots.close()))
                     )
                   )
                 })

@@ -9,11 +9,10 @@ import type { AttemptOutcome, AttemptRequest, WebhookTransportShape } from "./We
 
 export type SendBatch = (requests: ReadonlyArray<AttemptRequest>, onOutcome: (index: number, outcome: AttemptOutcome) => void) => Effect.Effect<void>
 
-export const sendBatchWith = (transport: WebhookTransportShape): SendBatch =>
-  transport.sendBatch ??
-  ((requests, onOutcome) =>
+const viaSend =
+  (transport: WebhookTransportShape): SendBatch =>
+  (requests, onOutcome) =>
     Effect.flatMap(
-      // Children of the batch's fiber: interrupting the batch interrupts every attempt still running.
       Effect.forEach(requests, (request, index) => Effect.fork(Effect.map(transport.send(request), (outcome) => onOutcome(index, outcome)))),
       (fibers) =>
         Effect.forEach(
@@ -24,5 +23,15 @@ export const sendBatchWith = (transport: WebhookTransportShape): SendBatch =>
               exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause) ? Effect.logError("webhook transport: an attempt died", exit.cause) : Effect.void
             ),
           { discard: true }
+        ).pipe(
+          // Interrupted, the batch stops its attempts before it ends, so none reports afterwards
+          // (children alone would be interrupted only after the batch's own finalizers).
+          Effect.onInterrupt(() => Fiber.interruptAll(fibers))
         )
-    ))
+    )
+
+export const sendBatchWith = (transport: WebhookTransportShape): SendBatch => {
+  const { sendBatch } = transport
+  // Called through the transport, so a class-based transport keeps its `this`.
+  return sendBatch === undefined ? viaSend(transport) : (requests, onOutcome) => sendBatch.call(transport, requests, onOutcome)
+}

@@ -8,12 +8,13 @@
  * wakes every `tickMs` while anything is registered and sleeps on a latch otherwise, so an idle
  * host has no timer running. A deadline fires at most `tickMs` after it is due.
  */
-import { Duration, Effect, type Scope } from "effect"
+import { Cause, Duration, Effect, type Scope } from "effect"
 
 export interface Deadlines {
   /**
    * Calls `onExpired` once, `timeoutMs` after now on the Clock, unless the answer (cancel) is
-   * called first. `onExpired` runs on the sweeper fiber: it must be synchronous and must not throw.
+   * called first. `onExpired` runs on the sweeper fiber and must be synchronous; if it throws, the
+   * error is logged and the sweeper carries on.
    */
   readonly add: (timeoutMs: number, onExpired: () => void) => () => void
 }
@@ -31,14 +32,21 @@ export const makeDeadlines = (tickMs: number): Effect.Effect<Deadlines, never, S
     // Open while something is registered; the sweeper closes it (synchronously, together with the
     // emptiness check) before waiting, so a registration cannot slip between check and wait.
     const busy = yield* Effect.makeLatch(false)
-    const expire = Effect.sync(() => {
+    const expire = Effect.suspend(() => {
       const nowMs = clock.unsafeCurrentTimeMillis()
+      const thrown: Array<unknown> = []
       for (const entry of pending)
         if (entry.atMs <= nowMs) {
           pending.delete(entry)
-          entry.onExpired()
+          // A throwing callback must not end the sweeper: every later deadline would never fire.
+          try {
+            entry.onExpired()
+          } catch (error) {
+            thrown.push(error)
+          }
         }
       if (pending.size === 0) busy.unsafeClose()
+      return thrown.length === 0 ? Effect.void : Effect.logError("deadlines: an expiry callback threw", Cause.die(thrown[0]))
     })
     yield* Effect.forkScoped(Effect.forever(Effect.zipRight(busy.await, Effect.zipRight(Effect.sleep(Duration.millis(tickMs)), expire))))
     return {

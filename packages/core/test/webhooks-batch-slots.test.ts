@@ -1,0 +1,66 @@
+/**
+ * A claimed batch's slots, and the worker keeping one attempt's failure to itself.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Webhooks, WebhookSigner } from "@frank/core"
+import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import { Effect, TestClock } from "effect"
+import { makeBatchSlots } from "../src/webhooks/batchSlots.js"
+
+describe("makeBatchSlots", () => {
+  it("frees each slot once, whatever is reported twice, out of range or after the batch closed", () => {
+    const freed: Array<number> = []
+    const slots = makeBatchSlots(4, (n) => freed.push(n))
+    expect(slots.settle(1)).toBe(true)
+    expect(slots.settle(1)).toBe(false)
+    expect(slots.settle(4)).toBe(false)
+    expect(slots.settle(-1)).toBe(false)
+    expect(slots.settle(3)).toBe(true)
+    slots.close()
+    // The two attempts that never reported are freed together on close.
+    expect(freed).toEqual([1, 1, 2])
+    expect(slots.settle(0)).toBe(false)
+    slots.close()
+    expect(freed).toEqual([1, 1, 2])
+  })
+
+  it("frees nothing on close when every attempt reported", () => {
+    const freed: Array<number> = []
+    const slots = makeBatchSlots(2, (n) => freed.push(n))
+    slots.settle(0)
+    slots.settle(1)
+    slots.close()
+    expect(freed).toEqual([1, 1])
+  })
+})
+
+const T0 = Date.UTC(2026, 0, 1)
+
+describe("DeliveryWorker with a batch", () => {
+  it.effect("an attempt that cannot be signed is left to its lease; the rest of its batch is delivered", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const webhooks = yield* Webhooks
+      const receiver = yield* ScriptedReceiver
+      const sim = yield* Simulation
+      const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) => webhooks.createEndpoint("p1", { url: `https://${name}.example/hook` }))
+      const secretOfB = endpoints[1]?.secret
+      yield* Effect.forEach(endpoints, (e) => webhooks.sendTest("p1", e.id))
+      // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
+      const signer = yield* WebhookSigner
+      yield* sim.runDue.pipe(
+        Effect.provideService(WebhookSigner, {
+          sign: (secret, timestamp, body) => (secret === secretOfB ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body))
+        })
+      )
+      expect((yield* receiver.received).map((r) => new URL(r.url).hostname).sort()).toEqual(["a.example", "c.example"])
+      const statusOf = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) =>
+        Object.fromEntries(deliveries.map((d) => [endpoints.findIndex((e) => e.id === d.endpointId), d.status]))
+      )
+      expect(yield* statusOf).toEqual({ 0: "delivered", 1: "delivering", 2: "delivered" })
+      // Never sent, yet claimed: once its lease runs out it is uncertain, like any attempt the worker lost.
+      yield* sim.advance("2 minutes")
+      expect(yield* statusOf).toEqual({ 0: "delivered", 1: "uncertain", 2: "delivered" })
+    }).pipe(Effect.provide(SimulationEngine()))
+  )
+})
