@@ -9,6 +9,8 @@
  *   record an outcome only while their claim token still holds the row (fencing).
  * - The claim statement encodes the `Claim` transition of the pure state machine; outcomes and
  *   replays are decided by the state machine in TypeScript and written as they are decided.
+ * - The worker's two per-batch statements (claim, outcomes) are PL/pgSQL functions created by
+ *   migration 0008, so Postgres keeps their plans instead of planning every few milliseconds.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import {
@@ -217,24 +219,9 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
       ),
 
     claimDue: (now, leaseMs, limit, claimToken) =>
-      untransformed<ClaimRow>`
-        WITH due AS (
-          SELECT d.partner_id, d.id FROM webhook_deliveries d
-          JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND e.active AND e.deleted_at IS NULL
-          ORDER BY d.next_attempt_at
-          LIMIT ${limit}
-          FOR UPDATE OF d SKIP LOCKED
-        )
-        UPDATE webhook_deliveries d
-        SET status = 'delivering', attempts = d.attempts + 1, next_attempt_at = NULL,
-          lease_until = ${now + leaseMs}, claim_token = ${claimToken}, updated_at = ${now}
-        FROM due, webhook_endpoints e, webhook_events ev
-        WHERE d.partner_id = due.partner_id AND d.id = due.id
-          AND e.partner_id = d.partner_id AND e.id = d.endpoint_id
-          AND ev.partner_id = d.partner_id AND ev.id = d.event_id
-        RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until,
-          ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until`.pipe(
+      // The statement is a function with a cached generic plan (migration 0008): no parse and
+      // plan per claim.
+      untransformed<ClaimRow>`SELECT * FROM webhook_claim_due(${now}, ${now + leaseMs}, ${limit}, ${claimToken})`.pipe(
         Effect.map((rows) =>
           rows.map(
             (r): ClaimedDelivery => ({
@@ -260,14 +247,8 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
       finished.length === 0
         ? Effect.succeed(0)
         : Effect.gen(function* () {
-            // One statement for the batch: the outcomes travel as one JSON parameter (one native
-            // JSON.stringify, cheaper for the client than eleven array literals), the
-            // fenced UPDATE keeps only rows still held by their claim, and the attempt rows are
-            // inserted for exactly those. Only a delivering row carries a claim token (the claim
-            // sets it, every other write clears it), so the token alone is the fence; adding
-            // `status = 'delivering'` invites the planner to read the whole `leases` partial
-            // index, dead entries of every recent claim included, instead of looking the batch up
-            // by primary key.
+            // One statement for the batch, fenced by the claim token (migration 0008 has the body
+            // and why it is a function): the outcomes travel as one JSON parameter.
             const input = JSON.stringify(
               finished.map((f) => ({
                 partner_id: f.claim.partnerId,
@@ -284,24 +265,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
               }))
             )
             const rows = yield* untransformed<{ id: string; status: string; endpoint_deleted: boolean }>`
-              WITH input AS (
-                SELECT * FROM json_to_recordset(${input}::json) AS t(partner_id text, id uuid, claim_token text, status text,
-                  attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
-              ), u AS (
-                UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
-                  lease_until = NULL, claim_token = NULL, updated_at = ${now}
-                FROM input i
-                WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
-                RETURNING d.partner_id, d.id, d.status, d.endpoint_id
-              ), a AS (
-                INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
-                SELECT i.partner_id, i.id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error
-                FROM input i JOIN u ON u.partner_id = i.partner_id AND u.id = i.id
-                RETURNING 1
-              )
-              SELECT u.id, u.status, EXISTS (SELECT 1 FROM webhook_endpoints e
-                WHERE e.partner_id = u.partner_id AND e.id = u.endpoint_id AND e.deleted_at IS NOT NULL) AS endpoint_deleted
-              FROM u`
+              SELECT * FROM webhook_finish_attempts(${input}::json, ${now})`
             // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
             const orphaned = rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id)
             if (orphaned.length > 0)

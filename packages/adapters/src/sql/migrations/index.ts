@@ -15,6 +15,7 @@ import m0004 from "./0004_payments.js"
 import m0005 from "./0005_invoices.js"
 import m0006 from "./0006_tasks.js"
 import m0007 from "./0007_files.js"
+import m0008 from "./0008_webhook_worker_functions.js"
 
 const migrations = {
   "0001_ledger": m0001,
@@ -23,7 +24,8 @@ const migrations = {
   "0004_payments": m0004,
   "0005_invoices": m0005,
   "0006_tasks": m0006,
-  "0007_files": m0007
+  "0007_files": m0007,
+  "0008_webhook_worker_functions": m0008
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)
