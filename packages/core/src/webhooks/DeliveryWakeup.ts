@@ -10,8 +10,11 @@ import { Context, Effect, Layer, Queue } from "effect"
 
 export interface DeliveryWakeupShape {
   readonly signal: Effect.Effect<void>
-  /** `signal` from a plain callback (an HTTP answer arriving), where no fiber is at hand. */
-  readonly unsafeSignal: () => void
+  /**
+   * `signal` from a plain callback (an HTTP answer arriving), where no fiber is at hand. Optional
+   * so that an embedder's own wake-up keeps compiling; without it the worker forks `signal`.
+   */
+  readonly unsafeSignal?: () => void
   /** Waits for a signal sent since the last `await`. */
   readonly await: Effect.Effect<void>
 }

@@ -185,6 +185,9 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               }
             })
             const refillAt = Math.max(1, Math.floor(config.concurrency / 4))
+            const runtime = yield* Effect.runtime<never>()
+            // Called through the service, so an embedder's class-based wake-up keeps its `this`.
+            const signalNow = wakeup.unsafeSignal !== undefined ? () => wakeup.unsafeSignal?.() : () => Runtime.runFork(runtime)(wakeup.signal)
             // Freed slots wake the loop only when that can change its decision: the free slots just
             // reached the refill threshold, or nothing is in flight any more. (Waking it on every
             // attempt costs a loop turn per delivery for nothing.)
@@ -192,7 +195,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               if (count <= 0) return
               const freeBefore = config.concurrency - busy
               busy -= count
-              if (busy === 0 || (freeBefore < refillAt && config.concurrency - busy >= refillAt)) wakeup.unsafeSignal()
+              if (busy === 0 || (freeBefore < refillAt && config.concurrency - busy >= refillAt)) signalNow()
             }
             const recordQueued = (f: FinishedAttempt) => {
               unwritten++
