@@ -20,19 +20,28 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
-export default Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`
-    CREATE FUNCTION webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)
-    RETURNS TABLE (partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
-      lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint)
+/** A function returning the rows of one statement, whose plan it keeps generic. */
+const plannedOnce = (signature: string, returns: string, statement: string) => `
+    CREATE FUNCTION ${signature}
+    RETURNS TABLE (${returns})
     LANGUAGE plpgsql
     SET plan_cache_mode = force_generic_plan
     AS $fn$
     #variable_conflict use_column
     BEGIN
       RETURN QUERY
-      WITH due AS (
+      ${statement};
+    END
+    $fn$`
+
+export default Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(
+    plannedOnce(
+      "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
+      `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
+      lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
+      `WITH due AS (
         SELECT d.partner_id, d.id FROM webhook_deliveries d
         JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
         WHERE d.status = 'pending' AND d.next_attempt_at <= p_now AND e.active AND e.deleted_at IS NULL
@@ -48,24 +57,19 @@ export default Effect.gen(function* () {
         AND e.partner_id = d.partner_id AND e.id = d.endpoint_id
         AND ev.partner_id = d.partner_id AND ev.id = d.event_id
       RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until,
-        ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until;
-    END
-    $fn$`
+        ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until`
+    )
+  )
   // The outcomes travel as one JSON array (one native JSON.stringify on the client, cheaper than
   // eleven array parameters); the fenced UPDATE keeps only rows still held by their claim, and
   // the attempt rows are inserted for exactly those. Fencing by the token alone, not also by
   // `status = 'delivering'`: that condition invites the planner to read the whole `leases`
   // partial index, dead entries of every recent claim included, instead of the primary key.
-  yield* sql`
-    CREATE FUNCTION webhook_finish_attempts(p_outcomes json, p_now bigint)
-    RETURNS TABLE (id uuid, status text, endpoint_deleted boolean)
-    LANGUAGE plpgsql
-    SET plan_cache_mode = force_generic_plan
-    AS $fn$
-    #variable_conflict use_column
-    BEGIN
-      RETURN QUERY
-      WITH input AS (
+  yield* sql.unsafe(
+    plannedOnce(
+      "webhook_finish_attempts(p_outcomes json, p_now bigint)",
+      "id uuid, status text, endpoint_deleted boolean",
+      `WITH input AS (
         SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
           attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
       ), u AS (
@@ -82,7 +86,7 @@ export default Effect.gen(function* () {
       )
       SELECT u.id, u.status, EXISTS (SELECT 1 FROM webhook_endpoints e
         WHERE e.partner_id = u.partner_id AND e.id = u.endpoint_id AND e.deleted_at IS NOT NULL)
-      FROM u;
-    END
-    $fn$`
+      FROM u`
+    )
+  )
 })
