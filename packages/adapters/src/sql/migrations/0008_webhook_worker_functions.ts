@@ -9,6 +9,12 @@
  * makes it keep the parameter-independent plan instead of re-planning for every set of values.
  * The plans are rebuilt when the tables' statistics change (ANALYZE invalidates them).
  *
+ * The claim reads due deliveries from the partial due index alone; the endpoint check is a
+ * scalar subquery per candidate rather than a join, so the planner has no endpoint-first order to
+ * choose. On never-analysed tables (a new install's first minute) it otherwise started from the
+ * endpoint and read every delivery of it, delivered ones included: 232 µs of Postgres per delivery
+ * against 134–172 this way; analysed, both cost the same (bench/webhooks, ANALYZE=0).
+ *
  * The claim encodes the `Claim` transition of the pure state machine (DeliveryState.ts): pending
  * and due → delivering, one more attempt, leased to the claim token. Only a delivering row
  * carries a claim token (the claim sets it, every other write clears it), so the token alone
@@ -43,8 +49,8 @@ export default Effect.gen(function* () {
       lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
       `WITH due AS (
         SELECT d.partner_id, d.id FROM webhook_deliveries d
-        JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
-        WHERE d.status = 'pending' AND d.next_attempt_at <= p_now AND e.active AND e.deleted_at IS NULL
+        WHERE d.status = 'pending' AND d.next_attempt_at <= p_now
+          AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
         ORDER BY d.next_attempt_at
         LIMIT p_limit
         FOR UPDATE OF d SKIP LOCKED
