@@ -37,6 +37,10 @@ const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test
  * ratio to pg-boss depends on it (pg-boss's fetch sorts its whole queue; docs/performance.md).
  */
 const BACKLOGS = (process.env.EVENTS ?? "1000,5000,20000").split(",").map(Number)
+if (BACKLOGS.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
+  console.error(`bench/webhooks: EVENTS must be a comma-separated list of positive integers, got ${JSON.stringify(process.env.EVENTS)}`)
+  process.exit(2)
+}
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64)
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const RATE = Number(process.env.RATE ?? 500)
