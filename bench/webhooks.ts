@@ -17,7 +17,7 @@
  * each rate the bench prints CPU per delivery, of this process (client, receiver included) and
  * of the Postgres backends serving it, which noise moves much less than rates.
  */
-import { randomUUID } from "node:crypto"
+import { createHmac, randomBytes, randomUUID } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
@@ -25,7 +25,7 @@ import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { httpWebhookTransportLayer, NodeWebhookSigner, postgresTestDatabase, SqlWebhookStore, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
-import { DeliveryWakeup, DeliveryWorker, defaultWorkerConfig, Ids, Outbox, Secrets, Webhooks, WebhookSettings } from "@frank/core"
+import { DeliveryWakeup, DeliveryWorker, defaultWorkerConfig, Ids, Outbox, Secrets, USER_AGENT, Webhooks, WebhookSettings } from "@frank/core"
 import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import PgBoss from "pg-boss"
@@ -147,10 +147,31 @@ const body = JSON.stringify({
   data: { transactionId: randomUUID(), taskId: "task-123", amountFranks: 123.45 }
 })
 
+/**
+ * The request every side sends is the engine's (spec "Delivery request"): the same body and the
+ * same six headers, signed. The raw loop sends one request signed once (it is the HTTP floor:
+ * no work per delivery beyond the POST); pg-boss's handler signs each job when it sends it, as
+ * a webhook sender built on it must (the timestamp is the send time). Before 2026-11-24 the other
+ * sides sent two headers and no signature, so the receiver parsed less for them per request.
+ */
+const SECRET = `whsec_${randomBytes(24).toString("base64url")}`
+const signedHeaders = (eventId: string, nowMs: number): Record<string, string> => {
+  const timestamp = Math.floor(nowMs / 1000)
+  return {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "x-service-event": "billing.settled",
+    "x-service-event-id": eventId,
+    "x-service-timestamp": String(timestamp),
+    "x-service-signature": `sha256=${createHmac("sha256", SECRET).update(`${timestamp}.`, "utf8").update(body).digest("hex")}`
+  }
+}
+
 // ---------- raw undici loop ----------
 
 const rawRound = async (n: number): Promise<Round> => {
   const agent = new Agent({ connections: CONCURRENCY })
+  const headers = signedHeaders("raw", Date.now())
   let next = 0
   const done = measure([])
   await Promise.all(
@@ -161,7 +182,7 @@ const rawRound = async (n: number): Promise<Round> => {
         const res = await request(receiver.url, {
           method: "POST",
           dispatcher: agent,
-          headers: { "content-type": "application/json", "x-service-event-id": `raw-${i}` },
+          headers: { ...headers, "x-service-event-id": `raw-${i}` },
           body
         })
         await res.body.dump()
@@ -213,7 +234,7 @@ const pgBossRound = async (n: number): Promise<Round> => {
           const res = await request(job.data.url, {
             method: "POST",
             dispatcher: agent,
-            headers: { "content-type": "application/json", "x-service-event-id": job.data.id },
+            headers: signedHeaders(job.data.id, Date.now()),
             body: job.data.body
           })
           await res.body.dump()
