@@ -3,7 +3,7 @@
  * with either), including non-ASCII secrets and bodies, and attempts built with it must verify.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { attemptRequest, type ClaimedDelivery, verifyWebhook, webCryptoWebhookSigner } from "@frank/core"
+import { attemptRequest, attemptRequestNow, type ClaimedDelivery, verifyWebhook, webCryptoWebhookSigner } from "@frank/core"
 import { Effect } from "effect"
 import { NodeWebhookSigner, nodeWebhookSigner } from "../src/webhooks/NodeWebhookSigner.js"
 
@@ -22,6 +22,8 @@ describe("NodeWebhookSigner", () => {
         const node = yield* nodeWebhookSigner.sign(secret, ts, bytes)
         expect(node).toMatch(/^sha256=[0-9a-f]{64}$/)
         expect(node).toBe(yield* webCryptoWebhookSigner.sign(secret, ts, bytes))
+        // The synchronous form the worker's batch path uses is the same signature.
+        expect(nodeWebhookSigner.signNow?.(secret, ts, bytes)).toBe(node)
       }
     })
   )
@@ -50,6 +52,10 @@ describe("NodeWebhookSigner", () => {
         expect(verified.ok).toBe(true)
       }
       expect(headers["x-service-signature"]).not.toBe(headers["x-service-signature-previous"])
+      // Built without an Effect (the worker's batch path), the request is the same one.
+      const signNow = nodeWebhookSigner.signNow
+      if (signNow === undefined) throw new Error("the Node signer signs synchronously")
+      expect(attemptRequestNow(claim, now, signNow)).toEqual(request)
     })
   )
 })

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Webhooks, WebhookSigner } from "@frank/core"
 import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
-import { Effect, TestClock } from "effect"
+import { type Context, Effect, TestClock } from "effect"
 import { makeBatchSlots } from "../src/webhooks/batchSlots.js"
 
 describe("makeBatchSlots", () => {
@@ -36,31 +36,51 @@ describe("makeBatchSlots", () => {
 
 const T0 = Date.UTC(2026, 0, 1)
 
+type Signer = Context.Tag.Service<typeof WebhookSigner>
+
+/** Signers that die for one secret: through `sign` (an Effect), or by throwing from `signNow`. */
+const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer) => Signer]> = [
+  [
+    "an Effect signer",
+    (broken, signer) => ({
+      sign: (secret, timestamp, body) => (secret === broken ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body))
+    })
+  ],
+  [
+    "a synchronous signer",
+    (broken) => {
+      // Any signature will do: the scripted receiver records requests, it does not verify them.
+      const signNow = (secret: string, timestamp: number) => {
+        if (secret === broken) throw new Error("no key")
+        return `sha256=${timestamp}-${secret.length}`
+      }
+      return { sign: (secret, timestamp) => Effect.sync(() => signNow(secret, timestamp)), signNow }
+    }
+  ]
+]
+
 describe("DeliveryWorker with a batch", () => {
-  it.effect("an attempt that cannot be signed is left to its lease; the rest of its batch is delivered", () =>
-    Effect.gen(function* () {
-      yield* TestClock.setTime(T0)
-      const webhooks = yield* Webhooks
-      const receiver = yield* ScriptedReceiver
-      const sim = yield* Simulation
-      const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) => webhooks.createEndpoint("p1", { url: `https://${name}.example/hook` }))
-      const secretOfB = endpoints[1]?.secret
-      yield* Effect.forEach(endpoints, (e) => webhooks.sendTest("p1", e.id))
-      // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
-      const signer = yield* WebhookSigner
-      yield* sim.runDue.pipe(
-        Effect.provideService(WebhookSigner, {
-          sign: (secret, timestamp, body) => (secret === secretOfB ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body))
-        })
-      )
-      expect((yield* receiver.received).map((r) => new URL(r.url).hostname).sort()).toEqual(["a.example", "c.example"])
-      const statusOf = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) =>
-        Object.fromEntries(deliveries.map((d) => [endpoints.findIndex((e) => e.id === d.endpointId), d.status]))
-      )
-      expect(yield* statusOf).toEqual({ 0: "delivered", 1: "delivering", 2: "delivered" })
-      // Never sent, yet claimed: once its lease runs out it is uncertain, like any attempt the worker lost.
-      yield* sim.advance("2 minutes")
-      expect(yield* statusOf).toEqual({ 0: "delivered", 1: "uncertain", 2: "delivered" })
-    }).pipe(Effect.provide(SimulationEngine()))
-  )
+  for (const [kind, breakSigner] of brokenFor)
+    it.effect(`an attempt that cannot be signed (${kind}) is left to its lease; the rest of its batch is delivered`, () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(T0)
+        const webhooks = yield* Webhooks
+        const receiver = yield* ScriptedReceiver
+        const sim = yield* Simulation
+        const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) => webhooks.createEndpoint("p1", { url: `https://${name}.example/hook` }))
+        const secretOfB = endpoints[1]?.secret ?? ""
+        yield* Effect.forEach(endpoints, (e) => webhooks.sendTest("p1", e.id))
+        // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
+        const signer = yield* WebhookSigner
+        yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, breakSigner(secretOfB, signer)))
+        expect((yield* receiver.received).map((r) => new URL(r.url).hostname).sort()).toEqual(["a.example", "c.example"])
+        const statusOf = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) =>
+          Object.fromEntries(deliveries.map((d) => [endpoints.findIndex((e) => e.id === d.endpointId), d.status]))
+        )
+        expect(yield* statusOf).toEqual({ 0: "delivered", 1: "delivering", 2: "delivered" })
+        // Never sent, yet claimed: once its lease runs out it is uncertain, like any attempt the worker lost.
+        yield* sim.advance("2 minutes")
+        expect(yield* statusOf).toEqual({ 0: "delivered", 1: "uncertain", 2: "delivered" })
+      }).pipe(Effect.provide(SimulationEngine()))
+    )
 })

@@ -7,9 +7,12 @@ import { createHmac } from "node:crypto"
 import { WebhookSigner, type WebhookSignerShape } from "@frank/core"
 import { Effect, Layer } from "effect"
 
+const signNow = (secret: string, timestampSeconds: number, body: Uint8Array): string =>
+  `sha256=${createHmac("sha256", secret).update(`${timestampSeconds}.`, "utf8").update(body).digest("hex")}`
+
 export const nodeWebhookSigner: WebhookSignerShape = {
-  sign: (secret, timestampSeconds, body) =>
-    Effect.sync(() => `sha256=${createHmac("sha256", secret).update(`${timestampSeconds}.`, "utf8").update(body).digest("hex")}`)
+  sign: (secret, timestampSeconds, body) => Effect.sync(() => signNow(secret, timestampSeconds, body)),
+  signNow
 }
 
 export const NodeWebhookSigner = Layer.succeed(WebhookSigner, nodeWebhookSigner)

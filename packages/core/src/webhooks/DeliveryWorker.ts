@@ -10,7 +10,7 @@
 import { Cause, Chunk, Clock, Context, Duration, Effect, Either, Exit, Fiber, FiberSet, Layer, Option, Queue, Runtime } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
-import { attemptRequest } from "./attemptRequest.js"
+import { attemptRequest, attemptRequestNow } from "./attemptRequest.js"
 import { type BatchSlots, makeBatchSlots } from "./batchSlots.js"
 import type { ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
@@ -18,6 +18,7 @@ import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { finishedAttempt } from "./finishedAttempt.js"
 import { sendBatchWith } from "./sendBatchWith.js"
 import { type AttemptRequest, WebhookTransport } from "./WebhookTransport.js"
+import { WebhookSigner } from "./WebhookSigner.js"
 import { WebhookStore } from "./WebhookStore.js"
 
 export interface DeliveryWorkerConfig {
@@ -45,6 +46,19 @@ export const defaultWorkerConfig: DeliveryWorkerConfig = {
   pollIntervalMs: 1_000,
   drainMs: RECEIVER_TIMEOUT_MS + 2_000,
   sweepIntervalMs: 1_000
+}
+
+/** The attempt signed synchronously; a signer that throws is a defect of that attempt alone. */
+const signedNow = (
+  claim: ClaimedDelivery,
+  now: number,
+  signNow: (secret: string, timestampSeconds: number, body: Uint8Array) => string
+): Exit.Exit<AttemptRequest> => {
+  try {
+    return Exit.succeed(attemptRequestNow(claim, now, signNow))
+  } catch (defect) {
+    return Exit.die(defect)
+  }
 }
 
 /** Outcomes written per statement at most; also how many may wait for the writer before claims pause. */
@@ -85,10 +99,17 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
          * without holding up the others. Interruption records nothing.
          */
         const attemptBatch = (claims: ReadonlyArray<ClaimedDelivery>, onFinished: (f: FinishedAttempt) => void, slots: BatchSlots): Effect.Effect<void> =>
-          Effect.flatMap(Effect.zip(Effect.clock, Effect.runtime<never>()), ([clock, runtime]) => {
+          Effect.flatMap(Effect.all([Effect.clock, Effect.runtime<never>(), WebhookSigner]), ([clock, runtime, signer]) => {
             const startedAt = clock.unsafeCurrentTimeMillis()
+            const signNow = signer.signNow
+            // A synchronous signer signs the batch in a plain loop: an Effect per attempt costs
+            // more than the HMAC itself (bench/webhooks).
+            const signing: Effect.Effect<ReadonlyArray<Exit.Exit<AttemptRequest>>> =
+              signNow === undefined
+                ? Effect.forEach(claims, (c) => Effect.exit(attemptRequest(c, startedAt)))
+                : Effect.sync(() => claims.map((c) => signedNow(c, startedAt, signNow)))
             return Effect.flatMap(
-              Effect.forEach(claims, (c) => Effect.exit(attemptRequest(c, startedAt))),
+              signing,
               (signed) => {
                 const requests: Array<AttemptRequest> = []
                 // requests[j] is the attempt on claims[claimIndex[j]].

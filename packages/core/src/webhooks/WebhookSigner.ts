@@ -12,6 +12,12 @@ import { sign } from "./signature.js"
 
 export interface WebhookSignerShape {
   readonly sign: (secret: string, timestampSeconds: number, body: Uint8Array) => Effect.Effect<string>
+  /**
+   * The same signature computed synchronously, for signers that can (node:crypto). Optional: with
+   * it the delivery worker signs a claimed batch in a plain loop instead of an Effect per attempt
+   * (bench/webhooks). It must return exactly what `sign` succeeds with.
+   */
+  readonly signNow?: (secret: string, timestampSeconds: number, body: Uint8Array) => string
 }
 
 export const webCryptoWebhookSigner: WebhookSignerShape = {

@@ -14,25 +14,46 @@ export const USER_AGENT = "Frank-Webhooks/1"
 
 const encoder = new TextEncoder()
 
+/** What is signed and how, for `claim` sent at `now`: the timestamp, the body bytes, the secrets. */
+const signingInput = (claim: ClaimedDelivery, now: number) => {
+  const { current, previous } = signingSecrets(claim, now)
+  return { timestamp: Math.floor(now / 1000), body: encoder.encode(claim.payload), current, previous }
+}
+
+const requestOf = (claim: ClaimedDelivery, timestamp: number, body: Uint8Array, signature: string, previousSignature: string | null): AttemptRequest => {
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    "X-Service-Event": claim.eventType,
+    "X-Service-Event-Id": claim.eventId,
+    "X-Service-Timestamp": String(timestamp),
+    "X-Service-Signature": signature
+  }
+  if (previousSignature !== null) headers["X-Service-Signature-Previous"] = previousSignature
+  return { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
+}
+
+/** The attempt on `claim` sent at `now`, signed by the `WebhookSigner` in context. */
 export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effect<AttemptRequest> =>
   Effect.flatMap(WebhookSigner, (signer) => {
-    const timestamp = Math.floor(now / 1000)
-    const body = encoder.encode(claim.payload)
-    const { current, previous } = signingSecrets(claim, now)
-    const request = (signature: string, previousSignature: string | null): AttemptRequest => {
-      const headers: Record<string, string> = {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        "X-Service-Event": claim.eventType,
-        "X-Service-Event-Id": claim.eventId,
-        "X-Service-Timestamp": String(timestamp),
-        "X-Service-Signature": signature
-      }
-      if (previousSignature !== null) headers["X-Service-Signature-Previous"] = previousSignature
-      return { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
-    }
+    const { timestamp, body, current, previous } = signingInput(claim, now)
     const signed = signer.sign(current, timestamp, body)
     return previous === null
-      ? Effect.map(signed, (signature) => request(signature, null))
-      : Effect.zipWith(signed, signer.sign(previous, timestamp, body), request)
+      ? Effect.map(signed, (signature) => requestOf(claim, timestamp, body, signature, null))
+      : Effect.zipWith(signed, signer.sign(previous, timestamp, body), (signature, previousSignature) =>
+          requestOf(claim, timestamp, body, signature, previousSignature)
+        )
   })
+
+/**
+ * The same request signed by a synchronous signer (`WebhookSignerShape.signNow`): no Effect per
+ * attempt, which the worker's batch path saves on every delivery. Throws what the signer throws.
+ */
+export const attemptRequestNow = (
+  claim: ClaimedDelivery,
+  now: number,
+  signNow: (secret: string, timestampSeconds: number, body: Uint8Array) => string
+): AttemptRequest => {
+  const { timestamp, body, current, previous } = signingInput(claim, now)
+  return requestOf(claim, timestamp, body, signNow(current, timestamp, body), previous === null ? null : signNow(previous, timestamp, body))
+}
