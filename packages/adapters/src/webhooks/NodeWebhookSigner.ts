@@ -4,10 +4,10 @@
  * of the whole secret string and the message `{timestamp}.` followed by the body.
  */
 import { createHmac } from "node:crypto"
-import { WebhookSigner, type WebhookSignerShape } from "@frank/core"
+import { type SignNow, WebhookSigner, type WebhookSignerShape } from "@frank/core"
 import { Effect, Layer } from "effect"
 
-const signNow = (secret: string, timestampSeconds: number, body: Uint8Array): string =>
+const signNow: SignNow = (secret, timestampSeconds, body) =>
   `sha256=${createHmac("sha256", secret).update(`${timestampSeconds}.`, "utf8").update(body).digest("hex")}`
 
 export const nodeWebhookSigner: WebhookSignerShape = {

@@ -18,7 +18,7 @@ import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { finishedAttempt } from "./finishedAttempt.js"
 import { sendBatchWith } from "./sendBatchWith.js"
 import { type AttemptRequest, WebhookTransport } from "./WebhookTransport.js"
-import { WebhookSigner } from "./WebhookSigner.js"
+import { type SignNow, WebhookSigner } from "./WebhookSigner.js"
 import { WebhookStore } from "./WebhookStore.js"
 
 export interface DeliveryWorkerConfig {
@@ -49,11 +49,7 @@ export const defaultWorkerConfig: DeliveryWorkerConfig = {
 }
 
 /** The attempt signed synchronously; a signer that throws is a defect of that attempt alone. */
-const signedNow = (
-  claim: ClaimedDelivery,
-  now: number,
-  signNow: (secret: string, timestampSeconds: number, body: Uint8Array) => string
-): Exit.Exit<AttemptRequest> => {
+const signedNow = (claim: ClaimedDelivery, now: number, signNow: SignNow): Exit.Exit<AttemptRequest> => {
   try {
     return Exit.succeed(attemptRequestNow(claim, now, signNow))
   } catch (defect) {

@@ -10,6 +10,9 @@
 import { Context, Effect } from "effect"
 import { sign } from "./signature.js"
 
+/** A signature computed synchronously: `sha256=<hex>` over `{timestampSeconds}.` and the body bytes. */
+export type SignNow = (secret: string, timestampSeconds: number, body: Uint8Array) => string
+
 export interface WebhookSignerShape {
   readonly sign: (secret: string, timestampSeconds: number, body: Uint8Array) => Effect.Effect<string>
   /**
@@ -17,7 +20,7 @@ export interface WebhookSignerShape {
    * it the delivery worker signs a claimed batch in a plain loop instead of an Effect per attempt
    * (bench/webhooks). It must return exactly what `sign` succeeds with.
    */
-  readonly signNow?: (secret: string, timestampSeconds: number, body: Uint8Array) => string
+  readonly signNow?: SignNow
 }
 
 export const webCryptoWebhookSigner: WebhookSignerShape = {

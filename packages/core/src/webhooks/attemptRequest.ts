@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import type { ClaimedDelivery } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
 import { signingSecrets } from "./Endpoint.js"
-import { WebhookSigner } from "./WebhookSigner.js"
+import { type SignNow, WebhookSigner } from "./WebhookSigner.js"
 import type { AttemptRequest } from "./WebhookTransport.js"
 
 export const USER_AGENT = "Frank-Webhooks/1"
@@ -49,11 +49,7 @@ export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effe
  * The same request signed by a synchronous signer (`WebhookSignerShape.signNow`): no Effect per
  * attempt, which the worker's batch path saves on every delivery. Throws what the signer throws.
  */
-export const attemptRequestNow = (
-  claim: ClaimedDelivery,
-  now: number,
-  signNow: (secret: string, timestampSeconds: number, body: Uint8Array) => string
-): AttemptRequest => {
+export const attemptRequestNow = (claim: ClaimedDelivery, now: number, signNow: SignNow): AttemptRequest => {
   const { timestamp, body, current, previous } = signingInput(claim, now)
   return requestOf(claim, timestamp, body, signNow(current, timestamp, body), previous === null ? null : signNow(previous, timestamp, body))
 }
