@@ -158,6 +158,8 @@ const SECRET = `whsec_${randomBytes(24).toString("base64url")}`
 const bodyBytes = Buffer.from(body)
 const signNow = nodeWebhookSigner.signNow
 if (signNow === undefined) throw new Error("bench/webhooks: the Node signer signs synchronously")
+// The baselines are plain Node code, not Effect programs: their callers pass the wall clock
+// (Date.now), as a sender built on undici or pg-boss would. The engine's side reads Effect's Clock.
 const signedHeaders = (eventId: string, nowMs: number): Record<string, string> => {
   const timestamp = Math.floor(nowMs / 1000)
   return {
