@@ -80,8 +80,12 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         const transport = yield* WebhookTransport
         const wakeup = yield* DeliveryWakeup
         const ids = yield* Ids
-        // One token per worker instance: it fences outcomes against claims of other instances.
-        const claimToken = yield* ids.next
+        // One token per claim statement (this instance's id and a count), not one per instance: an
+        // outcome is recorded only while its own claim holds the row, so it is fenced against every
+        // later claim of the delivery, this instance's included — its write held up past the lease,
+        // the delivery turned `uncertain` and replayed, and this worker claiming it again.
+        const instanceToken = yield* ids.next
+        let claimsMade = 0
 
         const sendBatch = sendBatchWith(transport)
 
@@ -135,7 +139,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             )
           })
 
-        const claim = (limit: number) => Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, claimToken))
+        const claim = (limit: number) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${++claimsMade}`))
 
         const expire = Effect.flatMap(Clock.currentTimeMillis, store.expireLeases)
 

@@ -48,7 +48,10 @@ export interface WebhookStoreShape {
   /** Records a low-balance emission unless one was recorded less than `minIntervalMs` ago; true when recorded. */
   readonly claimLowBalance: (partnerId: string, now: number, minIntervalMs: number) => Effect.Effect<boolean, StoreError>
 
-  /** Claims up to `limit` due deliveries of active endpoints, oldest due first, skipping rows other workers hold. */
+  /**
+   * Claims up to `limit` due deliveries of active endpoints, oldest due first, skipping rows other
+   * workers hold. `claimToken` must be new for every call: outcomes are fenced by it alone.
+   */
   readonly claimDue: (now: number, leaseMs: number, limit: number, claimToken: string) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError>
   /**
    * Records attempts and moves each delivery to its `next` state, only while its claim still
