@@ -287,6 +287,10 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const badCursor = await call(host, "GET", "/v1/webhooks/deliveries?cursor=bogus", { headers: p.monitor })
     expect(badCursor.status).toBe(400)
     expect(badCursor.json.code).toBe("DELIVERY_CURSOR_INVALID")
+    // Well-formed base64 of a position whose id is no UUID: refused before the store casts it.
+    const forged = await call(host, "GET", `/v1/webhooks/deliveries?cursor=${encodeURIComponent(btoa(`1:${"-".repeat(36)}`))}`, { headers: p.monitor })
+    expect(forged.status).toBe(400)
+    expect(forged.json.code).toBe("DELIVERY_CURSOR_INVALID")
     for (const q of ["?limit=0", "?limit=101", "?status=sent"]) {
       const bad = await call(host, "GET", `/v1/webhooks/deliveries${q}`, { headers: p.monitor })
       expect(bad.status, q).toBe(400)

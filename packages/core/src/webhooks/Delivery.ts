@@ -79,7 +79,8 @@ export const encodeCursor = (c: DeliveryCursor): string => btoa(`${c.createdAt}:
 export const decodeCursor = (raw: string): Either.Either<DeliveryCursor, string> => {
   try {
     const text = atob(raw.replace(/-/g, "+").replace(/_/g, "/"))
-    const m = /^(\d{1,16}):([0-9a-f-]{36})$/.exec(text)
+    // The id exactly as issued (a lowercase UUID): SQL stores cast it, so anything else would fail there.
+    const m = /^(\d{1,16}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(text)
     if (m === null) return Either.left("cursor is not one this API issued")
     return Either.right({ createdAt: Number(m[1]), id: m[2] as string })
   } catch {
