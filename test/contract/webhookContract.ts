@@ -265,6 +265,28 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
       })
     )
 
+    it.effect("ids in upper case address the same endpoint and delivery; endpoints made at one instant list by id", () =>
+      Effect.gen(function* () {
+        const { webhooks, partnerId, endpoint } = yield* setup()
+        const second = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+        const third = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+        // TestClock stands still: the three share their creation time, and the id breaks the tie.
+        const listed = Effect.map(webhooks.listEndpoints(partnerId), (es) => es.map((e) => e.id))
+        expect(yield* listed).toEqual([endpoint.id, second.id, third.id].sort())
+        const { event } = yield* webhooks.sendTest(partnerId, endpoint.id.toUpperCase())
+        expect(JSON.parse(event.payload).data).toEqual({ endpointId: endpoint.id })
+        const d = yield* onlyDelivery(partnerId)
+        expect(d.endpointId).toBe(endpoint.id)
+        const filtered = yield* webhooks.listDeliveries(partnerId, { endpointId: endpoint.id.toUpperCase() }, 10, undefined)
+        expect(filtered.deliveries.map((x) => x.id)).toEqual([d.id])
+        yield* (yield* Simulation).runDue
+        expect((yield* webhooks.replay(partnerId, d.id.toUpperCase())).id).toBe(d.id)
+        expect((yield* webhooks.rotateSecret(partnerId, second.id.toUpperCase())).previousSecret).toBe(second.secret)
+        yield* webhooks.deleteEndpoint(partnerId, third.id.toUpperCase())
+        expect(yield* listed).toEqual([endpoint.id, second.id].sort())
+      })
+    )
+
     it.effect("delivery log: newest first, filters, cursor pages that cover every row once", () =>
       Effect.gen(function* () {
         const { webhooks, partnerId, endpoint } = yield* setup()

@@ -55,7 +55,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return true
       }),
 
-    listEndpoints: (partnerId) => locked(() => liveOf(partnerId).sort((a, b) => a.createdAt - b.createdAt).map(publicEndpoint)),
+    listEndpoints: (partnerId) => locked(() => liveOf(partnerId).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(publicEndpoint)),
 
     getEndpoint: (partnerId, id) =>
       locked(() => {

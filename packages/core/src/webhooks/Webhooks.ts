@@ -106,6 +106,12 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
 
       const notFound = (id: string) => new EndpointNotFound({ message: `no webhook endpoint ${id}` })
       const orNotFound = <A>(id: string, found: A | undefined) => (found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found))
+      /**
+       * Ids as issued (lowercase UUIDs). A UUID is case-insensitive, and SQL stores cast ids, so
+       * an upper-case id found the row there but not in the memory store; lowering it here gives
+       * every store the same answer.
+       */
+      const issued = (id: string) => id.toLowerCase()
 
       const createEndpoint: WebhooksShape["createEndpoint"] = (partnerId, input) =>
         Effect.gen(function* () {
@@ -133,8 +139,9 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           return endpoint
         })
 
-      const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, id, change) =>
+      const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, rawId, change) =>
         Effect.gen(function* () {
+          const id = issued(rawId)
           const checked = yield* checkRegistration(change.url, change.eventTypes)
           const patch: EndpointPatch = { url: checked.url, eventTypes: checked.eventTypes, active: change.active }
           const now = yield* Clock.currentTimeMillis
@@ -144,15 +151,17 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           return updated
         })
 
-      const rotateSecret: WebhooksShape["rotateSecret"] = (partnerId, id) =>
+      const rotateSecret: WebhooksShape["rotateSecret"] = (partnerId, rawId) =>
         Effect.gen(function* () {
+          const id = issued(rawId)
           const secret = yield* newSecret
           const now = yield* Clock.currentTimeMillis
           return yield* orNotFound(id, yield* store.modifyEndpoint(partnerId, id, (current) => rotate(current, secret, now)))
         })
 
-      const sendTest: WebhooksShape["sendTest"] = (partnerId, id) =>
+      const sendTest: WebhooksShape["sendTest"] = (partnerId, rawId) =>
         Effect.gen(function* () {
+          const id = issued(rawId)
           const endpoint = yield* orNotFound(id, yield* store.getEndpoint(partnerId, id))
           if (!endpoint.active) return yield* new EndpointInactive({ message: "the endpoint is inactive; activate it with PATCH first" })
           const emitted = yield* outbox.emit(partnerId, { type: "webhook.test", data: { endpointId: id } }, { _tag: "Endpoint", endpointId: id })
@@ -170,11 +179,13 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
                   onRight: Effect.succeed
                 })
           const size = Math.min(MAX_PAGE_SIZE, Math.max(1, limit ?? DEFAULT_PAGE_SIZE))
-          return yield* store.listDeliveries(partnerId, filter, size, after)
+          const endpointId = filter.endpointId === undefined ? undefined : issued(filter.endpointId)
+          return yield* store.listDeliveries(partnerId, { ...filter, endpointId }, size, after)
         })
 
-      const replay: WebhooksShape["replay"] = (partnerId, deliveryId) =>
+      const replay: WebhooksShape["replay"] = (partnerId, rawId) =>
         Effect.gen(function* () {
+          const deliveryId = issued(rawId)
           const now = yield* Clock.currentTimeMillis
           const result = yield* store.updateDelivery(partnerId, deliveryId, replayRule(now), now)
           if (result === undefined) return yield* new DeliveryNotFound({ message: `no delivery ${deliveryId}` })
@@ -187,8 +198,9 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
         createEndpoint,
         listEndpoints: store.listEndpoints,
         updateEndpoint,
-        deleteEndpoint: (partnerId, id) =>
+        deleteEndpoint: (partnerId, rawId) =>
           Effect.gen(function* () {
+            const id = issued(rawId)
             const now = yield* Clock.currentTimeMillis
             if (!(yield* store.deleteEndpoint(partnerId, id, now))) return yield* notFound(id)
           }),
