@@ -4,7 +4,7 @@
  * registered.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, TestClock } from "effect"
+import { Chunk, Clock, Duration, Effect, TestClock } from "effect"
 import { makeDeadlines } from "../src/webhooks/internal/Deadlines.js"
 
 describe("Deadlines", () => {
@@ -56,6 +56,34 @@ describe("Deadlines", () => {
       expect(fired).toEqual(["same tick"])
       yield* TestClock.adjust(400)
       expect(fired).toEqual(["same tick", "later"])
+    })
+  )
+
+  it.live("times on elapsed time: a wall clock stepped back a minute does not postpone a deadline", () =>
+    Effect.gen(function* () {
+      // The live Clock with its wall-clock milliseconds stepped back by `stepMs` (an NTP step).
+      const live = Clock.make()
+      let stepMs = 0
+      const stepped: Clock.Clock = {
+        [Clock.ClockTypeId]: Clock.ClockTypeId,
+        unsafeCurrentTimeMillis: () => live.unsafeCurrentTimeMillis() - stepMs,
+        currentTimeMillis: Effect.sync(() => live.unsafeCurrentTimeMillis() - stepMs),
+        unsafeCurrentTimeNanos: () => live.unsafeCurrentTimeNanos(),
+        currentTimeNanos: live.currentTimeNanos,
+        sleep: (duration: Duration.Duration) => live.sleep(duration)
+      }
+      let fired = false
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const deadlines = yield* makeDeadlines(20)
+          deadlines.add(100, () => {
+            fired = true
+          })
+          stepMs = 60_000
+          yield* Effect.sleep(Duration.millis(400))
+        })
+      ).pipe(Effect.withClock(stepped))
+      expect(fired).toBe(true)
     })
   )
 

@@ -12,7 +12,7 @@ import { Cause, Duration, Effect, type Scope } from "effect"
 
 export interface Deadlines {
   /**
-   * Calls `onExpired` once, `timeoutMs` after now on the Clock, unless the answer (cancel) is
+   * Calls `onExpired` once, `timeoutMs` of elapsed time after now on the Clock, unless the answer (cancel) is
    * called first. `onExpired` runs on the sweeper fiber and must be synchronous; if it throws, the
    * error is logged and the sweeper carries on.
    */
@@ -24,19 +24,25 @@ interface Entry {
   readonly onExpired: () => void
 }
 
+const NANOS_PER_MS = BigInt(1_000_000)
+
 export const makeDeadlines = (tickMs: number): Effect.Effect<Deadlines, never, Scope.Scope> =>
   Effect.gen(function* () {
     if (!(tickMs > 0)) return yield* Effect.dieMessage(`Deadlines: tickMs must be positive, got ${tickMs}`)
     const clock = yield* Effect.clock
+    // Elapsed time, not the wall clock: the live Clock's nanoseconds are monotonic (hrtime), so a
+    // wall-clock step (NTP, a resumed VM) neither postpones every pending timeout nor fires them
+    // all at once; under TestClock they follow the test's time like the milliseconds do.
+    const nowMs = () => Number(clock.unsafeCurrentTimeNanos() / NANOS_PER_MS)
     const pending = new Set<Entry>()
     // Open while something is registered; the sweeper closes it (synchronously, together with the
     // emptiness check) before waiting, so a registration cannot slip between check and wait.
     const busy = yield* Effect.makeLatch(false)
     const expire = Effect.suspend(() => {
-      const nowMs = clock.unsafeCurrentTimeMillis()
+      const now = nowMs()
       const thrown: Array<unknown> = []
       for (const entry of pending)
-        if (entry.atMs <= nowMs) {
+        if (entry.atMs <= now) {
           pending.delete(entry)
           // A throwing callback must not end the sweeper: every later deadline would never fire.
           try {
@@ -51,7 +57,7 @@ export const makeDeadlines = (tickMs: number): Effect.Effect<Deadlines, never, S
     yield* Effect.forkScoped(Effect.forever(Effect.zipRight(busy.await, Effect.zipRight(Effect.sleep(Duration.millis(tickMs)), expire))))
     return {
       add: (timeoutMs, onExpired) => {
-        const entry: Entry = { atMs: clock.unsafeCurrentTimeMillis() + timeoutMs, onExpired }
+        const entry: Entry = { atMs: nowMs() + timeoutMs, onExpired }
         pending.add(entry)
         if (pending.size === 1) busy.unsafeOpen()
         return () => {
