@@ -83,4 +83,30 @@ describe("DeliveryWorker with a batch", () => {
         expect(yield* statusOf).toEqual({ 0: "delivered", 1: "uncertain", 2: "delivered" })
       }).pipe(Effect.provide(SimulationEngine()))
     )
+
+  it.effect("a class-based synchronous signer keeps its `this` when the worker signs with it", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const webhooks = yield* Webhooks
+      const receiver = yield* ScriptedReceiver
+      const sim = yield* Simulation
+      // An embedder's signer whose methods use their instance, as a class with a key handle would.
+      class PrefixSigner {
+        readonly prefix = "sha256="
+        sign(secret: string, timestamp: number, body: Uint8Array) {
+          return Effect.sync(() => this.signNow(secret, timestamp, body))
+        }
+        signNow(secret: string, timestamp: number, body: Uint8Array) {
+          return `${this.prefix}${timestamp}-${secret.length}-${body.length}`
+        }
+      }
+      const endpoint = yield* webhooks.createEndpoint("p1", { url: "https://a.example/hook" })
+      yield* webhooks.sendTest("p1", endpoint.id)
+      yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, new PrefixSigner()))
+      const [request] = yield* receiver.received
+      expect(request?.headers["X-Service-Signature"]).toMatch(/^sha256=\d+-\d+-\d+$/)
+      const { deliveries } = yield* webhooks.listDeliveries("p1", {}, 10, undefined)
+      expect(deliveries.map((d) => d.status)).toEqual(["delivered"])
+    }).pipe(Effect.provide(SimulationEngine()))
+  )
 })

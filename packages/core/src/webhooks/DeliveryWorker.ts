@@ -101,7 +101,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         const attemptBatch = (claims: ReadonlyArray<ClaimedDelivery>, onFinished: (f: FinishedAttempt) => void, slots: BatchSlots): Effect.Effect<void> =>
           Effect.flatMap(Effect.all([Effect.clock, Effect.runtime<never>(), WebhookSigner]), ([clock, runtime, signer]) => {
             const startedAt = clock.unsafeCurrentTimeMillis()
-            const signNow = signer.signNow
+            // Bound: an embedder's class-based signer keeps its `this`, as the transport and wake-up do.
+            const signNow = signer.signNow?.bind(signer)
             // A synchronous signer signs the batch in a plain loop: an Effect per attempt costs
             // more than the HMAC itself (bench/webhooks).
             const signing: Effect.Effect<ReadonlyArray<Exit.Exit<AttemptRequest>>> =
