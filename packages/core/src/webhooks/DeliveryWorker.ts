@@ -255,11 +255,13 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               )
             const sweepEveryMs = config.sweepIntervalMs ?? defaultWorkerConfig.sweepIntervalMs ?? 1_000
             let nextSweepAt = 0
+            let lastSweepAt = Number.NEGATIVE_INFINITY
             const loop = Effect.gen(function* () {
               for (;;) {
                 const now = yield* Clock.currentTimeMillis
                 if (now >= nextSweepAt) {
                   yield* Effect.uninterruptible(expire)
+                  lastSweepAt = now
                   nextSweepAt = now + sweepEveryMs
                 }
                 const inFlight = busy
@@ -278,7 +280,16 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                 }
                 // Work was just claimed: the next poll comes soon enough for retries falling due meanwhile.
                 const due = batch.length > 0 ? undefined : yield* Effect.uninterruptible(store.nextWakeAt())
-                const waitMs = Math.max(0, Math.min(config.pollIntervalMs, due === undefined ? config.pollIntervalMs : due - (yield* Clock.currentTimeMillis)))
+                const at = yield* Clock.currentTimeMillis
+                if (due !== undefined && due <= at && due > lastSweepAt) {
+                  // Due since the last sweep yet not claimed: a lease that ran out (another instance
+                  // died mid-request) is the sweep's to take, so sweep now and go again.
+                  nextSweepAt = at
+                  continue
+                }
+                // Overdue since before the last sweep: rows another instance holds or is claiming
+                // right now. Polling for them with no pause would only load the database.
+                const waitMs = due === undefined || due <= at ? config.pollIntervalMs : Math.min(config.pollIntervalMs, due - at)
                 yield* Effect.raceFirst(wakeup.await, Effect.sleep(Duration.millis(waitMs)))
               }
             })

@@ -1,0 +1,55 @@
+/**
+ * How the worker loop waits: a lease that ran out before the next scheduled sweep (another
+ * instance died mid-request) is swept at once, not polled for in a tight loop until the sweep.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { DeliveryWakeup, DeliveryWorker, Ids, Outbox, Secrets, Webhooks, WebhookSettings, WebhookStore } from "@frank/core"
+import { MemoryWebhookStore, ScriptedReceiverLive } from "@frank/core/testing"
+import { Clock, Duration, Effect, Fiber, Layer, Redacted } from "effect"
+
+// Short lease, long sweep interval: the lease ends well before the worker's second sweep.
+const config = { concurrency: 8, batchSize: 8, leaseMs: 50, pollIntervalMs: 1_000, drainMs: 1_000, sweepIntervalMs: 2_000 }
+
+describe("DeliveryWorker waiting", () => {
+  // Live clock: the defect was a loop of sleep(0) turns, which only real time shows.
+  it.live("a lease that ran out between sweeps is swept at once, without polling the store in a loop", () => {
+    let nextWakeAtCalls = 0
+    const countingStore = Layer.effect(
+      WebhookStore,
+      Effect.map(WebhookStore, (store) => ({
+        ...store,
+        nextWakeAt: () => Effect.tap(store.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
+      }))
+    ).pipe(Layer.provide(MemoryWebhookStore))
+    const engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(config)).pipe(
+      Layer.provideMerge(Outbox.layer),
+      Layer.provideMerge(countingStore),
+      Layer.provideMerge(
+        Layer.mergeAll(
+          Ids.Deterministic("worker-wait"),
+          Secrets.layer(Redacted.make("pepper")),
+          DeliveryWakeup.layer,
+          WebhookSettings.layer({ allowPrivateNetwork: true }),
+          ScriptedReceiverLive(200)
+        )
+      )
+    )
+    return Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const store = yield* WebhookStore
+      const worker = yield* DeliveryWorker
+      const endpoint = yield* webhooks.createEndpoint("p1", { url: "https://a.example/hook" })
+      yield* webhooks.sendTest("p1", endpoint.id)
+      // Another instance claimed the delivery and died: its 50 ms lease runs out after our first sweep.
+      yield* store.claimDue(yield* Clock.currentTimeMillis, config.leaseMs, 10, "dead-instance/1")
+      const fiber = yield* Effect.fork(worker.run)
+      yield* Effect.sleep(Duration.millis(500))
+      yield* Fiber.interrupt(fiber)
+      const [delivery] = (yield* webhooks.listDeliveries("p1", {}, 10, undefined)).deliveries
+      // Swept as soon as the lease ran out, not at the next scheduled sweep (2 s).
+      expect(delivery?.status).toBe("uncertain")
+      // A handful of loop turns, not hundreds of store round trips.
+      expect(nextWakeAtCalls).toBeLessThan(10)
+    }).pipe(Effect.provide(engine))
+  })
+})
