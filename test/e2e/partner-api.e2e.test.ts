@@ -159,6 +159,12 @@ describe("API keys", () => {
     const noScope = await call(host, "GET", "/v1/billing/pricing/catalog", { headers: withKey(restricted.raw) })
     expect(noScope.status).toBe(403)
     expect(noScope.json.code).toBe("API_KEY_SCOPE_REQUIRED")
+    // HEAD is served by the GET route: it needs the same scope, or its Content-Length would leak the list's size.
+    for (const path of ["/v1/billing/pricing/catalog", "/v1/webhooks/endpoints", "/v1/webhooks/deliveries?status=pending"]) {
+      const head = await call(host, "HEAD", path, { headers: withKey(restricted.raw) })
+      expect(head.status, path).toBe(403)
+    }
+    expect((await call(host, "HEAD", "/v1/billing/balance", { headers: withKey(restricted.raw) })).status).toBe(200)
 
     // Quota: 20 active keys (2 issued above).
     for (let i = 0; i < 18; i++) await issueKey(p.cookie)

@@ -78,7 +78,10 @@ const makeGuards = Effect.gen(function* () {
       onFailure: (e) => refuse(request, base, e),
       onSuccess: (key) =>
         Effect.flatMap(limit(request, { ...base, apiKeyId: key.id, partnerId: key.partnerId }), () => {
-          const required = table.get(routeKey(request.method, path))?.requiredScope
+          // The router answers HEAD with the GET route (the body dropped, its length kept): a HEAD
+          // needs what the GET needs. A route the table does not know is closed to restricted keys.
+          const route = table.get(routeKey(request.method === "HEAD" ? "GET" : request.method, path))
+          const required = route === undefined ? "full" : route.requiredScope
           if (key.access === "restricted" && required !== undefined && (required === "full" || !key.scopes.includes(required as Scope)))
             return Effect.fail(
               apiError(
