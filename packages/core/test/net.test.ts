@@ -22,6 +22,7 @@ describe("endpoint URL at registration", () => {
     const cases: Array<[string, string]> = [
       ["https://localhost/x", "WEBHOOK_URL_INTERNAL_HOST"],
       ["https://api.localhost/x", "WEBHOOK_URL_INTERNAL_HOST"],
+      ["https://localhost../x", "WEBHOOK_URL_INTERNAL_HOST"],
       ["https://metadata/x", "WEBHOOK_URL_INTERNAL_HOST"],
       ["https://db.internal/x", "WEBHOOK_URL_INTERNAL_HOST"],
       ["https://printer.local/x", "WEBHOOK_URL_INTERNAL_HOST"],

@@ -26,7 +26,8 @@ export interface UrlRejection {
 const INTERNAL_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa", ".corp", ".localdomain"]
 
 export const isInternalHostName = (host: string): boolean => {
-  const h = host.toLowerCase().replace(/\.$/, "")
+  // Every trailing dot: "localhost.." is still localhost to a resolver.
+  const h = host.toLowerCase().replace(/\.+$/, "")
   // A single label ("db", "metadata") resolves through the local search domain, never publicly.
   return h === "localhost" || !h.includes(".") || INTERNAL_SUFFIXES.some((s) => h.endsWith(s))
 }
