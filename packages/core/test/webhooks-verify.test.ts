@@ -27,6 +27,8 @@ describe("verifyWebhook", () => {
     const h = await headers()
     expect(await verifyWebhook({ secret, headers: h, rawBody: body.replace("12.5", "125"), now })).toEqual({ ok: false, reason: "signature_mismatch" })
     expect(await verifyWebhook({ secret: "whsec_other", headers: h, rawBody: body, now })).toEqual({ ok: false, reason: "signature_mismatch" })
+    // A misconfigured receiver (empty secret) gets an answer, not a rejected promise.
+    expect(await verifyWebhook({ secret: "", headers: h, rawBody: body, now })).toEqual({ ok: false, reason: "signature_mismatch" })
   })
 
   it("rejects stale and future timestamps beyond 300 s, accepts at the edge", async () => {
