@@ -4,20 +4,10 @@
  * `uncertain`, was replayed, and the worker's next claim took it).
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  type AttemptOutcome,
-  type AttemptRequest,
-  DeliveryWakeup,
-  DeliveryWorker,
-  Ids,
-  Outbox,
-  Secrets,
-  Webhooks,
-  WebhookSettings,
-  WebhookTransport
-} from "@frank/core"
+import { type AttemptOutcome, type AttemptRequest, DeliveryWorker, Webhooks, WebhookTransport } from "@frank/core"
 import { MemoryWebhookStore } from "@frank/core/testing"
-import { Deferred, Duration, Effect, Fiber, Layer, Redacted, TestClock } from "effect"
+import { Deferred, Duration, Effect, Fiber, Layer, TestClock } from "effect"
+import { workerEngine } from "./support/workerEngine.js"
 
 const T0 = Date.UTC(2026, 0, 1)
 const config = { concurrency: 4, batchSize: 4, leaseMs: 30_000, pollIntervalMs: 1_000, drainMs: 1_000, sweepIntervalMs: 1_000 }
@@ -45,19 +35,7 @@ const settleUntil = <E, R>(what: string, done: Effect.Effect<boolean, E, R>) =>
 describe("DeliveryWorker fencing", () => {
   it.effect("a late answer to an expired claim is dropped after the same worker claimed the replayed delivery again", () => {
     const { held, transport } = makeHeldTransport()
-    const engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(config)).pipe(
-      Layer.provideMerge(Outbox.layer),
-      Layer.provideMerge(MemoryWebhookStore),
-      Layer.provideMerge(
-        Layer.mergeAll(
-          Ids.Deterministic("fencing"),
-          Secrets.layer(Redacted.make("pepper")),
-          DeliveryWakeup.layer,
-          WebhookSettings.layer({ allowPrivateNetwork: true }),
-          Layer.succeed(WebhookTransport, transport)
-        )
-      )
-    )
+    const engine = workerEngine(config, MemoryWebhookStore, Layer.succeed(WebhookTransport, transport))
     return Effect.gen(function* () {
       yield* TestClock.setTime(T0)
       const webhooks = yield* Webhooks

@@ -3,9 +3,10 @@
  * instance died mid-request) is swept at once, not polled for in a tight loop until the sweep.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DeliveryWakeup, DeliveryWorker, Ids, Outbox, Secrets, Webhooks, WebhookSettings, WebhookStore } from "@frank/core"
+import { DeliveryWorker, Webhooks, WebhookStore } from "@frank/core"
 import { MemoryWebhookStore, ScriptedReceiverLive } from "@frank/core/testing"
-import { Clock, Duration, Effect, Fiber, Layer, Redacted } from "effect"
+import { Clock, Duration, Effect, Fiber, Layer } from "effect"
+import { workerEngine } from "./support/workerEngine.js"
 
 // Short lease, long sweep interval: the lease ends well before the worker's second sweep.
 const config = { concurrency: 8, batchSize: 8, leaseMs: 50, pollIntervalMs: 1_000, drainMs: 1_000, sweepIntervalMs: 2_000 }
@@ -21,19 +22,7 @@ describe("DeliveryWorker waiting", () => {
         nextWakeAt: () => Effect.tap(store.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
       }))
     ).pipe(Layer.provide(MemoryWebhookStore))
-    const engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(config)).pipe(
-      Layer.provideMerge(Outbox.layer),
-      Layer.provideMerge(countingStore),
-      Layer.provideMerge(
-        Layer.mergeAll(
-          Ids.Deterministic("worker-wait"),
-          Secrets.layer(Redacted.make("pepper")),
-          DeliveryWakeup.layer,
-          WebhookSettings.layer({ allowPrivateNetwork: true }),
-          ScriptedReceiverLive(200)
-        )
-      )
-    )
+    const engine = workerEngine(config, countingStore, ScriptedReceiverLive(200))
     return Effect.gen(function* () {
       const webhooks = yield* Webhooks
       const store = yield* WebhookStore
