@@ -24,6 +24,9 @@ interface StoredDelivery extends Omit<DeliveryRecord, "responseCodes" | "lastErr
 
 const key = (partnerId: string, id: string) => `${partnerId}\u0000${id}`
 
+/** Ids in code-point order, as SQL's `ORDER BY id` (uuid) puts lowercase UUIDs: the tie-break after a timestamp. */
+const byId = (a: { readonly id: string }, b: { readonly id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
 const toRecord = (d: StoredDelivery): DeliveryRecord => {
   const { claimToken: _c, attemptLog, ...rest } = d
   const last = attemptLog[attemptLog.length - 1]
@@ -55,7 +58,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return true
       }),
 
-    listEndpoints: (partnerId) => locked(() => liveOf(partnerId).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(publicEndpoint)),
+    listEndpoints: (partnerId) => locked(() => liveOf(partnerId).sort((a, b) => a.createdAt - b.createdAt || byId(a, b)).map(publicEndpoint)),
 
     getEndpoint: (partnerId, id) =>
       locked(() => {
@@ -201,7 +204,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
               (filter.status === undefined || d.status === filter.status) &&
               (after === undefined || isBefore(d, after))
           )
-          .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+          .sort((a, b) => b.createdAt - a.createdAt || byId(b, a))
         const page = rows.slice(0, limit).map(toRecord)
         const last = page[page.length - 1]
         return { deliveries: page, next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null }
