@@ -486,6 +486,8 @@ describe("HttpWebhookTransport, guard on", () => {
       for (const host of Object.keys(records)) {
         const refused = expectTag(yield* send(transport, attempt(`https://${host}:${listener.port}/`, { timeoutMs: 2_000 })), "AddressRefused")
         expect(refused.message).toContain(host)
+        // The partner reads this message (lastError): it names the host, never our resolver's answer.
+        for (const address of records[host] ?? []) expect(refused.message).not.toContain(address)
       }
       // The names were resolved by the guard, and nothing was dialled.
       expect(spies.lookups).toEqual(Object.keys(records))
@@ -584,7 +586,8 @@ describe("guarded agent without the transport's URL check (as media import will 
       )
       const error = yield* Effect.flip(Effect.tryPromise(() => request("http://rebind.example.com/", { dispatcher: agent })))
       expect(isAddressRefusedError(error.error)).toBe(true)
-      expect(String(error.error)).toContain("127.0.0.1")
+      expect(String(error.error)).toContain("rebind.example.com")
+      expect(String(error.error)).not.toContain("127.0.0.1")
       // The socket was opened (that is what the check looks at) but no request went over it.
       expect(server.connections()).toBe(1)
       expect(server.hits.length).toBe(0)
@@ -618,14 +621,18 @@ describe("guarded agent without the transport's URL check (as media import will 
 describe("address guard decisions", () => {
   it("refuses a connected socket whose peer is not public", () => {
     for (const peer of ["127.0.0.1", "::1", "::ffff:127.0.0.1", "10.0.0.1", "169.254.169.254", "100.64.0.1", "fe80::1", "0.0.0.0"])
-      expect(refuseConnected("hooks.example.com", peer), peer).toContain(peer)
+      expect(refuseConnected("hooks.example.com", peer), peer).toContain("hooks.example.com")
+    // The reason is shown to whoever registered the URL: it must not name the internal peer.
+    for (const peer of ["127.0.0.1", "10.0.0.1", "169.254.169.254", "fd00::1"]) expect(refuseConnected("hooks.example.com", peer), peer).not.toContain(peer)
     expect(refuseConnected("hooks.example.com", undefined)).toBeDefined()
     for (const peer of ["93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(refuseConnected("hooks.example.com", peer), peer).toBeUndefined()
   })
 
   it("refuses a resolved set if any address is not public", () => {
     expect(refuseResolved("a.example.com", ["93.184.216.34", "8.8.8.8"])).toBeUndefined()
-    expect(refuseResolved("a.example.com", ["93.184.216.34", "192.168.1.1"])).toContain("192.168.1.1")
+    const refused = refuseResolved("a.example.com", ["93.184.216.34", "192.168.1.1"])
+    expect(refused).toContain("a.example.com")
+    expect(refused).not.toContain("192.168.1.1")
   })
 
   it("AddressRefusedError is recognised by its code", () => {

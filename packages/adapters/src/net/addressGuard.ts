@@ -1,6 +1,11 @@
 /**
  * The three dial-time decisions of the address guard, as pure functions (the connector only
  * sequences them). Each returns the reason for refusing, or undefined to let the dial proceed.
+ *
+ * A reason never names the internal address it found: it ends up where the caller of the URL
+ * reads it (a webhook delivery's `lastError`, a media task's error), and a partner who points a
+ * name of their own at our resolver (a CNAME to `db.internal`, say) would otherwise map our
+ * private network one refusal at a time.
  */
 import { isIpLiteral, isPublicAddress } from "@frank/core"
 
@@ -18,7 +23,7 @@ export const refuseLiteralHost = (hostname: string): string | undefined =>
  */
 export const refuseResolved = (hostname: string, addresses: ReadonlyArray<string>): string | undefined => {
   const bad = addresses.find((address) => !isPublicAddress(address))
-  return bad === undefined ? undefined : `${hostname} resolves to ${bad}, which is not a public address`
+  return bad === undefined ? undefined : `${hostname} resolves to a private, loopback or reserved address`
 }
 
 /**
@@ -28,5 +33,5 @@ export const refuseResolved = (hostname: string, addresses: ReadonlyArray<string
  */
 export const refuseConnected = (hostname: string, remoteAddress: string | undefined): string | undefined => {
   if (remoteAddress === undefined) return `connection to ${hostname} has no remote address`
-  return isPublicAddress(remoteAddress) ? undefined : `connection to ${hostname} reached ${remoteAddress}, which is not a public address`
+  return isPublicAddress(remoteAddress) ? undefined : `connection to ${hostname} reached a private, loopback or reserved address`
 }
