@@ -16,7 +16,7 @@ import {
   sourceEventId,
   verifyWebhook,
   Webhooks,
-  type WebhookStore
+  WebhookStore
 } from "@frank/core"
 import { ScriptedReceiver, type ScriptedAnswer, Simulation, SimulationEngine } from "@frank/core/testing"
 import { Effect, Either, type Layer, TestClock } from "effect"
@@ -176,7 +176,14 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
         expect(yield* verify(s0, first, "X-Service-Signature-Previous")).toBe(true)
         expect(yield* verify(s0, first, "X-Service-Signature")).toBe(false)
 
-        yield* sim.advance(6 * HOUR + 1000)
+        // Inside the window the store keeps the old secret; the first sweep after it wipes it.
+        const store = yield* WebhookStore
+        expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
+        yield* sim.advance(6 * HOUR - 1000)
+        expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
+        yield* sim.advance(2000)
+        const wiped = yield* store.getEndpoint(partnerId, endpoint.id)
+        expect([wiped?.previousSecret, wiped?.previousSecretValidUntil, wiped?.secret]).toEqual([null, null, s1])
         yield* webhooks.sendTest(partnerId, endpoint.id)
         yield* sim.runDue
         got = yield* receivedAt(url)

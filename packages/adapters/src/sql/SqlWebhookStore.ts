@@ -273,6 +273,20 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
             return rows.length
           }).pipe(Effect.mapError(storeError("finishAttempts"))),
 
+    dropExpiredSecrets: (now) =>
+      // The partial index of migration 0009 holds only endpoints inside a rotation window, so the
+      // sweep's usual answer (none) reads nothing.
+      sql<{ n: number }>`
+        WITH wiped AS (
+          UPDATE webhook_endpoints SET previous_secret = NULL, previous_secret_valid_until = NULL
+          WHERE previous_secret IS NOT NULL AND previous_secret_valid_until <= ${now}
+          RETURNING 1
+        )
+        SELECT count(*)::int AS n FROM wiped`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        Effect.mapError(storeError("dropExpiredSecrets"))
+      ),
+
     expireLeases: (now) =>
       sql<{ n: number }>`
         WITH x AS (

@@ -170,6 +170,17 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return recorded
       }),
 
+    dropExpiredSecrets: (now) =>
+      locked(() => {
+        let n = 0
+        for (const [k, e] of endpoints) {
+          if (e.previousSecret === null || e.previousSecretValidUntil === null || e.previousSecretValidUntil > now) continue
+          endpoints.set(k, { ...e, previousSecret: null, previousSecretValidUntil: null })
+          n++
+        }
+        return n
+      }),
+
     expireLeases: (now) =>
       locked(() => {
         let n = 0

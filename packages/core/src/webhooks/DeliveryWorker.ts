@@ -35,7 +35,7 @@ export interface DeliveryWorkerConfig {
   readonly pollIntervalMs: number
   /** On shutdown, how long in-flight attempts may take to finish before they are abandoned. */
   readonly drainMs: number
-  /** How often expired leases are looked for (they matter only after a worker died). */
+  /** How often expired leases (they matter only after a worker died) and ended rotation windows are looked for. */
   readonly sweepIntervalMs?: number
 }
 
@@ -65,7 +65,7 @@ const DRAINED = Symbol("DeliveryWorker/drained")
 export interface DeliveryWorkerShape {
   /** Loops until interrupted; on interruption, lets in-flight attempts finish (up to `drainMs`). */
   readonly run: Effect.Effect<never, StoreError>
-  /** Expires leases and delivers everything due now, waiting for those attempts; answers how many were attempted. */
+  /** Sweeps (expired leases, ended rotation windows) and delivers everything due now, waiting for those attempts; answers how many were attempted. */
   readonly runDue: Effect.Effect<number, StoreError>
   /** The next instant something is due (an attempt or a lease end), if any. */
   readonly nextWakeAt: Effect.Effect<number | undefined, StoreError>
@@ -143,7 +143,11 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         const claim = (limit: number) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${++claimsMade}`))
 
-        const expire = Effect.flatMap(Clock.currentTimeMillis, store.expireLeases)
+        /**
+         * The periodic upkeep: leases that ran out become uncertain, and previous secrets whose
+         * rotation window ended are wiped (until then they sign; after it the spec has them gone).
+         */
+        const sweep = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.zipRight(store.expireLeases(now), store.dropExpiredSecrets(now)))
 
         /** Writes a batch's outcomes (the step-by-step path); a store failure leaves the claims to their leases. */
         const recordAll = (finished: ReadonlyArray<FinishedAttempt>) =>
@@ -154,7 +158,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               )
 
         const runDue = Effect.gen(function* () {
-          yield* expire
+          yield* sweep
           let total = 0
           for (;;) {
             const batch = yield* claim(Math.max(1, Math.min(config.batchSize, config.concurrency)))
@@ -260,7 +264,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               for (;;) {
                 const now = yield* Clock.currentTimeMillis
                 if (now >= nextSweepAt) {
-                  yield* Effect.uninterruptible(expire)
+                  yield* Effect.uninterruptible(sweep)
                   lastSweepAt = now
                   nextSweepAt = now + sweepEveryMs
                 }

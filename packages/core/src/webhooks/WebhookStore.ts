@@ -59,6 +59,11 @@ export interface WebhookStoreShape {
    * answers how many were recorded.
    */
   readonly finishAttempts: (finished: ReadonlyArray<FinishedAttempt>, now: number) => Effect.Effect<number, StoreError>
+  /**
+   * Wipes every previous secret whose rotation window ended by `now` (spec "Secret rotation": after
+   * the window the old secret is wiped, not merely unused); answers how many.
+   */
+  readonly dropExpiredSecrets: (now: number) => Effect.Effect<number, StoreError>
   /** Every delivery whose lease ran out while delivering becomes `uncertain`; answers how many. */
   readonly expireLeases: (now: number) => Effect.Effect<number, StoreError>
   /** The earliest time a delivery of an active endpoint is due, or the earliest lease end; undefined when idle. */

@@ -16,6 +16,7 @@ import m0005 from "./0005_invoices.js"
 import m0006 from "./0006_tasks.js"
 import m0007 from "./0007_files.js"
 import m0008 from "./0008_webhook_worker_functions.js"
+import m0009 from "./0009_webhook_rotation_windows.js"
 
 const migrations = {
   "0001_ledger": m0001,
@@ -25,7 +26,8 @@ const migrations = {
   "0005_invoices": m0005,
   "0006_tasks": m0006,
   "0007_files": m0007,
-  "0008_webhook_worker_functions": m0008
+  "0008_webhook_worker_functions": m0008,
+  "0009_webhook_rotation_windows": m0009
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)
