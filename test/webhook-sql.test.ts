@@ -6,7 +6,9 @@
 import { SqlClient } from "@effect/sql"
 import { pgliteTestDatabase, postgresTestDatabase, SqlLedgerStore, SqlWebhookStore, type TestDatabase } from "@frank/adapters"
 import {
+  DeliveryEndpointDeleted,
   DeliveryWorker,
+  finishedAttempt,
   Ids,
   Ledger,
   Outbox,
@@ -14,10 +16,11 @@ import {
   type AttemptRequest,
   WebhookSettings,
   Webhooks,
+  WebhookStore,
   WebhookTransport
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Fiber, Layer, Redacted, Ref } from "effect"
+import { Context, Deferred, Effect, Either, Fiber, Layer, Redacted, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
@@ -38,6 +41,37 @@ const RecordingTransport = Layer.effectContext(
     return Context.make(Recorded, log).pipe(Context.add(WebhookTransport, { send }))
   })
 )
+
+/**
+ * Runs `first` inside a transaction held open until `second` (forked meanwhile) has either
+ * finished or is waiting on a row lock of webhook_endpoints, then commits it and waits for
+ * `second`. That forces the interleaving a race needs: `second` runs while `first`'s writes are
+ * uncommitted, whether or not it ends up waiting for them. Answers both results.
+ */
+const interleaved = <A, E1, R1, B, E2, R2>(first: Effect.Effect<A, E1, R1>, second: Effect.Effect<B, E2, R2>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const done = yield* Deferred.make<A>()
+    const release = yield* Deferred.make<void>()
+    const holder = yield* Effect.fork(
+      sql.withTransaction(Effect.tap(first, (a) => Effect.zipRight(Deferred.succeed(done, a), Deferred.await(release))))
+    )
+    const a = yield* Deferred.await(done)
+    const contender = yield* Effect.fork(second)
+    const waitingOnLock = Effect.gen(function* () {
+      for (let i = 0; i < 500; i++) {
+        const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'`
+        if ((row?.n ?? 0) > 0) return
+        yield* Effect.sleep(10)
+      }
+    })
+    yield* Effect.raceFirst(Fiber.await(contender), waitingOnLock)
+    yield* Deferred.succeed(release, undefined)
+    yield* Fiber.join(holder)
+    const b = yield* Fiber.join(contender)
+    return [a, b] as const
+  })
 
 for (const [engine, database] of engines) {
   const Engine = Layer.mergeAll(Ledger.layer, Webhooks.layer).pipe(
@@ -107,5 +141,60 @@ for (const [engine, database] of engines) {
         expect(attempts?.n).toBe(EVENTS)
       }).pipe(Effect.scoped)
     )
+
+    // Several connections at once: only a server has them (PGlite serves one at a time).
+    if (engine === "PostgreSQL") {
+      /**
+       * The three writes that make a delivery pending, each raced against deleting its endpoint
+       * in both orders. However they interleave, the endpoint ends deleted with no pending
+       * delivery left behind (one would never be claimed, and would show as pending forever).
+       */
+      const writers = { event: "an event", retry: "a retry", replay: "a replay" } as const
+      for (const writer of ["event", "retry", "replay"] as const)
+        for (const deleteFirst of [false, true])
+          it.effect(`deleting an endpoint ${deleteFirst ? "before" : "after"} ${writers[writer]} makes a delivery pending leaves none pending`, () =>
+            Effect.gen(function* () {
+              const webhooks = yield* Webhooks
+              const store = yield* WebhookStore
+              const ledger = yield* Ledger
+              const sql = yield* SqlClient.SqlClient
+              const partnerId = `p_${randomUUID()}`
+              const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/deleted" })
+              const now = Date.now()
+              // A delivery of this endpoint claimed by a worker (the retry and replay cases start there).
+              const claimed = Effect.gen(function* () {
+                yield* webhooks.sendTest(partnerId, endpoint.id)
+                const claims = yield* store.claimDue(Date.now(), 60_000, 1_000, `race-${randomUUID()}`)
+                const claim = claims.find((c) => c.partnerId === partnerId)
+                if (claim === undefined) return yield* Effect.dieMessage("the test delivery was not claimed")
+                return claim
+              })
+              const outcome = (claim: Effect.Effect.Success<typeof claimed>, status: number) =>
+                Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status }, now, now + 5))
+              let write: Effect.Effect<unknown, unknown>
+              if (writer === "event") write = ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: `pay-${randomUUID()}` })
+              else if (writer === "retry") {
+                const failed = outcome(yield* claimed, 503)
+                expect(failed.next.status).toBe("pending")
+                write = store.finishAttempts([failed], Date.now())
+              } else {
+                yield* store.finishAttempts([outcome(yield* claimed, 200)], Date.now())
+                const [delivered] = (yield* webhooks.listDeliveries(partnerId, { status: "delivered" }, 10, undefined)).deliveries
+                write = Effect.either(webhooks.replay(partnerId, delivered?.id ?? ""))
+              }
+              const remove = webhooks.deleteEndpoint(partnerId, endpoint.id)
+              const written = deleteFirst ? (yield* interleaved(remove, write))[1] : (yield* interleaved(write, remove))[0]
+
+              expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
+              const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
+              expect(pending?.n).toBe(0)
+              // A replay that waited for the deletion answers as a replay after it does.
+              if (writer === "replay" && deleteFirst) {
+                const result = written as Either.Either<unknown, unknown>
+                expect(Either.isLeft(result) && result.left).toBeInstanceOf(DeliveryEndpointDeleted)
+              }
+            })
+          )
+    }
   })
 }

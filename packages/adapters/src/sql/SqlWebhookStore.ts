@@ -98,10 +98,14 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
   const endpointColumns = sql.literal(ENDPOINT_COLUMNS)
   const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
 
+  /**
+   * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
+   * transactions holding `FOR KEY SHARE` on the endpoint (see `pendingGuard`); only a deletion does.
+   */
   const selectEndpoint = (partnerId: string, id: string, forUpdate: boolean) =>
     Effect.map(
       sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints
-        WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR UPDATE` : sql``}`,
+        WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR NO KEY UPDATE` : sql``}`,
       (rows) => (rows[0] === undefined ? undefined : endpointFromRow(rows[0]))
     )
 
@@ -109,6 +113,20 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
     sql`UPDATE webhook_endpoints SET url = ${e.url}, event_types = ${e.eventTypes === null ? null : [...e.eventTypes]}, active = ${e.active},
       secret = ${e.secret}, previous_secret = ${e.previousSecret}, previous_secret_valid_until = ${e.previousSecretValidUntil},
       updated_at = ${e.updatedAt} WHERE partner_id = ${e.partnerId} AND id = ${e.id}::uuid`
+
+  /**
+   * Every write that makes a delivery `pending` (an event's fan-out, a retry, a replay) first takes
+   * `FOR KEY SHARE` on the delivery's endpoint and holds it to its commit; a deletion takes
+   * `FOR UPDATE` on it before removing the pending deliveries. The two conflict, so whichever
+   * commits second sees the other: a deletion waits and then removes the new pending row, or the
+   * writer waits and then sees the endpoint deleted. Without it a delivery made pending around a
+   * concurrent delete stays `pending` for a deleted endpoint forever. `KEY SHARE` because writers
+   * do not conflict with each other, nor with a patch or rotation (`FOR NO KEY UPDATE`).
+   */
+  const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: string; readonly endpointId: string }>) =>
+    sql`SELECT 1 FROM webhook_endpoints
+      WHERE (partner_id, id) IN (SELECT * FROM unnest(${targets.map((t) => t.partnerId)}::text[], ${targets.map((t) => t.endpointId)}::uuid[]))
+      FOR KEY SHARE`
 
   /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
   const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
@@ -165,7 +183,16 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
     deleteEndpoint: (partnerId, id, now) =>
       !isUuid(id)
         ? Effect.succeed(false)
-        : sql<{ n: number }>`
+        : sql
+            .withTransaction(
+              Effect.gen(function* () {
+                // First the lock, alone: it waits for every transaction that is making one of this
+                // endpoint's deliveries pending (pendingGuard), and the statement below, started
+                // after, sees their rows and takes them too.
+                const [held] = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
+                  WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
+                if (held === undefined) return false
+                yield* sql`
             WITH gone AS (
               UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
                 secret = '', previous_secret = NULL, previous_secret_valid_until = NULL
@@ -178,10 +205,11 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
             ), dropped_attempts AS (
               DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id
             )
-            SELECT count(*)::int AS n FROM gone`.pipe(
-            Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
-            Effect.mapError(storeError("deleteEndpoint"))
-          ),
+            SELECT count(*)::int AS n FROM gone`
+                return true
+              })
+            )
+            .pipe(Effect.mapError(storeError("deleteEndpoint"))),
 
     appendEvent: (event, target, now) => {
       const targetCondition =
@@ -199,6 +227,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
           SELECT ev.partner_id, gen_random_uuid(), e.id, ev.id, ev.type, 'pending', 0, ${now}, ${now}, ${now}
           FROM ev JOIN webhook_endpoints e ON e.partner_id = ev.partner_id
           WHERE e.deleted_at IS NULL AND ${targetCondition}
+          FOR KEY SHARE OF e
           RETURNING 1
         )
         SELECT (SELECT count(*) FROM d)::int AS n,
@@ -264,13 +293,22 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
                 error: f.attempt.error
               }))
             )
-            const rows = yield* untransformed<{ id: string; status: string; endpoint_deleted: boolean }>`
+            const record = untransformed<{ id: string; status: string; endpoint_deleted: boolean }>`
               SELECT * FROM webhook_finish_attempts(${input}::json, ${now})`
-            // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
-            const orphaned = rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id)
-            if (orphaned.length > 0)
-              yield* sql`DELETE FROM webhook_deliveries WHERE id = ANY (${orphaned}::uuid[]) AND status = 'pending'`
-            return rows.length
+            const retries = finished.filter((f) => f.next.status === "pending")
+            // Deliveries, delivered or given up: one statement, nothing to guard.
+            if (retries.length === 0) return (yield* record).length
+            return yield* sql.withTransaction(
+              Effect.gen(function* () {
+                yield* pendingGuard(retries.map((f) => f.claim))
+                const rows = yield* record
+                // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
+                const orphaned = rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id)
+                if (orphaned.length > 0)
+                  yield* sql`DELETE FROM webhook_deliveries WHERE id = ANY (${orphaned}::uuid[]) AND status = 'pending'`
+                return rows.length
+              })
+            )
           }).pipe(Effect.mapError(storeError("finishAttempts"))),
 
     dropExpiredSecrets: (now) =>
@@ -343,6 +381,11 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
         : sql
             .withTransaction(
               Effect.gen(function* () {
+                // The endpoint before the delivery, the order a deletion takes them in; a delivery
+                // never changes endpoint, so reading which one unlocked is safe.
+                const [target] = yield* sql<{ endpointId: string }>`SELECT endpoint_id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+                if (target === undefined) return undefined
+                yield* pendingGuard([{ partnerId, endpointId: target.endpointId }])
                 const [locked] = yield* sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid FOR UPDATE`
                 if (locked === undefined) return undefined
                 const [row] = yield* sql<DeliveryRow & { endpointState: "active" | "inactive" | "deleted" }>`
