@@ -403,6 +403,11 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     expect(both.status).toBe(400)
     expect(both.json.code).toBe("VALIDATION_FAILED")
     expect(both.json.message).toHaveLength(2)
+    // A wrong element type names that element only (not also "eventTypes: Expected undefined",
+    // the optional's other branch, which read as if the field were not allowed).
+    const notString = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "http://127.0.0.1:9/x", eventTypes: ["billing.settled", 5] } })
+    expect(notString.status).toBe(400)
+    expect(notString.json).toMatchObject({ code: "VALIDATION_FAILED", message: ["eventTypes.1: Expected string, actual 5"] })
     const badScheme = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "ftp://127.0.0.1/x" } })
     expect(badScheme.status).toBe(400)
     expect(badScheme.json.code).toBe("WEBHOOK_URL_NOT_HTTPS")

@@ -27,13 +27,23 @@ const describeField = (field: string, issues: ReadonlyArray<DecodeIssue>): strin
   return field.length > 0 ? `${field}: ${message}` : message
 }
 
+/** Only the `undefined` branch of an optional field's union: says nothing once the other branch reported deeper. */
+const onlyOptionalBranch = (issues: ReadonlyArray<DecodeIssue>) => issues.every((i) => i.message.startsWith("Expected undefined"))
+
 export const validationMessages = (error: HttpApiError.HttpApiDecodeError): ReadonlyArray<string> => {
   const byField = new Map<string, DecodeIssue[]>()
   for (const issue of error.issues) {
     const field = issue.path.map(String).join(".")
     byField.set(field, [...(byField.get(field) ?? []), issue])
   }
-  const lines = [...byField].map(([field, issues]) => describeField(field, issues))
+  const fields = [...byField.keys()]
+  // `{"eventTypes": ["billing.settled", 5]}` reports `eventTypes.1: Expected string` and, from the
+  // optional's other branch, `eventTypes: Expected undefined`; the second would read as if the
+  // field were not allowed at all.
+  const hasDeeper = (field: string) => fields.some((f) => f.startsWith(field.length > 0 ? `${field}.` : "") && f !== field)
+  const lines = [...byField]
+    .filter(([field, issues]) => !(onlyOptionalBranch(issues) && hasDeeper(field)))
+    .map(([field, issues]) => describeField(field, issues))
   return lines.length > 0 ? lines : [error.message]
 }
 
