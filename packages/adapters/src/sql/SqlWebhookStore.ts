@@ -347,7 +347,8 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
           (SELECT min(d.next_attempt_at) FROM webhook_deliveries d
             JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
             WHERE d.status = 'pending' AND e.active AND e.deleted_at IS NULL),
-          (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering')
+          (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
+          (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
         )::bigint AS at`.pipe(
         Effect.map((rows) => rows[0]?.at ?? undefined),
         Effect.mapError(storeError("nextWakeAt"))

@@ -202,6 +202,10 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
             d.status === "pending" && live(d.partnerId, d.endpointId)?.active === true ? d.nextAttemptAt : d.status === "delivering" ? d.leaseUntil : null
           if (at !== null && (next === undefined || at < next)) next = at
         }
+        for (const e of endpoints.values()) {
+          const at = e.previousSecret === null ? null : e.previousSecretValidUntil
+          if (at !== null && (next === undefined || at < next)) next = at
+        }
         return next
       }),
 

@@ -67,7 +67,7 @@ export interface DeliveryWorkerShape {
   readonly run: Effect.Effect<never, StoreError>
   /** Sweeps (expired leases, ended rotation windows) and delivers everything due now, waiting for those attempts; answers how many were attempted. */
   readonly runDue: Effect.Effect<number, StoreError>
-  /** The next instant something is due (an attempt or a lease end), if any. */
+  /** The next instant something is due (an attempt, a lease end, a rotation window's end), if any. */
   readonly nextWakeAt: Effect.Effect<number | undefined, StoreError>
 }
 

@@ -66,7 +66,10 @@ export interface WebhookStoreShape {
   readonly dropExpiredSecrets: (now: number) => Effect.Effect<number, StoreError>
   /** Every delivery whose lease ran out while delivering becomes `uncertain`; answers how many. */
   readonly expireLeases: (now: number) => Effect.Effect<number, StoreError>
-  /** The earliest time a delivery of an active endpoint is due, or the earliest lease end; undefined when idle. */
+  /**
+   * The earliest time a delivery of an active endpoint is due, a lease ends, or a rotation window
+   * ends (its previous secret is then due to be wiped); undefined when idle.
+   */
   readonly nextWakeAt: () => Effect.Effect<number | undefined, StoreError>
 
   readonly listDeliveries: (

@@ -1,7 +1,8 @@
 /**
- * Endpoints inside a secret-rotation window, for the worker's sweep that wipes the previous
- * secret once its window ends (spec "Secret rotation"). Partial: at any time only the endpoints
- * rotated in the last 6 hours are in it, so the sweep, which usually finds nothing, reads nothing.
+ * Endpoints holding a previous secret, for the worker's sweep that wipes it once its rotation
+ * window ends (spec "Secret rotation") and for the worker's next wake-up time. Partial: it holds
+ * only endpoints rotated within the window (plus, at most, those whose window ended since the
+ * last sweep), so the sweep, which usually finds nothing, reads nothing.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
