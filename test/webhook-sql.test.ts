@@ -58,6 +58,7 @@ const interleaved = <A, E1, R1, B, E2, R2>(first: Effect.Effect<A, E1, R1>, seco
     )
     const a = yield* Deferred.await(done)
     const contender = yield* Effect.fork(second)
+    // Other test files share the database, but none holds webhook_endpoints rows locked for long.
     const waitingOnLock = Effect.gen(function* () {
       for (let i = 0; i < 500; i++) {
         const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
@@ -65,6 +66,7 @@ const interleaved = <A, E1, R1, B, E2, R2>(first: Effect.Effect<A, E1, R1>, seco
         if ((row?.n ?? 0) > 0) return
         yield* Effect.sleep(10)
       }
+      return yield* Effect.dieMessage("the second operation neither finished nor waited on a lock within 5 s")
     })
     yield* Effect.raceFirst(Fiber.await(contender), waitingOnLock)
     yield* Deferred.succeed(release, undefined)
@@ -185,6 +187,14 @@ for (const [engine, database] of engines) {
               const remove = webhooks.deleteEndpoint(partnerId, endpoint.id)
               const written = deleteFirst ? (yield* interleaved(remove, write))[1] : (yield* interleaved(write, remove))[0]
 
+              // The race was real: each write did what it does (a retry is recorded either way).
+              if (writer === "event") {
+                const [events] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
+                expect(events?.n).toBe(1)
+              }
+              if (writer === "retry") expect(written).toBe(1)
+              if (writer === "replay" && !deleteFirst) expect(Either.isRight(written as Either.Either<unknown, unknown>)).toBe(true)
+
               expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
               const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
               expect(pending?.n).toBe(0)
@@ -195,6 +205,59 @@ for (const [engine, database] of engines) {
               }
             })
           )
+
+      it.effect("a deletion waits only for the writers that saw the endpoint active: overlapping business transactions cannot starve it", () =>
+        Effect.gen(function* () {
+          const webhooks = yield* Webhooks
+          const outbox = yield* Outbox
+          const sql = yield* SqlClient.SqlClient
+          const partnerId = `p_${randomUUID()}`
+          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/busy" })
+          /** A business transaction that emitted its event and stays open until released. */
+          const openTransaction = Effect.gen(function* () {
+            const emitted = yield* Deferred.make<void>()
+            const release = yield* Deferred.make<void>()
+            const fiber = yield* Effect.fork(
+              sql.withTransaction(
+                Effect.zipRight(
+                  // The outbox alone: a ledger movement would also lock the partner's account,
+                  // and the second transaction would wait on that instead.
+                  outbox.emit(partnerId, { type: "billing.topup.confirmed", data: { transactionId: randomUUID(), paymentId: "pay", amountFranks: 1 } }),
+                  Effect.zipRight(Deferred.succeed(emitted, undefined), Deferred.await(release))
+                )
+              )
+            )
+            yield* Deferred.await(emitted).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "a business transaction could not emit" }))
+            return { fiber, release: Deferred.succeed(release, undefined) }
+          })
+          const lockWaits = Effect.map(
+            sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'`,
+            (rows) => rows[0]?.n ?? 0
+          )
+          const first = yield* openTransaction
+          const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
+          // The deletion waits for the first transaction, which fanned out to the endpoint.
+          for (let i = 0; (yield* lockWaits) === 0; i++) {
+            if (i > 500) return yield* Effect.dieMessage("the deletion never waited for the open transaction")
+            yield* Effect.sleep(10)
+          }
+          // A second one begins and commits nothing yet; the first commits. The deletion must not
+          // also wait for the second (it would, were the second holding the endpoint locked, and
+          // a third would follow, and so on).
+          const second = yield* openTransaction
+          yield* first.release
+          yield* Fiber.join(first.fiber)
+          const finished = yield* Fiber.join(deletion).pipe(Effect.timeout("5 seconds"), Effect.option)
+          yield* second.release
+          yield* Fiber.join(second.fiber)
+          expect(finished._tag).toBe("Some")
+          const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
+          expect(pending?.n).toBe(0)
+          const [events] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
+          expect(events?.n).toBe(2)
+        })
+      )
     }
   })
 }

@@ -12,7 +12,7 @@
  * - The worker's two per-batch statements (claim, outcomes) are PL/pgSQL functions created by
  *   migration 0008, so Postgres keeps their plans instead of planning every few milliseconds.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import {
   type ClaimedDelivery,
   type DeliveryRecord,
@@ -23,7 +23,7 @@ import {
   WebhookStore,
   type WebhookStoreShape
 } from "@frank/core"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 
 /** The channel workers LISTEN on. */
 export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
@@ -117,16 +117,25 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
   /**
    * Every write that makes a delivery `pending` (an event's fan-out, a retry, a replay) first takes
    * `FOR KEY SHARE` on the delivery's endpoint and holds it to its commit; a deletion takes
-   * `FOR UPDATE` on it before removing the pending deliveries. The two conflict, so whichever
-   * commits second sees the other: a deletion waits and then removes the new pending row, or the
-   * writer waits and then sees the endpoint deleted. Without it a delivery made pending around a
-   * concurrent delete stays `pending` for a deleted endpoint forever. `KEY SHARE` because writers
-   * do not conflict with each other, nor with a patch or rotation (`FOR NO KEY UPDATE`).
+   * `FOR UPDATE` on it before removing the pending deliveries, in a later statement. The two
+   * conflict, so whichever commits second sees the other: the deletion waits and then removes the
+   * new pending row, or the writer waits and then sees the endpoint deleted (the fan-out leaves it
+   * out; a retry drops its row; a replay answers DELIVERY_ENDPOINT_DELETED). Without this a
+   * delivery made pending around a concurrent delete stays `pending` for a deleted endpoint
+   * forever. `KEY SHARE` because writers do not conflict with each other, nor with a patch or
+   * rotation (`FOR NO KEY UPDATE`).
    */
   const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: string; readonly endpointId: string }>) =>
     sql`SELECT 1 FROM webhook_endpoints
       WHERE (partner_id, id) IN (SELECT * FROM unnest(${targets.map((t) => t.partnerId)}::text[], ${targets.map((t) => t.endpointId)}::uuid[]))
       FOR KEY SHARE`
+
+  /** Deletes the pending deliveries `which` (a condition on `d`) selects, with their attempt rows. */
+  const dropPending = (which: Statement.Fragment) => sql`
+    WITH dropped AS (
+      DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id
+    )
+    DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
 
   /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
   const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
@@ -183,33 +192,32 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
     deleteEndpoint: (partnerId, id, now) =>
       !isUuid(id)
         ? Effect.succeed(false)
-        : sql
-            .withTransaction(
+        : Effect.gen(function* () {
+            // First a pause, committed on its own (a `NO KEY UPDATE`: it waits for no writer).
+            // From then on fan-outs leave the endpoint out and take no lock on it, so the
+            // FOR UPDATE below waits only for the writers that saw it active — a partner whose
+            // business transactions overlap without pause cannot starve it, as `KEY SHARE`
+            // lockers do not queue behind a waiting FOR UPDATE. Inside a caller's transaction
+            // the pause would not commit first and would only weaken the lock below (a writer's
+            // KEY SHARE passes a non-key update without re-reading the row), so it is skipped.
+            if (Option.isNone(yield* Effect.serviceOption(SqlClient.TransactionConnection)))
+              yield* sql`UPDATE webhook_endpoints SET active = false, updated_at = ${now}
+                WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL AND active`
+            return yield* sql.withTransaction(
               Effect.gen(function* () {
-                // First the lock, alone: it waits for every transaction that is making one of this
-                // endpoint's deliveries pending (pendingGuard), and the statement below, started
-                // after, sees their rows and takes them too.
-                const [held] = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
+                // The lock alone first: it waits for the writers making this endpoint's
+                // deliveries pending (pendingGuard), and the statements after it see their rows.
+                const [held] = yield* sql`SELECT id FROM webhook_endpoints
                   WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
                 if (held === undefined) return false
-                yield* sql`
-            WITH gone AS (
-              UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
-                secret = '', previous_secret = NULL, previous_secret_valid_until = NULL
-              WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL
-              RETURNING partner_id, id
-            ), dropped AS (
-              DELETE FROM webhook_deliveries d USING gone
-              WHERE d.partner_id = gone.partner_id AND d.endpoint_id = gone.id AND d.status = 'pending'
-              RETURNING d.partner_id, d.id
-            ), dropped_attempts AS (
-              DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id
-            )
-            SELECT count(*)::int AS n FROM gone`
+                yield* sql`UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
+                  secret = '', previous_secret = NULL, previous_secret_valid_until = NULL
+                  WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+                yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
                 return true
               })
             )
-            .pipe(Effect.mapError(storeError("deleteEndpoint"))),
+          }).pipe(Effect.mapError(storeError("deleteEndpoint"))),
 
     appendEvent: (event, target, now) => {
       const targetCondition =
@@ -303,9 +311,13 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
                 yield* pendingGuard(retries.map((f) => f.claim))
                 const rows = yield* record
                 // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
-                const orphaned = rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id)
-                if (orphaned.length > 0)
-                  yield* sql`DELETE FROM webhook_deliveries WHERE id = ANY (${orphaned}::uuid[]) AND status = 'pending'`
+                const orphaned = new Set(rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id))
+                if (orphaned.size > 0) {
+                  const claims = retries.map((f) => f.claim).filter((c) => orphaned.has(c.id))
+                  yield* dropPending(
+                    sql`(d.partner_id, d.id) IN (SELECT * FROM unnest(${claims.map((c) => c.partnerId)}::text[], ${claims.map((c) => c.id)}::uuid[]))`
+                  )
+                }
                 return rows.length
               })
             )
