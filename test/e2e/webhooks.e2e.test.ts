@@ -9,6 +9,7 @@
  *
  * Process deaths (SIGKILL mid-request → uncertain, SIGTERM drains) are in webhooks-crash.e2e.test.ts.
  */
+import { randomUUID } from "node:crypto"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { verifyWebhook } from "@frank/core"
 import {
@@ -408,6 +409,9 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const notString = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "http://127.0.0.1:9/x", eventTypes: ["billing.settled", 5] } })
     expect(notString.status).toBe(400)
     expect(notString.json).toMatchObject({ code: "VALIDATION_FAILED", message: ["eventTypes.1: Expected string, actual 5"] })
+    const patchNotString = await call(host, "PATCH", `/v1/webhooks/endpoints/${randomUUID()}`, { headers: b.key, body: { eventTypes: ["billing.settled", 5] } })
+    expect(patchNotString.status).toBe(400)
+    expect(patchNotString.json).toMatchObject({ code: "VALIDATION_FAILED", message: ["eventTypes.1: Expected string, actual 5"] })
     const badScheme = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "ftp://127.0.0.1/x" } })
     expect(badScheme.status).toBe(400)
     expect(badScheme.json.code).toBe("WEBHOOK_URL_NOT_HTTPS")

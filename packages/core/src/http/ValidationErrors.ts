@@ -27,8 +27,12 @@ const describeField = (field: string, issues: ReadonlyArray<DecodeIssue>): strin
   return field.length > 0 ? `${field}: ${message}` : message
 }
 
-/** Only the `undefined` branch of an optional field's union: says nothing once the other branch reported deeper. */
-const onlyOptionalBranch = (issues: ReadonlyArray<DecodeIssue>) => issues.every((i) => i.message.startsWith("Expected undefined"))
+/**
+ * Only the `undefined` or `null` branches of an optional or nullable field's union: they say
+ * nothing once the field's other branch reported deeper.
+ */
+const onlyOptionalBranch = (issues: ReadonlyArray<DecodeIssue>) =>
+  issues.every((i) => i.message.startsWith("Expected undefined") || i.message.startsWith("Expected null"))
 
 export const validationMessages = (error: HttpApiError.HttpApiDecodeError): ReadonlyArray<string> => {
   const byField = new Map<string, DecodeIssue[]>()
@@ -38,8 +42,8 @@ export const validationMessages = (error: HttpApiError.HttpApiDecodeError): Read
   }
   const fields = [...byField.keys()]
   // `{"eventTypes": ["billing.settled", 5]}` reports `eventTypes.1: Expected string` and, from the
-  // optional's other branch, `eventTypes: Expected undefined`; the second would read as if the
-  // field were not allowed at all.
+  // union's other branches, `eventTypes: Expected undefined` (or `null`); those would read as if
+  // the field were not allowed at all.
   const hasDeeper = (field: string) => fields.some((f) => f.startsWith(field.length > 0 ? `${field}.` : "") && f !== field)
   const lines = [...byField]
     .filter(([field, issues]) => !(onlyOptionalBranch(issues) && hasDeeper(field)))
