@@ -179,6 +179,8 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
         // Inside the window the store keeps the old secret; the first sweep after it wipes it.
         const store = yield* WebhookStore
         expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
+        // Nothing else is due: the window's end is the next thing to wake for (the wipe).
+        expect(yield* store.nextWakeAt()).toBe(T0 + 6 * HOUR)
         yield* sim.advance(6 * HOUR - 1000)
         expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
         yield* sim.advance(2000)
