@@ -43,6 +43,23 @@ const RecordingTransport = Layer.effectContext(
 )
 
 /**
+ * Polls until a connection waits on a row lock in a statement on webhook_endpoints; dies with
+ * `failure` after 5 s. Other test files share the database, but none holds endpoint rows locked
+ * for long.
+ */
+const untilEndpointLockWait = (failure: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    for (let i = 0; i < 500; i++) {
+      const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'`
+      if ((row?.n ?? 0) > 0) return
+      yield* Effect.sleep(10)
+    }
+    return yield* Effect.dieMessage(failure)
+  })
+
+/**
  * Runs `first` inside a transaction held open until `second` (forked meanwhile) has either
  * finished or is waiting on a row lock of webhook_endpoints, then commits it and waits for
  * `second`. That forces the interleaving a race needs: `second` runs while `first`'s writes are
@@ -58,17 +75,7 @@ const interleaved = <A, E1, R1, B, E2, R2>(first: Effect.Effect<A, E1, R1>, seco
     )
     const a = yield* Deferred.await(done)
     const contender = yield* Effect.fork(second)
-    // Other test files share the database, but none holds webhook_endpoints rows locked for long.
-    const waitingOnLock = Effect.gen(function* () {
-      for (let i = 0; i < 500; i++) {
-        const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'`
-        if ((row?.n ?? 0) > 0) return
-        yield* Effect.sleep(10)
-      }
-      return yield* Effect.dieMessage("the second operation neither finished nor waited on a lock within 5 s")
-    })
-    yield* Effect.raceFirst(Fiber.await(contender), waitingOnLock)
+    yield* Effect.raceFirst(Fiber.await(contender), untilEndpointLockWait("the second operation neither finished nor waited on a lock within 5 s"))
     yield* Deferred.succeed(release, undefined)
     yield* Fiber.join(holder)
     const b = yield* Fiber.join(contender)
@@ -230,18 +237,10 @@ for (const [engine, database] of engines) {
             yield* Deferred.await(emitted).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "a business transaction could not emit" }))
             return { fiber, release: Deferred.succeed(release, undefined) }
           })
-          const lockWaits = Effect.map(
-            sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'`,
-            (rows) => rows[0]?.n ?? 0
-          )
           const first = yield* openTransaction
           const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
           // The deletion waits for the first transaction, which fanned out to the endpoint.
-          for (let i = 0; (yield* lockWaits) === 0; i++) {
-            if (i > 500) return yield* Effect.dieMessage("the deletion never waited for the open transaction")
-            yield* Effect.sleep(10)
-          }
+          yield* untilEndpointLockWait("the deletion never waited for the open transaction")
           // A second one begins and commits nothing yet; the first commits. The deletion must not
           // also wait for the second (it would, were the second holding the endpoint locked, and
           // a third would follow, and so on).
