@@ -324,8 +324,8 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
           }).pipe(Effect.mapError(storeError("finishAttempts"))),
 
     dropExpiredSecrets: (now) =>
-      // The partial index of migration 0009 holds only endpoints inside a rotation window, so the
-      // sweep's usual answer (none) reads nothing.
+      // The partial index of migration 0009 holds only endpoints with a previous secret (inside
+      // their window, or just past it until this runs), so the sweep's usual answer, none, reads nothing.
       sql<{ n: number }>`
         WITH wiped AS (
           UPDATE webhook_endpoints SET previous_secret = NULL, previous_secret_valid_until = NULL
