@@ -20,7 +20,7 @@ import {
   WebhookTransport
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
-import { Context, Deferred, Effect, Either, Fiber, Layer, Redacted, Ref } from "effect"
+import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Redacted, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
@@ -136,10 +136,10 @@ for (const [engine, database] of engines) {
         const fibers = yield* Effect.forEach(workers, (ctx) => Effect.fork(Effect.provide(Effect.flatMap(DeliveryWorker, (w) => w.run), ctx)))
         const emitted = yield* Effect.forEach(Array.from({ length: EVENTS }), () => webhooks.sendTest(partnerId, endpoint.id), { concurrency: 4 })
         const ids = new Set(emitted.map((e) => e.event.id))
-        const deadline = Date.now() + 60_000
+        const deadline = (yield* Clock.currentTimeMillis) + 60_000
         for (;;) {
           const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'delivered'`
-          if ((row?.n ?? 0) === EVENTS || Date.now() > deadline) break
+          if ((row?.n ?? 0) === EVENTS || (yield* Clock.currentTimeMillis) > deadline) break
           yield* Effect.sleep(50)
         }
         yield* Effect.forEach(fibers, Fiber.interrupt)
@@ -169,11 +169,11 @@ for (const [engine, database] of engines) {
               const sql = yield* SqlClient.SqlClient
               const partnerId = `p_${randomUUID()}`
               const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/deleted" })
-              const now = Date.now()
+              const now = yield* Clock.currentTimeMillis
               // A delivery of this endpoint claimed by a worker (the retry and replay cases start there).
               const claimed = Effect.gen(function* () {
                 yield* webhooks.sendTest(partnerId, endpoint.id)
-                const claims = yield* store.claimDue(Date.now(), 60_000, 1_000, `race-${randomUUID()}`)
+                const claims = yield* store.claimDue(yield* Clock.currentTimeMillis, 60_000, 1_000, `race-${randomUUID()}`)
                 const claim = claims.find((c) => c.partnerId === partnerId)
                 if (claim === undefined) return yield* Effect.dieMessage("the test delivery was not claimed")
                 return claim
@@ -185,9 +185,9 @@ for (const [engine, database] of engines) {
               else if (writer === "retry") {
                 const failed = outcome(yield* claimed, 503)
                 expect(failed.next.status).toBe("pending")
-                write = store.finishAttempts([failed], Date.now())
+                write = Effect.flatMap(Clock.currentTimeMillis, (at) => store.finishAttempts([failed], at))
               } else {
-                yield* store.finishAttempts([outcome(yield* claimed, 200)], Date.now())
+                yield* store.finishAttempts([outcome(yield* claimed, 200)], yield* Clock.currentTimeMillis)
                 const [delivered] = (yield* webhooks.listDeliveries(partnerId, { status: "delivered" }, 10, undefined)).deliveries
                 write = Effect.either(webhooks.replay(partnerId, delivered?.id ?? ""))
               }
