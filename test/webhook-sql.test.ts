@@ -20,7 +20,7 @@ import {
   WebhookTransport
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
-import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Redacted, Ref } from "effect"
+import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Option, Redacted, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
@@ -43,21 +43,22 @@ const RecordingTransport = Layer.effectContext(
 )
 
 /**
- * Polls until a connection waits on a row lock in a statement on webhook_endpoints; dies with
- * `failure` after 5 s. Other test files share the database, but none holds endpoint rows locked
- * for long.
+ * Polls until some connection waits (`waiting`), or none does, on a row lock in a statement on
+ * webhook_endpoints; dies with `failure` after 5 s. Other test files share the database, but none
+ * holds endpoint rows locked for long.
  */
-const untilEndpointLockWait = (failure: string) =>
+const untilEndpointLockWaits = (waiting: boolean, failure: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     for (let i = 0; i < 500; i++) {
       const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'`
-      if ((row?.n ?? 0) > 0) return
+      if ((row?.n ?? 0) > 0 === waiting) return
       yield* Effect.sleep(10)
     }
     return yield* Effect.dieMessage(failure)
   })
+const untilEndpointLockWait = (failure: string) => untilEndpointLockWaits(true, failure)
 
 /**
  * Runs `first` inside a transaction held open until `second` (forked meanwhile) has either
@@ -212,6 +213,62 @@ for (const [engine, database] of engines) {
               }
             })
           )
+
+      it.effect("a deletion cut short after its first step is finished by the worker's sweep, which skips it while a writer holds it", () =>
+        Effect.gen(function* () {
+          const webhooks = yield* Webhooks
+          const store = yield* WebhookStore
+          const outbox = yield* Outbox
+          const sql = yield* SqlClient.SqlClient
+          const partnerId = `p_${randomUUID()}`
+          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/cut-short" })
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          const pendingCount = Effect.map(
+            sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`,
+            (rows) => rows[0]?.n
+          )
+          // A business transaction fans an event out to the endpoint and stays open: the
+          // deletion's second step waits for it.
+          const emitted = yield* Deferred.make<void>()
+          const release = yield* Deferred.make<void>()
+          const writer = yield* Effect.fork(
+            sql.withTransaction(
+              Effect.zipRight(
+                outbox.emit(partnerId, { type: "billing.topup.confirmed", data: { transactionId: randomUUID(), paymentId: "pay", amountFranks: 1 } }),
+                Effect.zipRight(Deferred.succeed(emitted, undefined), Deferred.await(release))
+              )
+            )
+          )
+          yield* Deferred.await(emitted)
+          const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
+          yield* untilEndpointLockWait("the deletion's second step never waited for the open transaction")
+          // The host stops there (its statement is cancelled, its transaction rolled back).
+          yield* Fiber.interrupt(deletion)
+          yield* untilEndpointLockWaits(false, "a statement on webhook_endpoints still waits on a lock after 5 s")
+
+          // The first step stands: the endpoint is deleted for the partner.
+          expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
+          const workerLayer = Layer.fresh(DeliveryWorker.layer({ concurrency: 8, batchSize: 8, leaseMs: 60_000, pollIntervalMs: 20, drainMs: 5_000 }))
+          const worker = yield* Effect.provide(DeliveryWorker, yield* Layer.build(workerLayer))
+          const now = yield* Clock.currentTimeMillis
+          // The unfinished purge is due, so a sleeping worker wakes for it.
+          expect(yield* worker.nextWakeAt).toBeLessThanOrEqual(now)
+          // While the writer holds the endpoint, the sweep passes it by instead of waiting.
+          const skipped = yield* store.purgeDeletedEndpoints(now).pipe(Effect.timeout("5 seconds"), Effect.option)
+          expect(skipped).toEqual(Option.some(0))
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(writer)
+          expect(yield* pendingCount).toBe(3)
+
+          // The worker's next sweep purges it; nothing of it was claimed meanwhile.
+          expect(yield* worker.runDue).toBe(0)
+          expect(yield* pendingCount).toBe(0)
+          const [mark] = yield* sql<{ purgePending: boolean }>`SELECT purge_pending FROM webhook_endpoints WHERE partner_id = ${partnerId}`
+          expect(mark?.purgePending).toBe(false)
+          expect(yield* store.purgeDeletedEndpoints(yield* Clock.currentTimeMillis)).toBe(0)
+        }).pipe(Effect.scoped)
+      )
 
       it.effect("a deletion waits only for the writers that saw the endpoint active: overlapping business transactions cannot starve it", () =>
         Effect.gen(function* () {

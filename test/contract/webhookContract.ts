@@ -269,6 +269,8 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
         expect((yield* deliveriesOf(partnerId)).map((d) => d.status).sort()).toEqual(["delivered", "pending"])
         yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
         expect((yield* deliveriesOf(partnerId)).map((d) => d.status)).toEqual(["delivered"])
+        // The deletion finished: the sweep finds nothing of it left to purge.
+        expect(yield* (yield* WebhookStore).purgeDeletedEndpoints(T0 + HOUR)).toBe(0)
         expect(yield* webhooks.listEndpoints(partnerId)).toHaveLength(0)
         expect((yield* Effect.flip(webhooks.sendTest(partnerId, endpoint.id)))._tag).toBe("EndpointNotFound")
       })

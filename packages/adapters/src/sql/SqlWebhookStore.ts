@@ -40,6 +40,9 @@ type EndpointRow = WebhookEndpoint
 
 const ENDPOINT_COLUMNS = "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at"
 
+/** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
+const PURGES_PER_SWEEP = 100
+
 const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({ ...r, eventTypes: r.eventTypes === null ? null : [...r.eventTypes] })
 
 interface DeliveryRow {
@@ -137,6 +140,30 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
     )
     DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
 
+  /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
+  const markDeleted = (partnerId: string, id: string, now: number, purgeLater: boolean) =>
+    sql`UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
+      secret = '', previous_secret = NULL, previous_secret_valid_until = NULL, purge_pending = ${purgeLater}
+      WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL RETURNING id`
+
+  /**
+   * A deletion's second step, in a transaction of its own: locks the marked endpoint, which
+   * waits for (or, with `skipLocked`, gives up on) the writers holding it (pendingGuard); then,
+   * in later statements that see their rows, removes its pending deliveries and clears the mark.
+   * True when it purged.
+   */
+  const purgeIfHeld = (partnerId: string, id: string, skipLocked: boolean) =>
+    sql.withTransaction(
+      Effect.gen(function* () {
+        const [held] = yield* sql`SELECT id FROM webhook_endpoints
+          WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND purge_pending FOR UPDATE${skipLocked ? sql` SKIP LOCKED` : sql``}`
+        if (held === undefined) return false
+        yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+        yield* sql`UPDATE webhook_endpoints SET purge_pending = false WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+        return true
+      })
+    )
+
   /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
   const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
@@ -193,30 +220,30 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
       !isUuid(id)
         ? Effect.succeed(false)
         : Effect.gen(function* () {
-            // First a pause, committed on its own (a `NO KEY UPDATE`: it waits for no writer).
-            // From then on fan-outs leave the endpoint out and take no lock on it, so the
-            // FOR UPDATE below waits only for the writers that saw it active — a partner whose
-            // business transactions overlap without pause cannot starve it, as `KEY SHARE`
-            // lockers do not queue behind a waiting FOR UPDATE. Inside a caller's transaction
-            // the pause would not commit first and would only weaken the lock below (a writer's
-            // KEY SHARE passes a non-key update without re-reading the row), so it is skipped.
-            if (Option.isNone(yield* Effect.serviceOption(SqlClient.TransactionConnection)))
-              yield* sql`UPDATE webhook_endpoints SET active = false, updated_at = ${now}
-                WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL AND active`
-            return yield* sql.withTransaction(
-              Effect.gen(function* () {
-                // The lock alone first: it waits for the writers making this endpoint's
-                // deliveries pending (pendingGuard), and the statements after it see their rows.
-                const [held] = yield* sql`SELECT id FROM webhook_endpoints
-                  WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
-                if (held === undefined) return false
-                yield* sql`UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
-                  secret = '', previous_secret = NULL, previous_secret_valid_until = NULL
-                  WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
-                return true
-              })
-            )
+            if (Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))) {
+              // Inside a caller's transaction nothing commits before the rest, and the lock must
+              // come first: a writer's KEY SHARE passes an uncommitted non-key update without
+              // re-reading the row, so marking the endpoint deleted first would not keep the
+              // writers out. The lock alone waits for them (pendingGuard), and the statements
+              // after it see their rows.
+              const [held] = yield* sql`SELECT id FROM webhook_endpoints
+                WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
+              if (held === undefined) return false
+              yield* markDeleted(partnerId, id, now, false)
+              yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+              return true
+            }
+            // Two steps. First the deletion, committed on its own (a NO KEY UPDATE: it waits for
+            // no writer): the endpoint is gone for the partner, fan-outs leave it out and take no
+            // lock on it, the claim skips its deliveries. Then the purge, whose FOR UPDATE waits
+            // only for the writers that saw the endpoint live — a partner whose business
+            // transactions overlap without pause cannot starve it, as KEY SHARE lockers do not
+            // queue behind a waiting FOR UPDATE. Stopped in between, the host leaves the endpoint
+            // marked `purge_pending` (migration 0010), and the worker's sweep purges it.
+            const [marked] = yield* markDeleted(partnerId, id, now, true)
+            if (marked === undefined) return false
+            yield* purgeIfHeld(partnerId, id, false)
+            return true
           }).pipe(Effect.mapError(storeError("deleteEndpoint"))),
 
     appendEvent: (event, target, now) => {
@@ -337,6 +364,18 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
         Effect.mapError(storeError("dropExpiredSecrets"))
       ),
 
+    purgeDeletedEndpoints: (now) =>
+      Effect.gen(function* () {
+        // Nearly always none: only a host that stopped mid-deletion leaves one (migration 0010's
+        // partial index holds just those). A writer still holding one is skipped, not waited
+        // for: the sweep runs in the worker's loop, which must not queue behind a partner's transaction.
+        const waiting = yield* sql<{ partnerId: string; id: string }>`SELECT partner_id, id FROM webhook_endpoints
+          WHERE purge_pending AND deleted_at <= ${now} ORDER BY deleted_at LIMIT ${PURGES_PER_SWEEP}`
+        let purged = 0
+        for (const endpoint of waiting) if (yield* purgeIfHeld(endpoint.partnerId, endpoint.id, true)) purged++
+        return purged
+      }).pipe(Effect.mapError(storeError("purgeDeletedEndpoints"))),
+
     expireLeases: (now) =>
       sql<{ n: number }>`
         WITH x AS (
@@ -360,7 +399,8 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
             JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
             WHERE d.status = 'pending' AND e.active AND e.deleted_at IS NULL),
           (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
-          (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
+          (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL),
+          (SELECT min(deleted_at) FROM webhook_endpoints WHERE purge_pending)
         )::bigint AS at`.pipe(
         Effect.map((rows) => rows[0]?.at ?? undefined),
         Effect.mapError(storeError("nextWakeAt"))

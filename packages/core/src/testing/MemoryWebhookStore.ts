@@ -170,6 +170,9 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return recorded
       }),
 
+    // A deletion here is one step under the store's lock: nothing is ever left half done.
+    purgeDeletedEndpoints: () => Effect.succeed(0),
+
     dropExpiredSecrets: (now) =>
       locked(() => {
         let n = 0

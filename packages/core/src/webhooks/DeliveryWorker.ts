@@ -35,7 +35,10 @@ export interface DeliveryWorkerConfig {
   readonly pollIntervalMs: number
   /** On shutdown, how long in-flight attempts may take to finish before they are abandoned. */
   readonly drainMs: number
-  /** How often expired leases (they matter only after a worker died) and ended rotation windows are looked for. */
+  /**
+   * How often expired leases (they matter only after a worker died), ended rotation windows and
+   * unfinished deletions (only after a host stopped mid-deletion) are looked for.
+   */
   readonly sweepIntervalMs?: number
 }
 
@@ -65,7 +68,7 @@ const DRAINED = Symbol("DeliveryWorker/drained")
 export interface DeliveryWorkerShape {
   /** Loops until interrupted; on interruption, lets in-flight attempts finish (up to `drainMs`). */
   readonly run: Effect.Effect<never, StoreError>
-  /** Sweeps (expired leases, ended rotation windows) and delivers everything due now, waiting for those attempts; answers how many were attempted. */
+  /** Sweeps (expired leases, ended rotation windows, unfinished deletions) and delivers everything due now, waiting for those attempts; answers how many were attempted. */
   readonly runDue: Effect.Effect<number, StoreError>
   /** The next instant something is due (an attempt, a lease end, a rotation window's end), if any. */
   readonly nextWakeAt: Effect.Effect<number | undefined, StoreError>
@@ -144,10 +147,13 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
           Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${++claimsMade}`))
 
         /**
-         * The periodic upkeep: leases that ran out become uncertain, and previous secrets whose
-         * rotation window ended are wiped (until then they sign; after it the spec has them gone).
+         * The periodic upkeep: leases that ran out become uncertain, previous secrets whose
+         * rotation window ended are wiped (until then they sign; after it the spec has them gone),
+         * and deletions cut short after their first step lose their pending deliveries.
          */
-        const sweep = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.zipRight(store.expireLeases(now), store.dropExpiredSecrets(now)))
+        const sweep = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.all([store.expireLeases(now), store.dropExpiredSecrets(now), store.purgeDeletedEndpoints(now)], { discard: true })
+        )
 
         /** Writes a batch's outcomes (the step-by-step path); a store failure leaves the claims to their leases. */
         const recordAll = (finished: ReadonlyArray<FinishedAttempt>) =>

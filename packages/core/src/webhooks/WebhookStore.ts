@@ -35,7 +35,11 @@ export interface WebhookStoreShape {
     id: string,
     change: (current: WebhookEndpoint) => WebhookEndpoint
   ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
-  /** Marks the endpoint deleted (its secrets wiped) and removes its pending deliveries; false when there was none. */
+  /**
+   * Marks the endpoint deleted (its secrets wiped) and removes its pending deliveries; false when
+   * there was none. A store may do it in two steps, the deletion committed first; if it stops in
+   * between, `purgeDeletedEndpoints` finishes the second.
+   */
   readonly deleteEndpoint: (partnerId: string, id: string, now: number) => Effect.Effect<boolean, StoreError>
 
   /**
@@ -64,11 +68,19 @@ export interface WebhookStoreShape {
    * the window the old secret is wiped, not merely unused); answers how many.
    */
   readonly dropExpiredSecrets: (now: number) => Effect.Effect<number, StoreError>
+  /**
+   * Removes the pending deliveries of endpoints whose deletion committed but did not get to
+   * remove them (the store stopped between its two steps; see `deleteEndpoint`), skipping any a
+   * writer still holds; answers how many endpoints it finished. A store that deletes in one step
+   * answers 0.
+   */
+  readonly purgeDeletedEndpoints: (now: number) => Effect.Effect<number, StoreError>
   /** Every delivery whose lease ran out while delivering becomes `uncertain`; answers how many. */
   readonly expireLeases: (now: number) => Effect.Effect<number, StoreError>
   /**
-   * The earliest time a delivery of an active endpoint is due, a lease ends, or a rotation window
-   * ends (its previous secret is then due to be wiped); undefined when idle.
+   * The earliest time a delivery of an active endpoint is due, a lease ends, a rotation window
+   * ends (its previous secret is then due to be wiped), or a deletion waits to be finished
+   * (`purgeDeletedEndpoints`); undefined when idle.
    */
   readonly nextWakeAt: () => Effect.Effect<number | undefined, StoreError>
 

@@ -17,6 +17,7 @@ import m0006 from "./0006_tasks.js"
 import m0007 from "./0007_files.js"
 import m0008 from "./0008_webhook_worker_functions.js"
 import m0009 from "./0009_webhook_rotation_windows.js"
+import m0010 from "./0010_webhook_endpoint_purges.js"
 
 const migrations = {
   "0001_ledger": m0001,
@@ -27,7 +28,8 @@ const migrations = {
   "0006_tasks": m0006,
   "0007_files": m0007,
   "0008_webhook_worker_functions": m0008,
-  "0009_webhook_rotation_windows": m0009
+  "0009_webhook_rotation_windows": m0009,
+  "0010_webhook_endpoint_purges": m0010
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)
