@@ -61,6 +61,30 @@ const untilEndpointLockWaits = (waiting: boolean, failure: string) =>
 const untilEndpointLockWait = (failure: string) => untilEndpointLockWaits(true, failure)
 
 /**
+ * A business transaction of `partnerId` that emitted one event (fanned out to its endpoints, so
+ * holding them `FOR KEY SHARE`) and stays open until `release`.
+ */
+const openTransaction = (partnerId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const outbox = yield* Outbox
+    const emitted = yield* Deferred.make<void>()
+    const release = yield* Deferred.make<void>()
+    const fiber = yield* Effect.fork(
+      sql.withTransaction(
+        Effect.zipRight(
+          // The outbox alone: a ledger movement would also lock the partner's account, and a
+          // second such transaction would wait on that instead.
+          outbox.emit(partnerId, { type: "billing.topup.confirmed", data: { transactionId: randomUUID(), paymentId: "pay", amountFranks: 1 } }),
+          Effect.zipRight(Deferred.succeed(emitted, undefined), Deferred.await(release))
+        )
+      )
+    )
+    yield* Deferred.await(emitted).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "a business transaction could not emit" }))
+    return { fiber, release: Deferred.succeed(release, undefined) }
+  })
+
+/**
  * Runs `first` inside a transaction held open until `second` (forked meanwhile) has either
  * finished or is waiting on a row lock of webhook_endpoints, then commits it and waits for
  * `second`. That forces the interleaving a race needs: `second` runs while `first`'s writes are
@@ -218,7 +242,6 @@ for (const [engine, database] of engines) {
         Effect.gen(function* () {
           const webhooks = yield* Webhooks
           const store = yield* WebhookStore
-          const outbox = yield* Outbox
           const sql = yield* SqlClient.SqlClient
           const partnerId = `p_${randomUUID()}`
           const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/cut-short" })
@@ -230,17 +253,7 @@ for (const [engine, database] of engines) {
           )
           // A business transaction fans an event out to the endpoint and stays open: the
           // deletion's second step waits for it.
-          const emitted = yield* Deferred.make<void>()
-          const release = yield* Deferred.make<void>()
-          const writer = yield* Effect.fork(
-            sql.withTransaction(
-              Effect.zipRight(
-                outbox.emit(partnerId, { type: "billing.topup.confirmed", data: { transactionId: randomUUID(), paymentId: "pay", amountFranks: 1 } }),
-                Effect.zipRight(Deferred.succeed(emitted, undefined), Deferred.await(release))
-              )
-            )
-          )
-          yield* Deferred.await(emitted)
+          const writer = yield* openTransaction(partnerId)
           const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
           yield* untilEndpointLockWait("the deletion's second step never waited for the open transaction")
           // The host stops there (its statement is cancelled, its transaction rolled back).
@@ -257,8 +270,8 @@ for (const [engine, database] of engines) {
           // While the writer holds the endpoint, the sweep passes it by instead of waiting.
           const skipped = yield* store.purgeDeletedEndpoints(now).pipe(Effect.timeout("5 seconds"), Effect.option)
           expect(skipped).toEqual(Option.some(0))
-          yield* Deferred.succeed(release, undefined)
-          yield* Fiber.join(writer)
+          yield* writer.release
+          yield* Fiber.join(writer.fiber)
           expect(yield* pendingCount).toBe(3)
 
           // The worker's next sweep purges it; nothing of it was claimed meanwhile.
@@ -273,35 +286,17 @@ for (const [engine, database] of engines) {
       it.effect("a deletion waits only for the writers that saw the endpoint active: overlapping business transactions cannot starve it", () =>
         Effect.gen(function* () {
           const webhooks = yield* Webhooks
-          const outbox = yield* Outbox
           const sql = yield* SqlClient.SqlClient
           const partnerId = `p_${randomUUID()}`
           const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/busy" })
-          /** A business transaction that emitted its event and stays open until released. */
-          const openTransaction = Effect.gen(function* () {
-            const emitted = yield* Deferred.make<void>()
-            const release = yield* Deferred.make<void>()
-            const fiber = yield* Effect.fork(
-              sql.withTransaction(
-                Effect.zipRight(
-                  // The outbox alone: a ledger movement would also lock the partner's account,
-                  // and the second transaction would wait on that instead.
-                  outbox.emit(partnerId, { type: "billing.topup.confirmed", data: { transactionId: randomUUID(), paymentId: "pay", amountFranks: 1 } }),
-                  Effect.zipRight(Deferred.succeed(emitted, undefined), Deferred.await(release))
-                )
-              )
-            )
-            yield* Deferred.await(emitted).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "a business transaction could not emit" }))
-            return { fiber, release: Deferred.succeed(release, undefined) }
-          })
-          const first = yield* openTransaction
+          const first = yield* openTransaction(partnerId)
           const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
           // The deletion waits for the first transaction, which fanned out to the endpoint.
           yield* untilEndpointLockWait("the deletion never waited for the open transaction")
           // A second one begins and commits nothing yet; the first commits. The deletion must not
           // also wait for the second (it would, were the second holding the endpoint locked, and
           // a third would follow, and so on).
-          const second = yield* openTransaction
+          const second = yield* openTransaction(partnerId)
           yield* first.release
           yield* Fiber.join(first.fiber)
           const finished = yield* Fiber.join(deletion).pipe(Effect.timeout("5 seconds"), Effect.option)
