@@ -238,6 +238,48 @@ for (const [engine, database] of engines) {
             })
           )
 
+      it.effect("an event whose statement began before a deletion and reached the endpoint after it fans out to nothing", () =>
+        Effect.gen(function* () {
+          const webhooks = yield* Webhooks
+          const store = yield* WebhookStore
+          const sql = yield* SqlClient.SqlClient
+          const partnerId = `p_${randomUUID()}`
+          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/late-fan-out" })
+          const now = yield* Clock.currentTimeMillis
+          const event = { partnerId, id: randomUUID(), type: "webhook.test" as const, occurredAt: now, payload: "{}" }
+          // Another transaction inserts the same event id and stays open: the append's statement
+          // has taken its snapshot and waits on that row before it reaches the endpoint.
+          const inserted = yield* Deferred.make<void>()
+          const rollBack = yield* Deferred.make<void>()
+          const other = yield* Effect.fork(
+            sql
+              .withTransaction(
+                Effect.gen(function* () {
+                  yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+                    VALUES (${partnerId}, ${event.id}::uuid, ${event.type}, ${now}, '{}')`
+                  yield* Deferred.succeed(inserted, undefined)
+                  yield* Deferred.await(rollBack)
+                  return yield* Effect.fail("rolled back" as const)
+                })
+              )
+              .pipe(Effect.flip)
+          )
+          yield* Deferred.await(inserted)
+          const append = yield* Effect.fork(store.appendEvent(event, { _tag: "Endpoint", endpointId: endpoint.id }, now))
+          yield* untilEndpointLockWait("the append never waited for the other transaction's event row")
+          // The whole deletion runs meanwhile: the append holds nothing on the endpoint yet.
+          yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
+          yield* Deferred.succeed(rollBack, undefined)
+          expect(yield* Fiber.join(other)).toBe("rolled back")
+          // The event is written (its id is free again); the deleted endpoint gets no delivery.
+          expect(yield* Fiber.join(append)).toBe(0)
+          const [deliveries] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId}`
+          expect(deliveries?.n).toBe(0)
+          const [events] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
+          expect(events?.n).toBe(1)
+        })
+      )
+
       it.effect("a deletion cut short after its first step is finished by the worker's sweep, which skips it while a writer holds it", () =>
         Effect.gen(function* () {
           const webhooks = yield* Webhooks

@@ -159,6 +159,11 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
           WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND purge_pending FOR UPDATE${skipLocked ? sql` SKIP LOCKED` : sql``}`
         if (held === undefined) return false
         yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+        // Not only bookkeeping: an update made under FOR UPDATE counts as a key update for later
+        // KEY SHARE lockers. A fan-out whose statement read the endpoint before the deletion and
+        // locks it only now must re-read it and find it deleted; after non-key updates alone it
+        // would lock the version it read and add a delivery nothing would ever remove
+        // (test/webhook-sql.test.ts, "fans out to nothing").
         yield* sql`UPDATE webhook_endpoints SET purge_pending = false WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
         return true
       })
@@ -229,6 +234,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
               const [held] = yield* sql`SELECT id FROM webhook_endpoints
                 WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
               if (held === undefined) return false
+              // Made under the FOR UPDATE, so a fan-out that read the endpoint earlier re-reads it (purgeIfHeld).
               yield* markDeleted(partnerId, id, now, false)
               yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
               return true
