@@ -176,6 +176,35 @@ for (const [engine, database] of engines) {
       }).pipe(Effect.scoped)
     )
 
+    it.effect("a paused endpoint's pending deliveries leave the claim's due index and return on reactivation", () =>
+      Effect.gen(function* () {
+        const webhooks = yield* Webhooks
+        const store = yield* WebhookStore
+        const sql = yield* SqlClient.SqlClient
+        const partnerId = `p_${randomUUID()}`
+        const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/paused" })
+        for (let i = 0; i < 3; i++) yield* webhooks.sendTest(partnerId, endpoint.id)
+        const flagged = Effect.map(
+          sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending' AND endpoint_paused`,
+          (rows) => rows[0]?.n
+        )
+        const claimOurs = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.map(store.claimDue(now + 1, 60_000, 1_000, `paused-${randomUUID()}`), (claims) => claims.filter((c) => c.partnerId === partnerId))
+        )
+        expect(yield* flagged).toBe(0)
+        yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: false })
+        // Out of the due index (migration 0011), so claims no longer step over them; none is claimed.
+        expect(yield* flagged).toBe(3)
+        expect(yield* claimOurs).toEqual([])
+        // A patch that leaves the endpoint paused changes nothing; reactivation brings them back.
+        yield* webhooks.updateEndpoint(partnerId, endpoint.id, { url: "https://receiver.example/paused-2" })
+        expect(yield* flagged).toBe(3)
+        yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: true })
+        expect(yield* flagged).toBe(0)
+        expect((yield* claimOurs).map((c) => c.url)).toEqual(Array.from({ length: 3 }, () => "https://receiver.example/paused-2"))
+      })
+    )
+
     // Several connections at once: only a server has them (PGlite serves one at a time).
     if (engine === "PostgreSQL") {
       /**

@@ -216,6 +216,11 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
                 if (current === undefined) return undefined
                 const next = change(current)
                 yield* writeEndpoint(next)
+                // A paused endpoint's pending deliveries leave the due index, and come back on
+                // reactivation (migration 0011): claims no longer step over its backlog.
+                if (next.active !== current.active)
+                  yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
+                    WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid AND status = 'pending' AND endpoint_paused = ${next.active}`
                 return next
               })
             )
@@ -403,7 +408,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
         SELECT least(
           (SELECT min(d.next_attempt_at) FROM webhook_deliveries d
             JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
-            WHERE d.status = 'pending' AND e.active AND e.deleted_at IS NULL),
+            WHERE d.status = 'pending' AND NOT d.endpoint_paused AND e.active AND e.deleted_at IS NULL),
           (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
           (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL),
           (SELECT min(deleted_at) FROM webhook_endpoints WHERE purge_pending)

@@ -40,16 +40,19 @@ const plannedOnce = (signature: string, returns: string, statement: string) => `
     END
     $fn$`
 
-export default Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(
-    plannedOnce(
-      "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
-      `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
+/**
+ * The claim function's definition, with `pending` the condition a due candidate meets (it must
+ * imply the due index's own, so the generic plan can walk that index). Migration 0011 redefines
+ * the function with the index it makes; the text here is otherwise what 0008 created.
+ */
+export const claimDueFunction = (pending: string) =>
+  plannedOnce(
+    "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
+    `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
       lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
-      `WITH due AS (
+    `WITH due AS (
         SELECT d.partner_id, d.id FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= p_now
+        WHERE ${pending} AND d.next_attempt_at <= p_now
           AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
         ORDER BY d.next_attempt_at
         LIMIT p_limit
@@ -64,8 +67,11 @@ export default Effect.gen(function* () {
         AND ev.partner_id = d.partner_id AND ev.id = d.event_id
       RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until,
         ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until`
-    )
   )
+
+export default Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(claimDueFunction("d.status = 'pending'"))
   // The outcomes travel as one JSON array (one native JSON.stringify on the client, cheaper than
   // eleven array parameters); the fenced UPDATE keeps only rows still held by their claim, and
   // the attempt rows are inserted for exactly those. Fencing by the token alone, not also by

@@ -18,6 +18,7 @@ import m0007 from "./0007_files.js"
 import m0008 from "./0008_webhook_worker_functions.js"
 import m0009 from "./0009_webhook_rotation_windows.js"
 import m0010 from "./0010_webhook_endpoint_purges.js"
+import m0011 from "./0011_webhook_paused_backlogs.js"
 
 const migrations = {
   "0001_ledger": m0001,
@@ -29,7 +30,8 @@ const migrations = {
   "0007_files": m0007,
   "0008_webhook_worker_functions": m0008,
   "0009_webhook_rotation_windows": m0009,
-  "0010_webhook_endpoint_purges": m0010
+  "0010_webhook_endpoint_purges": m0010,
+  "0011_webhook_paused_backlogs": m0011
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)
