@@ -245,11 +245,14 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
               return true
             }
             // Two steps. First the deletion, committed on its own (a NO KEY UPDATE: it waits for
-            // no writer): the endpoint is gone for the partner, fan-outs leave it out and take no
-            // lock on it, the claim skips its deliveries. Then the purge, whose FOR UPDATE waits
-            // only for the writers that saw the endpoint live — a partner whose business
-            // transactions overlap without pause cannot starve it, as KEY SHARE lockers do not
-            // queue behind a waiting FOR UPDATE. Stopped in between, the host leaves the endpoint
+            // no KEY SHARE writer, only for a patch or rotation in progress): the endpoint is gone
+            // for the partner, fan-outs leave it out and take no lock on it, the claim skips its
+            // deliveries. Then the purge, whose FOR UPDATE waits for the writers holding the
+            // endpoint then — fan-outs that saw it live, and retries and replays of its
+            // deliveries (pendingGuard), which see it deleted once they have their lock — but not
+            // for fan-outs begun after the first step, so a partner whose business transactions
+            // overlap without pause cannot starve it (KEY SHARE lockers do not queue behind a
+            // waiting FOR UPDATE). Stopped in between, the host leaves the endpoint
             // marked `purge_pending` (migration 0010), and the worker's sweep purges it.
             const [marked] = yield* markDeleted(partnerId, id, now, true)
             if (marked === undefined) return false
@@ -377,11 +380,13 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
 
     purgeDeletedEndpoints: (now) =>
       Effect.gen(function* () {
-        // Nearly always none: only a host that stopped mid-deletion leaves one (migration 0010's
-        // partial index holds just those). A writer still holding one is skipped, not waited
-        // for: the sweep runs in the worker's loop, which must not queue behind a partner's transaction.
+        // Nearly always none: only a deletion in progress or a host that stopped mid-deletion
+        // leaves one (migration 0010's partial index holds just those). One a writer still holds
+        // is skipped, not waited for: the sweep runs in the worker's loop, which must not queue
+        // behind a partner's transaction. SKIP LOCKED already in the listing, so that held ones
+        // cannot fill the batch and keep the rest waiting.
         const waiting = yield* sql<{ partnerId: string; id: string }>`SELECT partner_id, id FROM webhook_endpoints
-          WHERE purge_pending AND deleted_at <= ${now} ORDER BY deleted_at LIMIT ${PURGES_PER_SWEEP}`
+          WHERE purge_pending AND deleted_at <= ${now} ORDER BY deleted_at LIMIT ${PURGES_PER_SWEEP} FOR UPDATE SKIP LOCKED`
         let purged = 0
         for (const endpoint of waiting) if (yield* purgeIfHeld(endpoint.partnerId, endpoint.id, true)) purged++
         return purged
@@ -410,8 +415,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
             JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
             WHERE d.status = 'pending' AND NOT d.endpoint_paused AND e.active AND e.deleted_at IS NULL),
           (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
-          (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL),
-          (SELECT min(deleted_at) FROM webhook_endpoints WHERE purge_pending)
+          (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
         )::bigint AS at`.pipe(
         Effect.map((rows) => rows[0]?.at ?? undefined),
         Effect.mapError(storeError("nextWakeAt"))

@@ -70,7 +70,7 @@ export interface DeliveryWorkerShape {
   readonly run: Effect.Effect<never, StoreError>
   /** Sweeps (expired leases, ended rotation windows, unfinished deletions) and delivers everything due now, waiting for those attempts; answers how many were attempted. */
   readonly runDue: Effect.Effect<number, StoreError>
-  /** The next instant something is due (an attempt, a lease end, a rotation window's end), if any. */
+  /** The next instant something is due (an attempt, a lease end, a rotation window's end), if any; unfinished deletions have no deadline and wait for any sweep. */
   readonly nextWakeAt: Effect.Effect<number | undefined, StoreError>
 }
 

@@ -78,9 +78,11 @@ export interface WebhookStoreShape {
   /** Every delivery whose lease ran out while delivering becomes `uncertain`; answers how many. */
   readonly expireLeases: (now: number) => Effect.Effect<number, StoreError>
   /**
-   * The earliest time a delivery of an active endpoint is due, a lease ends, a rotation window
-   * ends (its previous secret is then due to be wiped), or a deletion waits to be finished
-   * (`purgeDeletedEndpoints`); undefined when idle.
+   * The earliest time a delivery of an active endpoint is due, a lease ends, or a rotation window
+   * ends (its previous secret is then due to be wiped); undefined when idle. Unfinished deletions
+   * (`purgeDeletedEndpoints`) do not count: they have no deadline (their deliveries are never
+   * claimed), and one a writer holds would stay "due now" however often the worker swept, so a
+   * caller that schedules `runDue` by this would spin. Every sweep takes them anyway.
    */
   readonly nextWakeAt: () => Effect.Effect<number | undefined, StoreError>
 
