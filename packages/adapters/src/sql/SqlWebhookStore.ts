@@ -256,7 +256,11 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
             // marked `purge_pending` (migration 0010), and the worker's sweep purges it.
             const [marked] = yield* markDeleted(partnerId, id, now, true)
             if (marked === undefined) return false
-            yield* purgeIfHeld(partnerId, id, false)
+            // The deletion has committed: a failing purge is the sweep's to finish, not an error
+            // for the partner (whose retried DELETE would only find the endpoint gone).
+            yield* purgeIfHeld(partnerId, id, false).pipe(
+              Effect.catchAll((e) => Effect.logWarning(`webhook endpoint ${id}: deleted; its pending deliveries are left to the worker's sweep`, e))
+            )
             return true
           }).pipe(Effect.mapError(storeError("deleteEndpoint"))),
 

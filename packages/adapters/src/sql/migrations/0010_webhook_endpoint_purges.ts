@@ -3,8 +3,9 @@
  * transaction) takes two steps: it commits the deletion first — from then on the endpoint is
  * gone for the partner, fan-outs leave it out, nothing claims its deliveries — and then, once the
  * writers that saw it live have committed, removes its pending deliveries (SqlWebhookStore,
- * `deleteEndpoint`). `purge_pending` marks an endpoint between the two steps, so that a host that
- * stopped in between (a crash, a deploy) leaves work the worker's sweep finishes, instead of
+ * `deleteEndpoint`). `purge_pending` marks every endpoint between the two steps, so that a host
+ * that stopped in between (a crash, a deploy), or a purge that failed, leaves work the worker's
+ * sweep finishes, instead of
  * pending deliveries of a deleted endpoint that nothing would ever claim or remove.
  *
  * The partial index holds only endpoints between the two steps (none, nearly always), so the
