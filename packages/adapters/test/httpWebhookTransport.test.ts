@@ -21,6 +21,7 @@ import {
   httpWebhookTransportLayer,
   refuseConnected,
   refuseResolved,
+  refuseUnresolved,
   systemLookup
 } from "../src/index.js"
 
@@ -520,11 +521,27 @@ describe("HttpWebhookTransport, guard on", () => {
     })
   )
 
-  it.scopedLive("reports a name that does not resolve as ConnectionFailed", () =>
+  it.scopedLive("refuses a name that does not resolve exactly as it refuses a private one, so the outcome cannot probe internal names", () =>
     Effect.gen(function* () {
-      const { spies, transport } = yield* guardedTransport(fakeDns({}))
-      const failed = expectTag(yield* send(transport, attempt("https://nowhere.example.com/")), "ConnectionFailed")
-      expect(failed.message).toContain("ENOTFOUND")
+      const { spies, transport } = yield* guardedTransport(fakeDns({ "db.corp.example": ["10.20.30.40"], "empty.example.com": [] }))
+      const missing = expectTag(yield* send(transport, attempt("https://nowhere.corp.example/")), "AddressRefused")
+      const internal = expectTag(yield* send(transport, attempt("https://db.corp.example/")), "AddressRefused")
+      const empty = expectTag(yield* send(transport, attempt("https://empty.example.com/")), "AddressRefused")
+      // The same words, the host name aside: the partner cannot tell which of the three it was.
+      expect(missing.message.replace("nowhere.corp.example", "<host>")).toBe(internal.message.replace("db.corp.example", "<host>"))
+      expect(empty.message.replace("empty.example.com", "<host>")).toBe(internal.message.replace("db.corp.example", "<host>"))
+      expect(missing.message).not.toContain("ENOTFOUND")
+      expect(spies.dials).toEqual([])
+    })
+  )
+
+  it.scopedLive("reports a lookup that failed for another reason (resolver unreachable) as ConnectionFailed, worth retrying", () =>
+    Effect.gen(function* () {
+      const { spies, transport } = yield* guardedTransport(async (hostname) => {
+        throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" })
+      })
+      const failed = expectTag(yield* send(transport, attempt("https://hooks.example.com/")), "ConnectionFailed")
+      expect(failed.message).toContain("EAI_AGAIN")
       expect(spies.dials).toEqual([])
     })
   )
@@ -633,6 +650,17 @@ describe("address guard decisions", () => {
     const refused = refuseResolved("a.example.com", ["93.184.216.34", "192.168.1.1"])
     expect(refused).toContain("a.example.com")
     expect(refused).not.toContain("192.168.1.1")
+  })
+
+  it("refuses a name without addresses with the private-address reason; other lookup failures are not refusals", () => {
+    const privateReason = refuseResolved("a.example.com", ["10.0.0.1"])
+    expect(refuseResolved("a.example.com", [])).toBe(privateReason)
+    for (const code of ["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"])
+      expect(refuseUnresolved("a.example.com", Object.assign(new Error(`getaddrinfo ${code} a.example.com`), { code })), code).toBe(privateReason)
+    for (const code of ["EAI_AGAIN", "ETIMEOUT", "ECONNREFUSED"])
+      expect(refuseUnresolved("a.example.com", Object.assign(new Error("lookup failed"), { code })), code).toBeUndefined()
+    expect(refuseUnresolved("a.example.com", new Error("no code"))).toBeUndefined()
+    expect(refuseUnresolved("a.example.com", "not an error")).toBeUndefined()
   })
 
   it("AddressRefusedError is recognised by its code", () => {

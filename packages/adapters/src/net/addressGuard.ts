@@ -18,12 +18,35 @@ export const refuseLiteralHost = (hostname: string): string | undefined =>
   isIpLiteral(hostname) ? `${hostname} is an IP address; only public host names may be called` : undefined
 
 /**
- * After resolving: every address must be public unicast. One private address among public ones
+ * The one reason given for a name that resolves to nothing public: whether it resolved to a private
+ * address or did not exist at all. Two different messages would answer, for any name a partner
+ * registers, "does our resolver know this internal name?" (a `db.corp` that exists is refused, one
+ * that does not fails with ENOTFOUND), which maps the internal zone without any connection made.
+ */
+const notPublic = (hostname: string): string => `${hostname} does not resolve to a public address`
+
+/**
+ * After resolving: every address must be public unicast, and there must be one. One private address among public ones
  * refuses the whole name, so an attacker cannot mix records and wait for a fallback to land inside.
  */
 export const refuseResolved = (hostname: string, addresses: ReadonlyArray<string>): string | undefined => {
+  // An empty answer has nothing to dial; it reads like a name that does not exist.
+  if (addresses.length === 0) return notPublic(hostname)
   const bad = addresses.find((address) => !isPublicAddress(address))
-  return bad === undefined ? undefined : `${hostname} resolves to a private, loopback or reserved address`
+  return bad === undefined ? undefined : notPublic(hostname)
+}
+
+/** Resolver error codes that mean "this name has no addresses", as opposed to a failed lookup. */
+const NO_SUCH_NAME_CODES: ReadonlySet<string> = new Set(["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"])
+
+/**
+ * When the lookup fails: a name that does not exist (or has no address records) is refused with the
+ * same reason as a private one (see `notPublic`). Other failures (EAI_AGAIN, a resolver timeout)
+ * stay ordinary connection failures, worth retrying, and undefined is returned for them.
+ */
+export const refuseUnresolved = (hostname: string, error: unknown): string | undefined => {
+  const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined
+  return typeof code === "string" && NO_SUCH_NAME_CODES.has(code) ? notPublic(hostname) : undefined
 }
 
 /**

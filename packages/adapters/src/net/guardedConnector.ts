@@ -14,7 +14,7 @@
  */
 import { buildConnector } from "undici"
 import { AddressRefusedError } from "./AddressRefusedError.js"
-import { refuseConnected, refuseLiteralHost, refuseResolved } from "./addressGuard.js"
+import { refuseConnected, refuseLiteralHost, refuseResolved, refuseUnresolved } from "./addressGuard.js"
 import { type HostLookup, type ResolvedAddress, systemLookup } from "./hostLookup.js"
 
 export interface GuardedConnectorOptions {
@@ -77,7 +77,6 @@ export const makeGuardedConnector = (options: GuardedConnectorOptions): buildCon
 
     lookup(hostname).then(
       (addresses) => {
-        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no addresses`), { code: "ENOTFOUND" }), null)
         const refusal = refuseResolved(
           hostname,
           addresses.map((a) => a.address)
@@ -85,7 +84,11 @@ export const makeGuardedConnector = (options: GuardedConnectorOptions): buildCon
         if (refusal !== undefined) return callback(new AddressRefusedError(refusal), null)
         dialInTurn(addresses, 0)
       },
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null)
+      (error: unknown) => {
+        const refusal = refuseUnresolved(hostname, error)
+        if (refusal !== undefined) return callback(new AddressRefusedError(refusal), null)
+        callback(error instanceof Error ? error : new Error(String(error)), null)
+      }
     )
   }
 }
