@@ -24,7 +24,7 @@ interface Running {
 
 const start = (env: Record<string, string>): Running => {
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env }
-  for (const name of ["FRANK_WEBHOOK_SECRET", "FRANK_WEBHOOK_PREVIOUS_SECRET"]) if (!(name in env)) delete childEnv[name]
+  for (const name of ["FRANK_WEBHOOK_SECRET", "FRANK_WEBHOOK_PREVIOUS_SECRET", "FAIL_STATUS"]) if (!(name in env)) delete childEnv[name]
   const child = spawn(process.execPath, ["--import", "tsx", SERVER], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
   let out = ""
   child.stdout?.on("data", (d) => {
@@ -156,6 +156,46 @@ describe("examples/receiver", () => {
 
   it("answers 405 to anything but POST", async () => {
     expect((await fetch(`${baseUrl}/webhooks/frank`)).status).toBe(405)
+  })
+})
+
+describe("examples/receiver with FAIL_STATUS", () => {
+  it("verifies each delivery, then answers the chosen status without processing it", async () => {
+    const running = start({ PORT: "0", FRANK_WEBHOOK_SECRET: secret, FAIL_STATUS: "503" })
+    try {
+      const listening = await waitForLine(running, (e) => e.msg === "listening")
+      const url = `http://127.0.0.1:${listening.port}/hook`
+      const id = randomUUID()
+      const body = envelope(id)
+      const t = Math.floor(Date.now() / 1000)
+      const post = async (signature: string) => {
+        const headers = {
+          "content-type": "application/json",
+          "X-Service-Event": "billing.settled",
+          "X-Service-Event-Id": id,
+          "X-Service-Timestamp": String(t),
+          "X-Service-Signature": signature
+        }
+        const res = await fetch(url, { method: "POST", headers, body })
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+      }
+      expect(await post(await sign(secret, t, body))).toEqual({ status: 503, body: { eventId: id, error: "fail_status_set" } })
+      // Still a receiver that checks signatures: a forged delivery gets its 401, not the chosen status.
+      expect((await post(await sign("whsec_attacker", t, body))).status).toBe(401)
+      await waitForLine(running, (e) => e.msg === "delivery answered" && e.status === 401)
+      expect(running.lines().map(parse).filter((e) => e?.msg === "event processed")).toEqual([])
+    } finally {
+      running.child.kill("SIGTERM")
+      expect(await running.exited).toBe(0)
+    }
+  })
+
+  it("refuses to start with a status Frank would count as a success, or with something that is not a status", async () => {
+    for (const value of ["200", "abc", "700"]) {
+      const running = start({ PORT: "0", FRANK_WEBHOOK_SECRET: secret, FAIL_STATUS: value })
+      expect(await running.exited, value).toBe(1)
+      expect(running.lines().join("\n"), value).toContain("FAIL_STATUS must be an HTTP status from 300 to 599")
+    }
   })
 })
 

@@ -30,11 +30,14 @@ export interface Delivery {
 }
 
 /** Signature, timestamp and body; only then is anything in the request trusted. */
-const authenticate = (secrets: ReadonlyArray<string>, delivery: Delivery): Effect.Effect<ReceivedEvent, WebhookRejected> =>
+export const authenticate = (secrets: ReadonlyArray<string>, delivery: Delivery): Effect.Effect<ReceivedEvent, WebhookRejected> =>
   Effect.flatMap(verifyWebhookEffect({ secret: secrets, headers: delivery.headers, rawBody: delivery.rawBody }), (verified) =>
     // Dedup on the eventId inside the signed body; the header alone is not covered by the signature.
     decodeReceivedEvent(delivery.rawBody, verified)
   )
+
+/** The answer to a request that is not provably Frank's (401) or is malformed (400). */
+export const rejectionReply = (rejected: WebhookRejected): Reply => ({ status: rejected.status, body: { error: rejected.reason, message: rejected.message } })
 
 export const handleDelivery = <E, R>(
   secrets: ReadonlyArray<string>,
@@ -44,7 +47,7 @@ export const handleDelivery = <E, R>(
 ): Effect.Effect<Reply, never, R | ProcessedEvents> =>
   Effect.gen(function* () {
     const checked = yield* Effect.either(authenticate(secrets, delivery))
-    if (Either.isLeft(checked)) return { status: checked.left.status, body: { error: checked.left.reason, message: checked.left.message } }
+    if (Either.isLeft(checked)) return rejectionReply(checked.left)
     const event = checked.right
     const result = yield* consumeOnce(event.eventId, action(event))
     return { status: 200, body: { eventId: event.eventId, result: result._tag } }

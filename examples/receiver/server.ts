@@ -7,6 +7,10 @@
  * PORT=0 picks a free port; the port actually bound is printed as {"msg":"listening","port":…}.
  * Every POST, on any path, is treated as a delivery.
  *
+ * FAIL_STATUS=503 (any status from 300 to 599): verify each delivery as usual, then answer it with
+ * that status without processing it, to watch Frank record failed attempts (`responseCodes`,
+ * `lastError`, `nextAttemptAt`) and retry. Restart without it to let the retries through.
+ *
  * FRANK_WEBHOOK_PREVIOUS_SECRET: during a rotation on your side (you installed the new secret but
  * deliveries may still be signed with the old one only, or the reverse), accept both.
  *
@@ -26,7 +30,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { MemoryProcessedEvents } from "@frank/adapters"
 import type { ReceivedEvent } from "@frank/core"
 import { Effect, ManagedRuntime } from "effect"
-import { handleDelivery, type Reply } from "./handleDelivery.js"
+import { authenticate, type Delivery, handleDelivery, type Reply, rejectionReply } from "./handleDelivery.js"
 
 /** Frank's envelopes are small; refuse anything far larger before buffering it. */
 const MAX_BODY_BYTES = 1024 * 1024
@@ -40,11 +44,25 @@ const previous = process.env.FRANK_WEBHOOK_PREVIOUS_SECRET
 const secrets = previous === undefined || previous.length === 0 ? [secret] : [secret, previous]
 const port = Number(process.env.PORT ?? 8787)
 
+const failStatusSetting = process.env.FAIL_STATUS
+const failStatus = failStatusSetting === undefined || failStatusSetting.length === 0 ? undefined : Number(failStatusSetting)
+if (failStatus !== undefined && !(Number.isInteger(failStatus) && failStatus >= 300 && failStatus <= 599)) {
+  console.error(`FAIL_STATUS must be an HTTP status from 300 to 599 (anything Frank counts as a failed attempt), got ${JSON.stringify(failStatusSetting)}`)
+  process.exit(1)
+}
+
 const runtime = ManagedRuntime.make(MemoryProcessedEvents)
 
 /** The business action; replace with yours. Runs at most once per eventId that succeeded. */
 const onEvent = (event: ReceivedEvent) =>
   Effect.sync(() => console.log(JSON.stringify({ msg: "event processed", eventId: event.eventId, eventType: event.eventType, data: event.data })))
+
+/** FAIL_STATUS: authenticated like any delivery (a bad signature still gets its 400/401), never processed. */
+const failOnPurpose = (status: number, delivery: Delivery): Effect.Effect<Reply> =>
+  Effect.match(authenticate(secrets, delivery), {
+    onFailure: rejectionReply,
+    onSuccess: (event): Reply => ({ status, body: { eventId: event.eventId, error: "fail_status_set" } })
+  })
 
 /** The raw bytes, unparsed: the signature covers them exactly. `undefined` when over the limit. */
 const readBody = async (req: IncomingMessage): Promise<Uint8Array | undefined> => {
@@ -68,7 +86,8 @@ const server = createServer(async (req, res) => {
     if (req.method !== "POST") return send(res, { status: 405, body: { error: "method_not_allowed" } })
     const rawBody = await readBody(req)
     if (rawBody === undefined) return send(res, { status: 413, body: { error: "body_too_large" } })
-    const reply = await runtime.runPromise(handleDelivery(secrets, { headers: req.headers, rawBody }, onEvent))
+    const delivery = { headers: req.headers, rawBody }
+    const reply = await runtime.runPromise(failStatus === undefined ? handleDelivery(secrets, delivery, onEvent) : failOnPurpose(failStatus, delivery))
     console.log(JSON.stringify({ msg: "delivery answered", status: reply.status, ...reply.body }))
     send(res, reply)
   } catch (error) {
