@@ -127,11 +127,19 @@ describe("frank: token, URL and option handling", () => {
     expect(missing._tag === "Usage" && missing.message).toMatch(/no admin token.*\/nowhere\/admin-token/)
   })
 
-  it("URL: --url, else FRANK_PUBLIC_BASE_URL, else http://127.0.0.1:8080; must be http(s)", () => {
+  it("URL: --url, else FRANK_PUBLIC_BASE_URL, else http://HOST:PORT (127.0.0.1:8080); must be http(s)", () => {
     const url = (extra: ReadonlyArray<string>, env: Env) => request(["partners", "create", "--name", "n", ...extra], { FRANK_ADMIN_TOKEN: "t", ...env }).url
     expect(url(["--url", "https://a.example/"], { FRANK_PUBLIC_BASE_URL: "https://b.example" })).toBe("https://a.example/admin/v1/partners")
     expect(url([], { FRANK_PUBLIC_BASE_URL: "https://b.example/base/" })).toBe("https://b.example/base/admin/v1/partners")
     expect(url([], {})).toBe(`${BASE}/admin/v1/partners`)
+    // Without a public URL, where a host started from the same environment listens.
+    expect(url([], { PORT: "9090" })).toBe("http://127.0.0.1:9090/admin/v1/partners")
+    expect(url([], { HOST: "10.1.2.3", PORT: "9090" })).toBe("http://10.1.2.3:9090/admin/v1/partners")
+    expect(url([], { HOST: "0.0.0.0" })).toBe("http://127.0.0.1:8080/admin/v1/partners")
+    expect(url([], { HOST: "::", PORT: "9090" })).toBe("http://[::1]:9090/admin/v1/partners")
+    expect(url([], { HOST: "::1", PORT: "9090" })).toBe("http://[::1]:9090/admin/v1/partners")
+    expect(url([], { FRANK_PUBLIC_BASE_URL: "https://b.example", PORT: "9090" })).toBe("https://b.example/admin/v1/partners")
+    expect(usage(["partners", "create", "--name", "n"], { FRANK_ADMIN_TOKEN: "t", PORT: "http" })).toMatch(/PORT must be a port number/)
     expect(usage(["partners", "create", "--name", "n", "--url", "ftp://x"])).toMatch(/not an http\(s\) URL/)
   })
 

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path"
 import { type CliOption, UsageError } from "./commands.js"
 
 export const GLOBAL_OPTIONS: Readonly<Record<string, CliOption>> = {
-  url: { type: "string", description: "host base URL (else FRANK_PUBLIC_BASE_URL, else http://127.0.0.1:8080)" },
+  url: { type: "string", description: "host base URL (else FRANK_PUBLIC_BASE_URL, else http://HOST:PORT as the host listens, 127.0.0.1:8080 by default)" },
   token: { type: "string", description: "admin token (else FRANK_ADMIN_TOKEN, else <FRANK_DATA_DIR>/admin-token)" },
   timeout: { type: "string", description: "seconds to wait for the host (default 30)" }
 }
@@ -22,8 +22,22 @@ export type ReadFile = (path: string) => string | undefined
 
 const nonEmpty = (s: string | undefined) => (s !== undefined && s.trim().length > 0 ? s.trim() : undefined)
 
+/**
+ * Where a host started from the same environment listens: the host's own default for
+ * FRANK_PUBLIC_BASE_URL (http://HOST:PORT), so `PORT=9090 npm start` and `PORT=9090 frank …` in
+ * one shell find each other. A wildcard listen address is reached on the loopback.
+ */
+const listenUrl = (env: Env): string => {
+  const port = nonEmpty(env.PORT)
+  if (port !== undefined && !/^\d{1,5}$/.test(port)) throw new UsageError(`PORT must be a port number, got "${port}"`)
+  const host = nonEmpty(env.HOST) ?? "127.0.0.1"
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" || host === "[::]" ? "::1" : host
+  const bracketed = reachable.includes(":") && !reachable.startsWith("[") ? `[${reachable}]` : reachable
+  return port === undefined && host === "127.0.0.1" ? DEFAULT_BASE_URL : `http://${bracketed}:${port ?? "8080"}`
+}
+
 export const resolveBaseUrl = (flag: string | undefined, env: Env): string => {
-  const raw = nonEmpty(flag) ?? nonEmpty(env.FRANK_PUBLIC_BASE_URL) ?? DEFAULT_BASE_URL
+  const raw = nonEmpty(flag) ?? nonEmpty(env.FRANK_PUBLIC_BASE_URL) ?? listenUrl(env)
   const url = URL.canParse(raw) ? new URL(raw) : undefined
   if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) throw new UsageError(`not an http(s) URL: "${raw}"`)
   return url.toString().replace(/\/+$/, "")
