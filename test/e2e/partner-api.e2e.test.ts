@@ -40,8 +40,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const code = await host?.stop()
-  // Graceful shutdown on SIGTERM exits 0.
+  // Graceful shutdown on SIGTERM exits 0, and the log says it drained and stopped (not a crash).
   expect(code).toBe(0)
+  const messages = (host?.logs() ?? "")
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => (JSON.parse(l) as { message: string }).message)
+  const stopping = messages.findIndex((m) => m.startsWith("stopping:"))
+  expect(stopping).toBeGreaterThan(messages.indexOf("Frank host ready"))
+  expect(messages.indexOf("Frank host ready")).toBeGreaterThan(-1)
+  expect(messages.slice(stopping + 1)).toContain("Frank host stopped")
 }, 60_000)
 
 describe("host operations", () => {

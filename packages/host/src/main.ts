@@ -49,7 +49,18 @@ const program = Effect.gen(function* () {
   yield* Effect.logInfo("starting Frank host").pipe(
     Effect.annotateLogs({ port: config.port, database: config.databaseUrl._tag === "Some" ? "postgres" : "embedded" })
   )
-  return yield* Layer.launch(Main).pipe(
+  // Layer.launch with the lifecycle told in the log: when the host is serving, and on SIGTERM
+  // that it is draining (the first finalizer to run, as it is added after everything is built)
+  // and when it is done, so an operator watching the log knows the exit is not a crash.
+  const serve = Effect.scoped(
+    Effect.gen(function* () {
+      yield* Layer.build(Main)
+      yield* Effect.logInfo("Frank host ready").pipe(Effect.annotateLogs({ url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}` }))
+      yield* Effect.addFinalizer(() => Effect.logInfo("stopping: no new requests; in-flight requests and deliveries finish, then the database closes"))
+      return yield* Effect.never
+    })
+  ).pipe(Effect.onInterrupt(() => Effect.logInfo("Frank host stopped")))
+  return yield* serve.pipe(
     config.sandboxClock ? Effect.withClock(sandbox.clock) : (e) => e,
     Effect.withTracerEnabled(false)
   )
