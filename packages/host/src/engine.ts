@@ -16,7 +16,7 @@ import {
   SqlPaymentStore,
   SqlRateLimitStore,
   SqlSandboxAcquirerStore,
-  SqlWebhookStore
+  sqlWebhookStoreLayer
 } from "@frank/adapters"
 import {
   Access,
@@ -65,8 +65,10 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
       )
   })
 
-export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog) => {
-  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, SqlWebhookStore, SqlPaymentStore, SqlSandboxAcquirerStore, SqlInvoiceStores)
+/** `webhookNotifyPayload`: what this instance's NOTIFYs carry (workers/notifyOrigin.ts). */
+export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog, webhookNotifyPayload: string) => {
+  const webhookStore = sqlWebhookStoreLayer({ notifyPayload: webhookNotifyPayload })
+  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, webhookStore, SqlPaymentStore, SqlSandboxAcquirerStore, SqlInvoiceStores)
   const services = Layer.mergeAll(
     Ledger.layer,
     Access.layer,

@@ -18,6 +18,7 @@ import { loadOrCreateSecret } from "./secrets/fileSecret.js"
 import { httpLayer } from "./server/HttpLive.js"
 import { Readiness } from "./server/Readiness.js"
 import { deliveryWorkerLayer } from "./workers/deliveryWorker.js"
+import { makeNotifyOrigin } from "./workers/notifyOrigin.js"
 
 const program = Effect.gen(function* () {
   const config = yield* hostConfig
@@ -31,11 +32,12 @@ const program = Effect.gen(function* () {
   const sandbox = makeSandboxClock(config.sandboxClock)
 
   const Database = migratedDatabaseLayer(config)
-  const Engine = engineLayer(config, pepper.value, catalog)
+  const notifyOrigin = makeNotifyOrigin()
+  const Engine = engineLayer(config, pepper.value, catalog, notifyOrigin.payload)
   // On SIGTERM the server stops taking requests and the worker stops claiming and lets in-flight
   // deliveries finish; the database (provided below both) closes after them.
   const Server = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value })
-  const Worker = deliveryWorkerLayer({ listen: config.databaseUrl._tag === "Some" })
+  const Worker = deliveryWorkerLayer({ listen: config.databaseUrl._tag === "Some", isOwnNotification: notifyOrigin.isOwn })
   const Main = Layer.mergeAll(Server, Worker).pipe(
     Layer.provide(Readiness.layer(migrationCount)),
     Layer.provide(Engine),

@@ -94,7 +94,23 @@ interface ClaimRow {
   readonly previous_secret_valid_until: number | null
 }
 
-export const makeSqlWebhookStore = Effect.gen(function* () {
+export interface SqlWebhookStoreOptions {
+  /**
+   * The payload of the NOTIFY this store sends when it makes deliveries due; WEBHOOK_NOTIFY_PAYLOAD
+   * by default. A process that wakes its own worker in-process after each commit (the reference
+   * host) puts its instance id here, so its listener can tell its own notifications from other
+   * instances' and skip them instead of waking its worker a second time for the same event.
+   * Must not be empty (see WEBHOOK_NOTIFY_PAYLOAD); Postgres limits it to 8,000 bytes.
+   */
+  readonly notifyPayload?: string
+}
+
+const MAX_NOTIFY_PAYLOAD_BYTES = 8000
+
+export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effect.gen(function* () {
+  const notifyPayload = options.notifyPayload ?? WEBHOOK_NOTIFY_PAYLOAD
+  if (notifyPayload.length === 0 || Buffer.byteLength(notifyPayload) >= MAX_NOTIFY_PAYLOAD_BYTES)
+    return yield* Effect.dieMessage(`SqlWebhookStore: notifyPayload must be 1 to ${MAX_NOTIFY_PAYLOAD_BYTES - 1} bytes`)
   const sql = yield* SqlClient.SqlClient
   /** For the worker's per-batch statements, whose rows are mapped by hand: no per-key renaming. */
   const untransformed = sql.withoutTransforms()
@@ -284,7 +300,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
           RETURNING 1
         )
         SELECT (SELECT count(*) FROM d)::int AS n,
-          (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${WEBHOOK_NOTIFY_PAYLOAD}) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`.pipe(
+          (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload}) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0),
         Effect.mapError(storeError("appendEvent"))
       )
@@ -473,7 +489,7 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
                 yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
                   lease_until = ${s.leaseUntil}, claim_token = NULL, updated_at = ${now}
                   WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                if (s.status === "pending") yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${WEBHOOK_NOTIFY_PAYLOAD})`
+                if (s.status === "pending") yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
                 return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
               })
             )
@@ -482,4 +498,9 @@ export const makeSqlWebhookStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlWebhookStore: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = Layer.effect(WebhookStore, makeSqlWebhookStore)
+export const makeSqlWebhookStore = makeSqlWebhookStoreWith({})
+
+export const sqlWebhookStoreLayer = (options: SqlWebhookStoreOptions): Layer.Layer<WebhookStore, never, SqlClient.SqlClient> =>
+  Layer.effect(WebhookStore, makeSqlWebhookStoreWith(options))
+
+export const SqlWebhookStore: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = sqlWebhookStoreLayer({})

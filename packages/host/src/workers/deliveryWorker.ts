@@ -1,7 +1,8 @@
 /**
- * Runs the webhook delivery worker inside the host. On Postgres it also LISTENs on the outbox
- * channel, so an event committed by another host instance wakes this one at once; on the
- * embedded database every writer is this process, which signals its worker directly.
+ * Runs the webhook delivery worker inside the host. Every commit that makes deliveries due signals
+ * the worker in-process; on Postgres the host also LISTENs on the outbox channel, so an event
+ * committed by another host instance wakes this one at once (its own NOTIFYs are skipped, see
+ * notifyOrigin.ts).
  *
  * A database outage does not stop the worker for good: the loop restarts after a pause and the
  * failure is logged. Shutdown (SIGTERM) interrupts the loop; the worker then lets in-flight
@@ -28,7 +29,8 @@ export const deliveryWorkerLayer = (options: { readonly listen: boolean }) =>
       if (options.listen) {
         const pg = yield* PgClient.PgClient
         const wakeup = yield* DeliveryWakeup
-        yield* Effect.forkScoped(restarting("webhook NOTIFY listener", Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), () => wakeup.signal)))
+        const foreign = pg.listen(WEBHOOK_NOTIFY_CHANNEL).pipe(Stream.filter((payload) => !options.isOwnNotification(payload)))
+        yield* Effect.forkScoped(restarting("webhook NOTIFY listener", Stream.runForEach(foreign, () => wakeup.signal)))
       }
     })
   )
