@@ -43,16 +43,19 @@ const RecordingTransport = Layer.effectContext(
 )
 
 /**
- * Polls until some connection waits (`waiting`), or none does, on a row lock in a statement on
- * webhook_endpoints; dies with `failure` after 5 s. Other test files share the database, but none
- * holds endpoint rows locked for long.
+ * Polls until some connection of this test waits (`waiting`), or none does, on a lock in a
+ * statement on webhook_endpoints; dies with `failure` after 5 s. Other test files share the
+ * database, each in its own schema: a waiter counts only if it holds a lock on a relation of this
+ * test's schema (any statement on a table keeps one until its transaction ends).
  */
 const untilEndpointLockWaits = (waiting: boolean, failure: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     for (let i = 0; i < 500; i++) {
-      const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'`
+      const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity a
+        WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' AND a.query ILIKE '%webhook_endpoints%'
+          AND EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+            WHERE l.pid = a.pid AND c.relnamespace = current_schema()::regnamespace)`
       if ((row?.n ?? 0) > 0 === waiting) return
       yield* Effect.sleep(10)
     }
