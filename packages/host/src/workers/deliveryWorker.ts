@@ -21,7 +21,14 @@ const restarting = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
     Effect.retry(Schedule.spaced(RESTART_PAUSE))
   )
 
-export const deliveryWorkerLayer = (options: { readonly listen: boolean }) =>
+export interface DeliveryWorkerOptions {
+  /** LISTEN for other instances' events (Postgres only). */
+  readonly listen: boolean
+  /** Notifications this instance sent itself, skipped: its worker is woken in-process already. */
+  readonly isOwnNotification: (payload: string) => boolean
+}
+
+export const deliveryWorkerLayer = (options: DeliveryWorkerOptions) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const worker = yield* DeliveryWorker
