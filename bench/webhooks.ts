@@ -5,11 +5,12 @@
  *   (pg-boss) the same job on pg-boss 10 on the same Postgres: one job per delivery, workers
  *             POST each job's payload and complete it,
  * all in one run, plus event-commit → first-attempt latency p50/p99 at a steady 500 events/s
- * with the worker woken by Postgres LISTEN/NOTIFY, as the host wires it.
+ * with the worker woken as the host wires it on Postgres (in-process after each commit, other
+ * processes by a NOTIFY after commit; NOTIFY=in-transaction measures the store's default instead).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks
  *   (EVENTS — a list of backlogs —, CONCURRENCY, ROUNDS, RATE, SECONDS, BOSS_WORKERS, BOSS_BATCH, WARMUP override the defaults;
- *   ONLY=engine,live,raw,boss,latency runs a subset; ANALYZE=0 skips the statistics; PROFILE=file
+ *   ONLY=engine,live,raw,boss,latency runs a subset; ANALYZE=0 skips the statistics; NOTIFY=in-transaction; PROFILE=file
  *   writes a CPU profile of the last engine round's timed part)
  *
  * Throughput rounds are interleaved (engine, live engine, raw, pg-boss, then again) and medians
@@ -24,7 +25,15 @@ import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { httpWebhookTransportLayer, NodeWebhookSigner, nodeWebhookSigner, postgresTestDatabase, SqlWebhookStore, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
+import {
+  httpWebhookTransportLayer,
+  NodeWebhookSigner,
+  nodeWebhookSigner,
+  pgNotifyAnnouncerLayer,
+  postgresTestDatabase,
+  sqlWebhookStoreLayer,
+  WEBHOOK_NOTIFY_CHANNEL
+} from "@frank/adapters"
 import { DeliveryWakeup, DeliveryWorker, defaultWorkerConfig, Ids, Outbox, Secrets, USER_AGENT, Webhooks, WebhookSettings } from "@frank/core"
 import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
@@ -55,6 +64,18 @@ const ONLY = new Set((process.env.ONLY ?? "engine,live,raw,boss,latency").split(
  * on tables in use; the tables here are seconds old. ANALYZE=0 measures without (docs/performance.md).
  */
 const ANALYZE = process.env.ANALYZE !== "0"
+/**
+ * How other processes hear of new events: "after-commit" (the reference host on Postgres: the
+ * store sends nothing, the outbox's wake announces with one coalesced NOTIFY at a time, the
+ * listener skips this process's own) or "in-transaction" (the SQL store's default: a NOTIFY
+ * inside every event-writing transaction, heard by this process's listener too).
+ */
+const NOTIFY = process.env.NOTIFY ?? "after-commit"
+if (NOTIFY !== "after-commit" && NOTIFY !== "in-transaction") {
+  console.error(`bench/webhooks: NOTIFY must be after-commit or in-transaction, got ${JSON.stringify(NOTIFY)}`)
+  process.exit(2)
+}
+const NOTIFY_PAYLOAD = `due:${randomUUID()}`
 /** A path: the timed part of the last engine round is CPU-profiled there (Chrome .cpuprofile format). */
 const PROFILE = process.env.PROFILE
 
@@ -263,7 +284,11 @@ const pgBossRound = async (n: number): Promise<Round> => {
 const workerConfig = { ...defaultWorkerConfig, concurrency: CONCURRENCY, batchSize: CONCURRENCY }
 const Engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(workerConfig)).pipe(
   Layer.provideMerge(Outbox.live),
-  Layer.provideMerge(SqlWebhookStore),
+  Layer.provideMerge(
+    NOTIFY === "after-commit"
+      ? Layer.mergeAll(sqlWebhookStoreLayer({ notify: "none" }), pgNotifyAnnouncerLayer({ payload: NOTIFY_PAYLOAD }))
+      : sqlWebhookStoreLayer({ notify: "in-transaction" })
+  ),
   Layer.provideMerge(
     Layer.mergeAll(
       Ids.Live,
@@ -292,10 +317,10 @@ const newEndpoint = Effect.gen(function* () {
   return { partnerId, target: { _tag: "Endpoint", endpointId: endpoint.id } as const, data: { endpointId: endpoint.id } }
 })
 
-/** Each emit is its own transaction (one statement), as a business change with one event. */
+/** Each emit is its own transaction (one statement), as a business change with one event, followed by the wake every service calls after its commit. */
 const emitAll = (n: number, ep: Effect.Effect.Success<typeof newEndpoint>) =>
   Effect.flatMap(Outbox, (outbox) =>
-    Effect.forEach(Array.from({ length: n }), () => outbox.emit(ep.partnerId, { type: "webhook.test", data: ep.data }, ep.target), {
+    Effect.forEach(Array.from({ length: n }), () => Effect.zipRight(outbox.emit(ep.partnerId, { type: "webhook.test", data: ep.data }, ep.target), outbox.wake), {
       concurrency: 8,
       discard: true
     })
@@ -316,11 +341,15 @@ const awaitDelivered = (partnerId: string, n: number, before: number) =>
     while (!(yield* allDelivered(partnerId, n))) yield* Effect.sleep(5)
   })
 
-/** The host's wiring on Postgres (packages/host/src/workers/deliveryWorker.ts): NOTIFY on the outbox channel wakes the worker. */
+/**
+ * The host's listener on Postgres (packages/host/src/workers/deliveryWorker.ts): other processes'
+ * NOTIFYs wake the worker; with NOTIFY=after-commit this process's own are skipped, as the host does.
+ */
 const forkListener = Effect.gen(function* () {
   const pgClient = yield* PgClient.PgClient
   const wakeup = yield* DeliveryWakeup
-  return yield* Effect.fork(Stream.runForEach(pgClient.listen(WEBHOOK_NOTIFY_CHANNEL), () => wakeup.signal))
+  const heard = pgClient.listen(WEBHOOK_NOTIFY_CHANNEL).pipe(Stream.filter((payload) => NOTIFY === "in-transaction" || payload !== NOTIFY_PAYLOAD))
+  return yield* Effect.fork(Stream.runForEach(heard, () => wakeup.signal))
 })
 
 /** Starts the V8 profiler; the answer stops it and writes the profile to PROFILE. */
@@ -392,9 +421,11 @@ const latencyRun = Effect.gen(function* () {
       Effect.gen(function* () {
         const wait = t0 + (i * 1000) / RATE - performance.now()
         if (wait > 0) yield* Effect.sleep(wait)
-        // A bare emit is one statement: it has committed when it returns, and Postgres sent NOTIFY at commit.
+        // A bare emit is one statement: it has committed when it returns (and with NOTIFY=in-transaction
+        // Postgres sent NOTIFY at commit); then the wake every service calls after its commit.
         const { event } = yield* outbox.emit(ep.partnerId, { type: "webhook.test", data: ep.data }, ep.target)
         committed.set(event.id, performance.now())
+        yield* outbox.wake
       }),
     { concurrency: 16, discard: true }
   )
@@ -421,7 +452,7 @@ const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toF
 
 const program = Effect.gen(function* () {
   console.log(
-    `bench/webhooks: backlogs ${BACKLOGS.join(", ")} deliveries, concurrency ${CONCURRENCY}, ${ROUNDS} rounds each, pg-boss ${BOSS_WORKERS} workers × batch ${BOSS_BATCH}; load average ${(
+    `bench/webhooks: backlogs ${BACKLOGS.join(", ")} deliveries, concurrency ${CONCURRENCY}, ${ROUNDS} rounds each, NOTIFY ${NOTIFY}, pg-boss ${BOSS_WORKERS} workers × batch ${BOSS_BATCH}; load average ${(
       yield* Effect.sync(() => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "))
     ).trim()}`
   )

@@ -16,6 +16,7 @@ import {
   SqlPaymentStore,
   SqlRateLimitStore,
   SqlSandboxAcquirerStore,
+  pgNotifyAnnouncerLayer,
   sqlWebhookStoreLayer
 } from "@frank/adapters"
 import {
@@ -47,6 +48,7 @@ import { SecuritySettings } from "@frank/core/http"
 import { Duration, Effect, Either, Layer, Option, type Redacted } from "effect"
 import type { HostConfigShape } from "./config/HostConfig.js"
 import { sandboxAcquirerConfig } from "./sandbox/sandboxAcquirerConfig.js"
+import type { NotifyOrigin } from "./workers/notifyOrigin.js"
 
 export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog, Error> =>
   Option.match(path, {
@@ -65,10 +67,15 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
       )
   })
 
-/** `webhookNotifyPayload`: what this instance's NOTIFYs carry (workers/notifyOrigin.ts). */
-export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog, webhookNotifyPayload: string) => {
-  const webhookStore = sqlWebhookStoreLayer({ notifyPayload: webhookNotifyPayload })
-  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, webhookStore, SqlPaymentStore, SqlSandboxAcquirerStore, SqlInvoiceStores)
+/** `notifyOrigin`: what this instance's webhook NOTIFYs carry (workers/notifyOrigin.ts). */
+export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog, notifyOrigin: NotifyOrigin) => {
+  // Every service wakes the worker in-process after its commit. On Postgres the outbox also
+  // announces to other instances after commit (one coalesced NOTIFY at a time), not inside each
+  // business transaction, where NOTIFY would make Postgres commit them one at a time. On the
+  // embedded database this process is the only one: nothing to announce.
+  const announcer = config.databaseUrl._tag === "Some" ? pgNotifyAnnouncerLayer({ payload: notifyOrigin.payload }) : Layer.empty
+  const webhookStore = sqlWebhookStoreLayer({ notify: "none" })
+  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, webhookStore, announcer, SqlPaymentStore, SqlSandboxAcquirerStore, SqlInvoiceStores)
   const services = Layer.mergeAll(
     Ledger.layer,
     Access.layer,

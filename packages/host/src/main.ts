@@ -33,7 +33,7 @@ const program = Effect.gen(function* () {
 
   const Database = migratedDatabaseLayer(config)
   const notifyOrigin = makeNotifyOrigin()
-  const Engine = engineLayer(config, pepper.value, catalog, notifyOrigin.payload)
+  const Engine = engineLayer(config, pepper.value, catalog, notifyOrigin)
   // On SIGTERM the server stops taking requests and the worker stops claiming and lets in-flight
   // deliveries finish; the database (provided below both) closes after them.
   const Server = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value })

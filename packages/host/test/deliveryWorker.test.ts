@@ -1,13 +1,13 @@
 /**
- * How the host wakes its delivery worker on Postgres: its own store's NOTIFYs carry the instance's
- * payload and are skipped by its listener (the commit already woke the worker in-process); other
- * instances' NOTIFYs wake it. NOTIFY channels are per database, and other test files notify on the
+ * How the host wakes its delivery worker on Postgres: after each commit its outbox wakes the worker
+ * in-process and announces with a NOTIFY carrying the instance's payload, which its own listener
+ * skips; other instances' NOTIFYs wake it. NOTIFY channels are per database, and other test files notify on the
  * same channel meanwhile, so every check here looks only at payloads this file made up.
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
+import { pgNotifyAnnouncerLayer, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
 import { DeliveryWakeup, DeliveryWorker, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
@@ -34,7 +34,8 @@ if (url !== undefined && url.length > 0) {
   const Database = postgresTestDatabase(url, { maxConnections: 4 })
   const Engine = Webhooks.layer.pipe(
     Layer.provideMerge(Outbox.live),
-    Layer.provideMerge(sqlWebhookStoreLayer({ notifyPayload: origin.payload })),
+    // As engine.ts wires it on Postgres: the store sends nothing, the outbox announces after commit.
+    Layer.provideMerge(Layer.mergeAll(sqlWebhookStoreLayer({ notify: "none" }), pgNotifyAnnouncerLayer({ payload: origin.payload }))),
     Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")), WebhookSettings.layer({ allowPrivateNetwork: true }))),
     Layer.provideMerge(Database)
   )
@@ -52,7 +53,7 @@ if (url !== undefined && url.length > 0) {
     })
 
   layer(Engine, { timeout: 60_000, excludeTestServices: true })("host webhook NOTIFY on PostgreSQL", (it) => {
-    it.effect("the store's NOTIFYs carry this instance's payload: new events and replays", () =>
+    it.effect("a new event and a replay are announced after commit with this instance's payload", () =>
       Effect.gen(function* () {
         const webhooks = yield* Webhooks
         const sql = yield* SqlClient.SqlClient

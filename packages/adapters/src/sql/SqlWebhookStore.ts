@@ -96,21 +96,33 @@ interface ClaimRow {
 
 export interface SqlWebhookStoreOptions {
   /**
-   * The payload of the NOTIFY this store sends when it makes deliveries due; WEBHOOK_NOTIFY_PAYLOAD
-   * by default. A process that wakes its own worker in-process after each commit (the reference
-   * host) puts its instance id here, so its listener can tell its own notifications from other
-   * instances' and skip them instead of waking its worker a second time for the same event.
-   * Must not be empty (see WEBHOOK_NOTIFY_PAYLOAD); Postgres limits it to 8,000 bytes.
+   * When other processes hear of new due deliveries (appended events, replays):
+   *   - "in-transaction" (default): a NOTIFY inside the writing transaction, sent by Postgres at
+   *     commit. Nothing else to call, but Postgres then commits such transactions one at a time
+   *     (it holds its notification queue lock from pre-commit through the commit's WAL flush).
+   *   - "none": the store sends nothing; the process announces after its commits
+   *     (PgNotifyAnnouncer as the outbox's EventAnnouncer, which the reference host uses).
+   */
+  readonly notify?: "in-transaction" | "none"
+  /**
+   * The in-transaction NOTIFY's payload; WEBHOOK_NOTIFY_PAYLOAD by default. Must not be empty (see
+   * WEBHOOK_NOTIFY_PAYLOAD); Postgres limits it to 8,000 bytes.
    */
   readonly notifyPayload?: string
 }
 
-const MAX_NOTIFY_PAYLOAD_BYTES = 8000
+/** Postgres refuses NOTIFY payloads of 8,000 bytes or more. */
+export const MAX_NOTIFY_PAYLOAD_BYTES = 8000
+
+/** A payload `listen` delivers and Postgres accepts; dies otherwise (a wiring bug, not a runtime condition). */
+export const checkNotifyPayload = (payload: string): Effect.Effect<string> =>
+  payload.length === 0 || Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES
+    ? Effect.dieMessage(`webhook NOTIFY payload must be 1 to ${MAX_NOTIFY_PAYLOAD_BYTES - 1} bytes`)
+    : Effect.succeed(payload)
 
 export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effect.gen(function* () {
-  const notifyPayload = options.notifyPayload ?? WEBHOOK_NOTIFY_PAYLOAD
-  if (notifyPayload.length === 0 || Buffer.byteLength(notifyPayload) >= MAX_NOTIFY_PAYLOAD_BYTES)
-    return yield* Effect.dieMessage(`SqlWebhookStore: notifyPayload must be 1 to ${MAX_NOTIFY_PAYLOAD_BYTES - 1} bytes`)
+  const notifyPayload = yield* checkNotifyPayload(options.notifyPayload ?? WEBHOOK_NOTIFY_PAYLOAD)
+  const notifyInTransaction = (options.notify ?? "in-transaction") === "in-transaction"
   const sql = yield* SqlClient.SqlClient
   /** For the worker's per-batch statements, whose rows are mapped by hand: no per-key renaming. */
   const untransformed = sql.withoutTransforms()
@@ -299,8 +311,11 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
           FOR KEY SHARE OF e
           RETURNING 1
         )
-        SELECT (SELECT count(*) FROM d)::int AS n,
-          (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload}) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`.pipe(
+        SELECT (SELECT count(*) FROM d)::int AS n${
+          notifyInTransaction
+            ? sql`, (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload}) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`
+            : sql``
+        }`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0),
         Effect.mapError(storeError("appendEvent"))
       )
@@ -489,7 +504,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
                 yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
                   lease_until = ${s.leaseUntil}, claim_token = NULL, updated_at = ${now}
                   WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                if (s.status === "pending") yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
+                if (s.status === "pending" && notifyInTransaction) yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
                 return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
               })
             )

@@ -1,13 +1,15 @@
 /**
  * The transactional outbox: business services call `emit` inside the transaction of the change
  * that causes the event, so the event exists exactly when the change does. After the commit they
- * call `wake`, so the worker attempts it at once.
+ * call `wake`, so the worker attempts it at once (and, with an EventAnnouncer, other processes'
+ * workers hear of it).
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { AccountTotals } from "../ledger/Account.js"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
+import { EventAnnouncer } from "./EventAnnouncer.js"
 import { type EventDraft, type EventTarget, encodeEnvelope, sourceEventId, toSubscribers, type WebhookEvent } from "./Event.js"
 import { isLow, LOW_BALANCE_INTERVAL_MS, lowBalanceEvent } from "./ledgerEvents.js"
 import { WebhookStore } from "./WebhookStore.js"
@@ -25,7 +27,7 @@ export interface OutboxShape {
    * in the last 24 h. Answers the number of deliveries created.
    */
   readonly checkLowBalance: (partnerId: string, totals: AccountTotals) => Effect.Effect<number, StoreError>
-  /** Call after the transaction committed. */
+  /** Call after the transaction committed: wakes this process's worker, and announces to others when an EventAnnouncer is provided. */
   readonly wake: Effect.Effect<void>
 }
 
@@ -36,6 +38,7 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
       const store = yield* WebhookStore
       const ids = yield* Ids
       const wakeup = yield* DeliveryWakeup
+      const announcer = yield* Effect.serviceOption(EventAnnouncer)
 
       const emit: OutboxShape["emit"] = (partnerId, draft, target = toSubscribers) =>
         Effect.gen(function* () {
@@ -56,7 +59,9 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
             })
           : Effect.succeed(0)
 
-      return { emit, checkLowBalance, wake: wakeup.signal }
+      // This process's worker first: it is the one that can attempt the delivery at once.
+      const wake = Option.match(announcer, { onNone: () => wakeup.signal, onSome: (a) => Effect.zipRight(wakeup.signal, a.announce) })
+      return { emit, checkLowBalance, wake }
     })
   )
 

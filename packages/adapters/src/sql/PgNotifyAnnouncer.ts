@@ -1,0 +1,50 @@
+/**
+ * EventAnnouncer over Postgres NOTIFY, sent after commit and coalesced: however many commits
+ * announce meanwhile, one NOTIFY is sent, then a pause (minIntervalMs), then one more for all
+ * the announcements made meanwhile. Other instances
+ * listening on WEBHOOK_NOTIFY_CHANNEL wake and claim whatever is due, so one notification per
+ * burst is as good as one per event.
+ *
+ * Why not NOTIFY inside each business transaction (the SQL store's default): Postgres holds its
+ * notification queue lock from a notifying transaction's pre-commit through its WAL flush, so all
+ * such transactions commit one at a time (measured: 16 connections, 5.9k commits/s without,
+ * 2.4k/s with). Sent from here, only one connection per process notifies, and business commits
+ * run in parallel again.
+ *
+ * A failed NOTIFY is logged and dropped: other instances then find the work at their next poll.
+ */
+import { SqlClient } from "@effect/sql"
+import { EventAnnouncer, type EventAnnouncerShape } from "@frank/core"
+import { Duration, Effect, Layer, Queue, type Scope } from "effect"
+import { checkNotifyPayload, WEBHOOK_NOTIFY_CHANNEL } from "./SqlWebhookStore.js"
+
+export interface PgNotifyAnnouncerOptions {
+  /** What the notifications carry: the host's instance id, so its own listener can skip them. */
+  readonly payload: string
+  /**
+   * Pause after each NOTIFY before the next (default 50 ms): announcements meanwhile wait and
+   * collapse into one. It bounds this process to 1000 / minIntervalMs NOTIFYs a second, whatever
+   * its commit rate; other instances hear of new work at most this much later. Its own worker is
+   * not affected: the outbox wakes it in-process.
+   */
+  readonly minIntervalMs?: number
+}
+
+export const DEFAULT_ANNOUNCE_INTERVAL_MS = 50
+
+export const makePgNotifyAnnouncer = (options: PgNotifyAnnouncerOptions): Effect.Effect<EventAnnouncerShape, never, SqlClient.SqlClient | Scope.Scope> =>
+  Effect.gen(function* () {
+    const payload = yield* checkNotifyPayload(options.payload)
+    const sql = yield* SqlClient.SqlClient
+    // A sliding queue of one: announcements made while a NOTIFY is in flight collapse into one.
+    const pending = yield* Queue.sliding<void>(1)
+    const notifyOnce = sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`.pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("webhook NOTIFY failed; other instances will find the deliveries at their next poll", cause))
+    )
+    const pause = Effect.sleep(Duration.millis(options.minIntervalMs ?? DEFAULT_ANNOUNCE_INTERVAL_MS))
+    yield* Effect.forkScoped(Effect.forever(Queue.take(pending).pipe(Effect.zipRight(notifyOnce), Effect.zipRight(pause))))
+    return { announce: Effect.asVoid(Queue.offer(pending, undefined)) }
+  })
+
+export const pgNotifyAnnouncerLayer = (options: PgNotifyAnnouncerOptions): Layer.Layer<EventAnnouncer, never, SqlClient.SqlClient> =>
+  Layer.scoped(EventAnnouncer, makePgNotifyAnnouncer(options))
