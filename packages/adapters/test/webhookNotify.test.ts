@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
+import { Duration, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
 import { checkNotifyPayload, makePgNotifyAnnouncer, MAX_NOTIFY_PAYLOAD_BYTES, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "../src/index.js"
 
 describe("NOTIFY payload check", () => {
@@ -28,16 +28,25 @@ describe("NOTIFY payload check", () => {
 })
 
 /**
- * Listens on the channel, runs `action`, waits `quietMs` more for stragglers, and answers how many
- * notifications carrying `payload` arrived (checking that none, or few, arrive needs the wait).
+ * Listens on the channel (and makes sure it does: a probe of its own must come back first, as
+ * LISTEN is issued only when the stream starts), runs `action`, waits `quietMs` more for
+ * stragglers, and answers how many notifications carrying `payload` arrived.
  */
 const notificationsDuring = <A, E, R>(payload: string, action: Effect.Effect<A, E, R>, quietMs = 300) =>
   Effect.gen(function* () {
     const pg = yield* PgClient.PgClient
+    const sql = yield* SqlClient.SqlClient
+    const probe = `probe:${randomUUID()}`
+    const ready = yield* Ref.make(false)
     const heard = yield* Ref.make(0)
-    const listening = yield* Effect.fork(Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), (p) => (p === payload ? Ref.update(heard, (n) => n + 1) : Effect.void)))
-    // LISTEN is issued when the stream starts; give it a moment before notifying.
-    yield* Effect.sleep("200 millis")
+    const listening = yield* Effect.fork(
+      Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), (p) => (p === probe ? Ref.set(ready, true) : p === payload ? Ref.update(heard, (n) => n + 1) : Effect.void))
+    )
+    for (let i = 0; !(yield* Ref.get(ready)); i++) {
+      if (i === 500) return yield* Effect.dieMessage("the listener heard nothing within 10 s")
+      yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${probe})`
+      yield* Effect.sleep("20 millis")
+    }
     yield* action
     yield* Effect.sleep(`${quietMs} millis`)
     yield* Fiber.interrupt(listening)
@@ -57,7 +66,7 @@ if (url !== undefined && url.length > 0) {
     )
 
   /** A new event to a new endpoint, then a replay of its delivery: the two writes that make deliveries due. */
-  const appendThenReplay = (notify: (action: Effect.Effect<unknown, unknown, Webhooks>) => Effect.Effect<number, unknown, Webhooks | PgClient.PgClient>) =>
+  const appendThenReplay = (notify: (action: Effect.Effect<unknown, unknown, Webhooks>) => Effect.Effect<number, unknown, Webhooks | PgClient.PgClient | SqlClient.SqlClient>) =>
     Effect.gen(function* () {
       const webhooks = yield* Webhooks
       const sql = yield* SqlClient.SqlClient
@@ -115,14 +124,33 @@ if (url !== undefined && url.length > 0) {
         const heard = yield* Effect.scoped(
           Effect.gen(function* () {
             const announcer = yield* makePgNotifyAnnouncer({ payload, minIntervalMs: 100 })
-            // An announcement every 5 ms for about 500 ms: some 100 commits' worth.
+            // An announcement every 5 ms or so: some 100 commits' worth, for however long that takes here.
             const steady = Effect.forEach(Array.from({ length: 100 }), () => Effect.zipRight(announcer.announce, Effect.sleep("5 millis")), { discard: true })
-            return yield* notificationsDuring(payload, steady)
+            const [took, count] = yield* Effect.timed(notificationsDuring(payload, steady, 0))
+            return { count, tookMs: Duration.toMillis(took) }
           })
         )
-        expect(heard).toBeGreaterThanOrEqual(2)
-        // ≈ 500 ms / 100 ms, plus the one at the start and slack for a slow machine: far below 100.
-        expect(heard).toBeLessThanOrEqual(10)
+        expect(heard.count).toBeGreaterThanOrEqual(2)
+        // At most one per 100 ms of the time it took (the timing covers more than the announcing),
+        // plus the one at the start and the one for announcements during the last pause.
+        expect(heard.count).toBeLessThanOrEqual(Math.ceil(heard.tookMs / 100) + 2)
+        expect(heard.count).toBeLessThan(50)
+      })
+    )
+
+    it.effect("sends an announcement still waiting when it shuts down", () =>
+      Effect.gen(function* () {
+        const payload = `due:${randomUUID()}`
+        const closesDuringPause = Effect.scoped(
+          Effect.gen(function* () {
+            const announcer = yield* makePgNotifyAnnouncer({ payload, minIntervalMs: 10_000 })
+            yield* announcer.announce
+            // The first NOTIFY is sent; the announcer now pauses, and a commit announces again.
+            yield* Effect.sleep("100 millis")
+            yield* announcer.announce
+          })
+        )
+        expect(yield* notificationsDuring(payload, closesDuringPause)).toBe(2)
       })
     )
 

@@ -10,7 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import { pgNotifyAnnouncerLayer, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
 import { DeliveryWakeup, DeliveryWorker, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
+import { Effect, Layer, Redacted, Ref, Stream } from "effect"
 import { deliveryWorkerLayer } from "../src/workers/deliveryWorker.js"
 import { makeNotifyOrigin } from "../src/workers/notifyOrigin.js"
 
@@ -40,62 +40,81 @@ if (url !== undefined && url.length > 0) {
     Layer.provideMerge(Database)
   )
 
-  /** Starts listening, runs `action`, and answers the payloads seen that satisfy `mine`, waiting for `count` of them. */
-  const notificationsDuring = <A, E, R>(mine: (payload: string) => boolean, count: number, action: Effect.Effect<A, E, R>) =>
+  /** Polls `probe` every 20 ms until it holds; dies after 10 s. */
+  const until = <E>(what: string, probe: Effect.Effect<boolean, E>) =>
+    Effect.gen(function* () {
+      for (let i = 0; i < 500; i++) {
+        if (yield* probe) return
+        yield* Effect.sleep("20 millis")
+      }
+      return yield* Effect.dieMessage(`${what}: not within 10 s`)
+    })
+
+  /**
+   * A listener of our own collecting the payloads `mine` accepts; answers once it is known to
+   * listen (it heard a probe of its own: LISTEN is issued only when the stream starts).
+   */
+  const listenFor = (mine: (payload: string) => boolean) =>
     Effect.gen(function* () {
       const pg = yield* PgClient.PgClient
-      const listening = yield* Effect.fork(Stream.runCollect(pg.listen(WEBHOOK_NOTIFY_CHANNEL).pipe(Stream.filter(mine), Stream.take(count))))
-      // LISTEN is issued when the stream starts; give it a moment before notifying.
-      yield* Effect.sleep("200 millis")
-      yield* action
-      const seen = yield* Fiber.join(listening).pipe(Effect.timeout("10 seconds"))
-      return Chunk.toReadonlyArray(seen)
+      const sql = yield* SqlClient.SqlClient
+      const probe = `probe:${randomUUID()}`
+      const ready = yield* Ref.make(false)
+      const heard = yield* Ref.make<ReadonlyArray<string>>([])
+      yield* Effect.forkScoped(
+        Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), (p) =>
+          p === probe ? Ref.set(ready, true) : mine(p) ? Ref.update(heard, (h) => [...h, p]) : Effect.void
+        )
+      )
+      yield* until("our listener", Effect.zipRight(sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${probe})`, Ref.get(ready)))
+      return Ref.get(heard)
     })
 
   layer(Engine, { timeout: 60_000, excludeTestServices: true })("host webhook NOTIFY on PostgreSQL", (it) => {
     it.effect("a new event and a replay are announced after commit with this instance's payload", () =>
-      Effect.gen(function* () {
-        const webhooks = yield* Webhooks
-        const sql = yield* SqlClient.SqlClient
-        const partnerId = `p_${randomUUID()}`
-        const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/notify" })
-        const onTest = yield* notificationsDuring((p) => p === origin.payload, 1, webhooks.sendTest(partnerId, endpoint.id))
-        expect(onTest).toEqual([origin.payload])
-        const [delivery] = yield* sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
-        yield* sql`UPDATE webhook_deliveries SET status = 'dead_lettered', attempts = 6, next_attempt_at = NULL WHERE partner_id = ${partnerId}`
-        const onReplay = yield* notificationsDuring((p) => p === origin.payload, 1, webhooks.replay(partnerId, delivery!.id))
-        expect(onReplay).toEqual([origin.payload])
-      })
+      Effect.scoped(
+        Effect.gen(function* () {
+          const webhooks = yield* Webhooks
+          const sql = yield* SqlClient.SqlClient
+          const partnerId = `p_${randomUUID()}`
+          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/notify" })
+          const heard = yield* listenFor((p) => p === origin.payload)
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* until("the event's announcement", Effect.map(heard, (h) => h.length === 1))
+          const [delivery] = yield* sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
+          yield* sql`UPDATE webhook_deliveries SET status = 'dead_lettered', attempts = 6, next_attempt_at = NULL WHERE partner_id = ${partnerId}`
+          yield* webhooks.replay(partnerId, delivery!.id)
+          yield* until("the replay's announcement", Effect.map(heard, (h) => h.length === 2))
+          expect(yield* heard).toEqual([origin.payload, origin.payload])
+        })
+      )
     )
 
-    /** The host's worker layer with a worker that never claims and a wake-up that counts its signals. */
-    const wakeupsWith = (isOwnNotification: (payload: string) => boolean, notify: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        const signals = yield* Ref.make(0)
-        const counting = Layer.succeed(DeliveryWakeup, { signal: Ref.update(signals, (n) => n + 1), await: Effect.never })
-        const idle = Layer.succeed(DeliveryWorker, { run: Effect.never, runDue: Effect.succeed(0), nextWakeAt: Effect.succeed(undefined) })
-        const sql = yield* SqlClient.SqlClient
-        yield* Effect.scoped(
-          Effect.gen(function* () {
-            yield* Layer.build(deliveryWorkerLayer({ listen: true, isOwnNotification }).pipe(Layer.provide(Layer.mergeAll(counting, idle))))
-            // Our listener and this one both hear every notification; once this one has them all, so has ours.
-            const sent = new Set(notify)
-            yield* notificationsDuring((p) => sent.has(p), notify.length, Effect.forEach(notify, (p) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${p})`))
-            yield* Effect.sleep("100 millis")
-          })
-        )
-        return yield* Ref.get(signals)
-      })
-
     it.effect("the worker's listener skips this instance's own notifications and wakes on another instance's", () =>
-      Effect.gen(function* () {
-        // Every payload counts as our own: nothing wakes the worker, however many arrive.
-        const own = [`due:${randomUUID()}`, `due:${randomUUID()}`, `due:${randomUUID()}`]
-        expect(yield* wakeupsWith(() => true, own)).toBe(0)
-        // Another instance's payload wakes it (other files' notifications may add more signals).
-        const foreign = `due:${randomUUID()}`
-        expect(yield* wakeupsWith((p) => p !== foreign, [foreign])).toBeGreaterThanOrEqual(1)
-      })
+      Effect.scoped(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const signals = yield* Ref.make(0)
+          const counting = Layer.succeed(DeliveryWakeup, { signal: Ref.update(signals, (n) => n + 1), await: Effect.never })
+          const idle = Layer.succeed(DeliveryWorker, { run: Effect.never, runDue: Effect.succeed(0), nextWakeAt: Effect.succeed(undefined) })
+          // "Another instance" is whatever carries this marker; everything else counts as our own,
+          // other test files' notifications on the shared channel included.
+          const foreign = `foreign:${randomUUID()}:`
+          const isOwnNotification = (payload: string) => !payload.startsWith(foreign)
+          yield* Layer.build(deliveryWorkerLayer({ listen: true, isOwnNotification }).pipe(Layer.provide(Layer.mergeAll(counting, idle))))
+          const notify = (payload: string) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
+          // Another instance's notification wakes the worker: this also shows its listener is in place.
+          yield* until("a wake-up by another instance's notification", Effect.zipRight(notify(`${foreign}ready`), Effect.map(Ref.get(signals), (n) => n > 0)))
+          yield* Effect.sleep("200 millis")
+          const before = yield* Ref.get(signals)
+          // Three of our own, then one foreign, in one transaction: delivered at commit, in this order.
+          yield* sql.withTransaction(Effect.forEach([`due:${randomUUID()}`, `due:${randomUUID()}`, `due:${randomUUID()}`, `${foreign}end`], notify))
+          yield* until("the wake-up by the last notification", Effect.map(Ref.get(signals), (n) => n > before))
+          yield* Effect.sleep("100 millis")
+          // Only the foreign one woke it.
+          expect(yield* Ref.get(signals)).toBe(before + 1)
+        })
+      )
     )
   })
 }

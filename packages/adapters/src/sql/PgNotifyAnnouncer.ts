@@ -31,6 +31,8 @@ export interface PgNotifyAnnouncerOptions {
 }
 
 export const DEFAULT_ANNOUNCE_INTERVAL_MS = 50
+/** A NOTIFY not answered within this is given up (logged); the next announcement tries again. */
+const NOTIFY_TIMEOUT_MS = 5_000
 
 export const makePgNotifyAnnouncer = (options: PgNotifyAnnouncerOptions): Effect.Effect<EventAnnouncerShape, never, SqlClient.SqlClient | Scope.Scope> =>
   Effect.gen(function* () {
@@ -38,9 +40,16 @@ export const makePgNotifyAnnouncer = (options: PgNotifyAnnouncerOptions): Effect
     const sql = yield* SqlClient.SqlClient
     // A sliding queue of one: announcements made while a NOTIFY is in flight collapse into one.
     const pending = yield* Queue.sliding<void>(1)
+    // Bounded: a NOTIFY stuck on a half-open connection must not stop every later announcement.
     const notifyOnce = sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`.pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("webhook NOTIFY failed; other instances will find the deliveries at their next poll", cause))
+      Effect.timeoutFail({ duration: Duration.millis(NOTIFY_TIMEOUT_MS), onTimeout: () => `no answer within ${NOTIFY_TIMEOUT_MS} ms` }),
+      Effect.catchAllCause((cause) => Effect.logWarning("webhook NOTIFY failed; other instances will find the deliveries at their next poll", cause)),
+      Effect.uninterruptible
     )
+    // On shutdown, an announcement still waiting (made during the last pause, by a request that
+    // committed while the host drained) is sent before the pool closes, not dropped. Added before
+    // the loop's fork, so it runs after the loop has been interrupted.
+    yield* Effect.addFinalizer(() => Effect.flatMap(Queue.poll(pending), (waiting) => (waiting._tag === "Some" ? notifyOnce : Effect.void)))
     const pause = Effect.sleep(Duration.millis(options.minIntervalMs ?? DEFAULT_ANNOUNCE_INTERVAL_MS))
     yield* Effect.forkScoped(Effect.forever(Queue.take(pending).pipe(Effect.zipRight(notifyOnce), Effect.zipRight(pause))))
     return { announce: Effect.asVoid(Queue.offer(pending, undefined)) }
