@@ -57,7 +57,7 @@ const program = Effect.gen(function* () {
   const serve = Effect.scoped(
     Effect.gen(function* () {
       yield* Layer.build(Main)
-      yield* Effect.logInfo("Frank host ready").pipe(Effect.annotateLogs({ url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}` }))
+      yield* Effect.logInfo("Frank host ready").pipe(Effect.annotateLogs({ host: config.host, port: config.port, publicBaseUrl: config.publicBaseUrl }))
       yield* Effect.addFinalizer(() => Effect.logInfo("stopping: no new requests; in-flight requests and deliveries finish, then the database closes"))
       return yield* Effect.never
     })

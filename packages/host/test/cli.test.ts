@@ -139,7 +139,7 @@ describe("frank: token, URL and option handling", () => {
     expect(url([], { HOST: "::", PORT: "9090" })).toBe("http://[::1]:9090/admin/v1/partners")
     expect(url([], { HOST: "::1", PORT: "9090" })).toBe("http://[::1]:9090/admin/v1/partners")
     expect(url([], { FRANK_PUBLIC_BASE_URL: "https://b.example", PORT: "9090" })).toBe("https://b.example/admin/v1/partners")
-    expect(usage(["partners", "create", "--name", "n"], { FRANK_ADMIN_TOKEN: "t", PORT: "http" })).toMatch(/PORT must be a port number/)
+    for (const port of ["http", "99999", "0"]) expect(usage(["partners", "create", "--name", "n"], { FRANK_ADMIN_TOKEN: "t", PORT: port }), port).toMatch(/PORT must be a port number/)
     expect(usage(["partners", "create", "--name", "n", "--url", "ftp://x"])).toMatch(/not an http\(s\) URL/)
   })
 

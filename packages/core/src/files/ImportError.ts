@@ -10,9 +10,13 @@ const fields = codedErrorFields
 
 /** Malformed request source: not an absolute https URL, credentials in it, both or neither of url/storedFileId, a storedFileId that is no UUID v4. */
 export class ImportSourceInvalid extends Schema.TaggedError<ImportSourceInvalid>()("ImportSourceInvalid", fields("IMPORT_SOURCE_INVALID", 400)) {}
-/** The URL (or a redirect) leads to an IP literal, an internal host name or a non-public address. */
+/**
+ * The URL (or a redirect) leads to an IP literal, an internal host name, a non-public address, or
+ * a name that does not resolve at all (refused alike, so the answer cannot tell a partner which
+ * internal names exist; docs/decisions.md, dial-time guard).
+ */
 export class ImportSourceRefused extends Schema.TaggedError<ImportSourceRefused>()("ImportSourceRefused", fields("IMPORT_SOURCE_REFUSED", 400)) {}
-/** The source could not be downloaded: DNS, connection, TLS, a non-2xx answer, too many redirects, too slow. */
+/** The source could not be downloaded: a failed DNS lookup (not a missing name), connection, TLS, a non-2xx answer, too many redirects, too slow. */
 export class ImportSourceUnavailable extends Schema.TaggedError<ImportSourceUnavailable>()("ImportSourceUnavailable", fields("IMPORT_SOURCE_UNAVAILABLE", 400)) {}
 /** The bytes are no format Frank accepts for any kind (or an unknown binary). */
 export class ImportFormatUnsupported extends Schema.TaggedError<ImportFormatUnsupported>()("ImportFormatUnsupported", fields("IMPORT_FORMAT_UNSUPPORTED", 400)) {}

@@ -29,7 +29,8 @@ const nonEmpty = (s: string | undefined) => (s !== undefined && s.trim().length 
  */
 const listenUrl = (env: Env): string => {
   const port = nonEmpty(env.PORT)
-  if (port !== undefined && !/^\d{1,5}$/.test(port)) throw new UsageError(`PORT must be a port number, got "${port}"`)
+  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535))
+    throw new UsageError(`PORT must be a port number (1 to 65535), got "${port}"`)
   const host = nonEmpty(env.HOST) ?? "127.0.0.1"
   const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" || host === "[::]" ? "::1" : host
   const bracketed = reachable.includes(":") && !reachable.startsWith("[") ? `[${reachable}]` : reachable
