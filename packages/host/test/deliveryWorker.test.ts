@@ -10,7 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import { pgNotifyAnnouncerLayer, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
 import { DeliveryWakeup, DeliveryWorker, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, Redacted, Ref, Stream } from "effect"
+import { Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
 import { deliveryWorkerLayer } from "../src/workers/deliveryWorker.js"
 import { makeNotifyOrigin } from "../src/workers/notifyOrigin.js"
 
@@ -101,7 +101,16 @@ if (url !== undefined && url.length > 0) {
           // other test files' notifications on the shared channel included.
           const foreign = `foreign:${randomUUID()}:`
           const isOwnNotification = (payload: string) => !payload.startsWith(foreign)
-          yield* Layer.build(deliveryWorkerLayer({ listen: true, isOwnNotification }).pipe(Layer.provide(Layer.mergeAll(counting, idle))))
+          // Probing every 50 ms, giving up after 100 (30 s and 5 s in the host): the probes must come
+          // back on the real channel, or the listener would keep failing and restarting, which it logs.
+          const logged = yield* Ref.make<ReadonlyArray<string>>([])
+          const collecting = Logger.replace(
+            Logger.defaultLogger,
+            Logger.make(({ message }) => Effect.runSync(Ref.update(logged, (l) => [...l, String(message)])))
+          )
+          yield* Layer.build(
+            deliveryWorkerLayer({ listen: true, isOwnNotification, listenerProbe: { everyMs: 50, timeoutMs: 100 } }).pipe(Layer.provide(Layer.mergeAll(counting, idle, collecting)))
+          )
           const notify = (payload: string) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
           // Another instance's notification wakes the worker: this also shows its listener is in place.
           yield* until("a wake-up by another instance's notification", Effect.zipRight(notify(`${foreign}ready`), Effect.map(Ref.get(signals), (n) => n > 0)))
@@ -113,6 +122,9 @@ if (url !== undefined && url.length > 0) {
           yield* Effect.sleep("100 millis")
           // Only the foreign one woke it.
           expect(yield* Ref.get(signals)).toBe(before + 1)
+          // Several probe rounds went by, all heard: no restart.
+          yield* Effect.sleep("500 millis")
+          expect(yield* Ref.get(logged)).toEqual([])
         })
       )
     )
