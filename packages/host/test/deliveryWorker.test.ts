@@ -101,7 +101,7 @@ if (url !== undefined && url.length > 0) {
           // other test files' notifications on the shared channel included.
           const foreign = `foreign:${randomUUID()}:`
           const isOwnNotification = (payload: string) => !payload.startsWith(foreign)
-          // Probing every 50 ms, giving up after 100 (30 s and 5 s in the host): the probes must come
+          // Probing every 50 ms, giving up after 1 s (30 s and 5 s in the host): the probes must come
           // back on the real channel, or the listener would keep failing and restarting, which it logs.
           const logged = yield* Ref.make<ReadonlyArray<string>>([])
           const collecting = Logger.replace(
@@ -109,7 +109,7 @@ if (url !== undefined && url.length > 0) {
             Logger.make(({ message }) => Effect.runSync(Ref.update(logged, (l) => [...l, String(message)])))
           )
           yield* Layer.build(
-            deliveryWorkerLayer({ listen: true, isOwnNotification, listenerProbe: { everyMs: 50, timeoutMs: 100 } }).pipe(Layer.provide(Layer.mergeAll(counting, idle, collecting)))
+            deliveryWorkerLayer({ listen: true, isOwnNotification, listenerProbe: { everyMs: 50, timeoutMs: 1_000 } }).pipe(Layer.provide(Layer.mergeAll(counting, idle, collecting)))
           )
           const notify = (payload: string) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
           // Another instance's notification wakes the worker: this also shows its listener is in place.
@@ -123,8 +123,39 @@ if (url !== undefined && url.length > 0) {
           // Only the foreign one woke it.
           expect(yield* Ref.get(signals)).toBe(before + 1)
           // Several probe rounds went by, all heard: no restart.
-          yield* Effect.sleep("500 millis")
+          yield* Effect.sleep("1500 millis")
           expect(yield* Ref.get(logged)).toEqual([])
+        })
+      )
+    )
+
+    it.effect("a listener whose connection was killed is restarted on a new one and hears other instances again", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          // A client of its own, named, so that this test kills only its own LISTEN connection.
+          const applicationName = `frank_listen_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+          const OwnClient = PgClient.layer({ url: Redacted.make(url), maxConnections: 2, applicationName })
+          const signals = yield* Ref.make(0)
+          const counting = Layer.succeed(DeliveryWakeup, { signal: Ref.update(signals, (n) => n + 1), await: Effect.never })
+          const idle = Layer.succeed(DeliveryWorker, { run: Effect.never, runDue: Effect.succeed(0), nextWakeAt: Effect.succeed(undefined) })
+          const quiet = Logger.replace(Logger.defaultLogger, Logger.none)
+          const foreign = `foreign:${randomUUID()}:`
+          yield* Layer.build(
+            deliveryWorkerLayer({ listen: true, isOwnNotification: (p) => !p.startsWith(foreign), listenerProbe: { everyMs: 100, timeoutMs: 500 } }).pipe(
+              Layer.provide(Layer.mergeAll(counting, idle, quiet, OwnClient))
+            )
+          )
+          const notify = (payload: string) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
+          const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${applicationName} AND query LIKE 'LISTEN%'`
+          yield* until("the first wake-up", Effect.zipRight(notify(`${foreign}first`), Effect.map(Ref.get(signals), (n) => n > 0)))
+          const [killed] = yield* listeners
+          expect(killed).toBeDefined()
+          yield* sql`SELECT pg_terminate_backend(${killed!.pid})`
+          // Deaf now: the next probe goes unheard, the listener fails and is started again on a new connection.
+          yield* until("a new LISTEN connection", Effect.map(listeners, (rows) => rows.length === 1 && rows[0]!.pid !== killed!.pid))
+          const before = yield* Ref.get(signals)
+          yield* until("a wake-up on the new connection", Effect.zipRight(notify(`${foreign}again`), Effect.map(Ref.get(signals), (n) => n > before)))
         })
       )
     )

@@ -41,7 +41,9 @@ export const makePgNotifyAnnouncer = (options: PgNotifyAnnouncerOptions): Effect
     // A sliding queue of one: announcements made while a NOTIFY is in flight collapse into one.
     const pending = yield* Queue.sliding<void>(1)
     // Bounded: a NOTIFY stuck on a half-open connection must not stop every later announcement.
-    const notifyOnce = sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`.pipe(
+    // The statement itself interruptible, so that the timeout can cut it off; the whole (statement,
+    // timeout, logging) uninterruptible, so that shutdown waits at most the timeout for it.
+    const notifyOnce = Effect.interruptible(sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`).pipe(
       Effect.timeoutFail({ duration: Duration.millis(NOTIFY_TIMEOUT_MS), onTimeout: () => `no answer within ${NOTIFY_TIMEOUT_MS} ms` }),
       Effect.catchAllCause((cause) => Effect.logWarning("webhook NOTIFY failed; other instances will find the deliveries at their next poll", cause)),
       Effect.uninterruptible

@@ -7,6 +7,11 @@
  * poll still finds them, a second later). So every `probeEveryMs` this sends a probe on the
  * channel and fails with ListenerDeaf if it does not hear it back within `probeTimeoutMs`. The
  * caller restarts it; a new stream takes a new connection once the old one is released.
+ *
+ * Not covered: a connection that hangs without closing (a half-open TCP connection). The old
+ * stream's UNLISTEN then waits on it, so the restart (and shutdown) waits too, until the operating
+ * system gives up on the connection; fixing that needs a LISTEN connection of our own whose socket
+ * can be destroyed.
  */
 import { Data, Duration, Effect, Queue, Stream } from "effect"
 
@@ -42,8 +47,10 @@ export const runWatchedListener = <E1, E2>(options: WatchedListenerOptions<E1, E
         yield* Effect.sleep(Duration.millis(options.probeEveryMs))
         // An echo left over from an earlier probe must not count for this one.
         yield* Queue.takeAll(echoes)
-        yield* options.send(options.probe)
-        const heard = yield* Effect.timeout(Queue.take(echoes), Duration.millis(options.probeTimeoutMs)).pipe(Effect.option)
+        // Sending counts against the timeout too: a pool that hangs must not stop the check.
+        const heard = yield* Effect.timeout(Effect.zipRight(options.send(options.probe), Queue.take(echoes)), Duration.millis(options.probeTimeoutMs)).pipe(
+          Effect.option
+        )
         if (heard._tag === "None") return yield* new ListenerDeaf({ message: `a probe was not heard back within ${options.probeTimeoutMs} ms` })
       })
     )
