@@ -5,12 +5,13 @@
  * channel meanwhile, so every check looks only at payloads this file made up.
  */
 import { randomUUID } from "node:crypto"
+import { type AddressInfo, connect, createServer, type Socket } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
-import { checkNotifyPayload, makePgNotifyAnnouncer, MAX_NOTIFY_PAYLOAD_BYTES, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "../src/index.js"
+import { checkNotifyPayload, listenOnOwnConnection, makePgNotifyAnnouncer, MAX_NOTIFY_PAYLOAD_BYTES, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "../src/index.js"
 
 describe("NOTIFY payload check", () => {
   layer(Layer.empty)((it) => {
@@ -166,6 +167,104 @@ if (url !== undefined && url.length > 0) {
         expect(heard).toBeGreaterThanOrEqual(1)
         expect(heard).toBeLessThanOrEqual(2)
       })
+    )
+  })
+}
+
+/**
+ * A TCP proxy to the database that can freeze: it stops passing bytes either way and keeps both
+ * sockets open, as a connection does whose peer vanished without closing it (half-open).
+ */
+const freezableProxy = (target: URL) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly port: number; readonly freeze: () => void; readonly close: () => void }>((resume) => {
+      const sockets: Array<Socket> = []
+      let frozen = false
+      // allowHalfOpen: a client's FIN gets no FIN back, as from a peer that is gone.
+      const server = createServer({ allowHalfOpen: true }, (inbound) => {
+        const outbound = connect(Number(target.port || 5432), target.hostname)
+        sockets.push(inbound, outbound)
+        inbound.on("data", (d) => {
+          if (!frozen) outbound.write(d)
+        })
+        outbound.on("data", (d) => {
+          if (!frozen) inbound.write(d)
+        })
+        inbound.on("error", () => {})
+        outbound.on("error", () => {})
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(
+          Effect.succeed({
+            port: (server.address() as AddressInfo).port,
+            freeze: () => {
+              frozen = true
+            },
+            close: () => {
+              for (const s of sockets) s.destroy()
+              server.close()
+            }
+          })
+        )
+      )
+    }),
+    (proxy) => Effect.sync(proxy.close)
+  )
+
+if (url !== undefined && url.length > 0) {
+  layer(postgresTestDatabase(url, { maxConnections: 2 }), { timeout: 60_000, excludeTestServices: true })("listenOnOwnConnection", (it) => {
+    const ownListener = (listenUrl: string, applicationName: string) =>
+      Effect.gen(function* () {
+        const heard = yield* Ref.make<ReadonlyArray<string>>([])
+        const fiber = yield* Effect.fork(
+          Stream.runForEach(listenOnOwnConnection({ url: Redacted.make(listenUrl), applicationName }, WEBHOOK_NOTIFY_CHANNEL), (p) =>
+            Ref.update(heard, (h) => [...h, p])
+          )
+        )
+        return { heard, fiber }
+      })
+
+    /** Sends `payload` until the listener has heard it (LISTEN is issued once the stream runs). */
+    const untilHeard = (heard: Ref.Ref<ReadonlyArray<string>>, payload: string) =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        for (let i = 0; i < 500; i++) {
+          if ((yield* Ref.get(heard)).includes(payload)) return
+          yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
+          yield* Effect.sleep("20 millis")
+        }
+        return yield* Effect.dieMessage(`${payload} was never heard`)
+      })
+
+    it.effect("hears the channel, and fails as soon as its connection is terminated", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const applicationName = `frank_own_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+        const { heard, fiber } = yield* ownListener(url, applicationName)
+        yield* untilHeard(heard, `due:${randomUUID()}`)
+        yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${applicationName}`
+        const exit = yield* Fiber.await(fiber).pipe(Effect.timeout("10 seconds"))
+        expect(exit._tag).toBe("Failure")
+      })
+    )
+
+    it.effect("lets go of a half-open connection at once when the stream is closed", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const target = new URL(url)
+          const proxy = yield* freezableProxy(target)
+          const viaProxy = new URL(url)
+          viaProxy.hostname = "127.0.0.1"
+          viaProxy.port = String(proxy.port)
+          const { heard, fiber } = yield* ownListener(viaProxy.toString(), `frank_half_${randomUUID().replaceAll("-", "").slice(0, 16)}`)
+          yield* untilHeard(heard, `due:${randomUUID()}`)
+          proxy.freeze()
+          // sql-pg's listener would wait here forever (UNLISTEN, then a graceful close, on a
+          // connection that never answers); this one destroys its socket.
+          const closed = yield* Fiber.interrupt(fiber).pipe(Effect.timeout("5 seconds"), Effect.option)
+          expect(closed._tag).toBe("Some")
+        })
+      )
     )
   })
 }

@@ -147,12 +147,14 @@ if (url !== undefined && url.length > 0) {
             )
           )
           const notify = (payload: string) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
-          const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${applicationName} AND query LIKE 'LISTEN%'`
+          // The listener's own connection (PgChannelListener), named after the client's.
+          const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${`${applicationName}-listen`} AND query LIKE 'LISTEN%'`
           yield* until("the first wake-up", Effect.zipRight(notify(`${foreign}first`), Effect.map(Ref.get(signals), (n) => n > 0)))
           const [killed] = yield* listeners
           expect(killed).toBeDefined()
           yield* sql`SELECT pg_terminate_backend(${killed!.pid})`
-          // Deaf now: the next probe goes unheard, the listener fails and is started again on a new connection.
+          // The listener fails (its connection reports the loss; were it half-open, the next probe would
+          // go unheard) and is started again on a new connection.
           yield* until("a new LISTEN connection", Effect.map(listeners, (rows) => rows.length === 1 && rows[0]!.pid !== killed!.pid))
           const before = yield* Ref.get(signals)
           yield* until("a wake-up on the new connection", Effect.zipRight(notify(`${foreign}again`), Effect.map(Ref.get(signals), (n) => n > before)))

@@ -10,7 +10,7 @@
  * attempts finish before the process exits.
  */
 import { randomUUID } from "node:crypto"
-import { WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
+import { listenOnOwnConnection, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
 import { PgClient } from "@effect/sql-pg"
 import { DeliveryWakeup, DeliveryWorker } from "@frank/core"
 import { Effect, Layer, Schedule } from "effect"
@@ -50,7 +50,12 @@ export const deliveryWorkerLayer = (options: DeliveryWorkerOptions) =>
         const pg = yield* PgClient.PgClient
         const wakeup = yield* DeliveryWakeup
         const listener = runWatchedListener({
-          notifications: pg.listen(WEBHOOK_NOTIFY_CHANNEL),
+          // A connection of its own when the URL is known (always, in the host): it fails when lost
+          // and is dropped at once, even half-open; sql-pg's shared one only goes silent.
+          notifications:
+            pg.config.url === undefined
+              ? pg.listen(WEBHOOK_NOTIFY_CHANNEL)
+              : listenOnOwnConnection({ url: pg.config.url, applicationName: `${pg.config.applicationName ?? "frank"}-listen` }, WEBHOOK_NOTIFY_CHANNEL),
           send: (payload) => Effect.asVoid(pg`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`),
           probe: `${PROBE_PREFIX}${randomUUID()}`,
           onPayload: (payload) => (options.isOwnNotification(payload) ? Effect.void : wakeup.signal),

@@ -1,17 +1,16 @@
 /**
  * A LISTEN that notices when it has gone deaf.
  *
- * @effect/sql-pg keeps one LISTEN connection for as long as a stream uses it and ignores that
- * connection's errors: after a Postgres restart or a dropped connection the stream neither ends
- * nor fails, it only goes silent, and other instances' events would no longer wake this one (its
- * poll still finds them, a second later). So every `probeEveryMs` this sends a probe on the
+ * A LISTEN connection can go silent without failing (@effect/sql-pg's shared one ignores its
+ * connection's errors; any connection can end up half-open), and other instances' events would
+ * then no longer wake this one (its poll still finds them, a second later). So every `probeEveryMs` this sends a probe on the
  * channel and fails with ListenerDeaf if it does not hear it back within `probeTimeoutMs`. The
  * caller restarts it; a new stream takes a new connection once the old one is released.
  *
- * Not covered: a connection that hangs without closing (a half-open TCP connection). The old
- * stream's UNLISTEN then waits on it, so the restart (and shutdown) waits too, until the operating
- * system gives up on the connection; fixing that needs a LISTEN connection of our own whose socket
- * can be destroyed.
+ * The host feeds it from a LISTEN connection of its own (`listenOnOwnConnection` in
+ * @frank/adapters), which also fails at once when the connection reports its loss, and whose
+ * socket is destroyed on close: a half-open connection (no answer, no close) is then found by
+ * the probe and dropped without waiting on it.
  */
 import { Data, Duration, Effect, Queue, Stream } from "effect"
 
