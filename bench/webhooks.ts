@@ -24,9 +24,9 @@ import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import {
   httpWebhookTransportLayer,
+  listenOnOwnConnection,
   NodeWebhookSigner,
   nodeWebhookSigner,
   pgNotifyAnnouncerLayer,
@@ -346,9 +346,8 @@ const awaitDelivered = (partnerId: string, n: number, before: number) =>
  * NOTIFYs wake the worker; with NOTIFY=after-commit this process's own are skipped, as the host does.
  */
 const forkListener = Effect.gen(function* () {
-  const pgClient = yield* PgClient.PgClient
   const wakeup = yield* DeliveryWakeup
-  const heard = pgClient.listen(WEBHOOK_NOTIFY_CHANNEL).pipe(Stream.filter((payload) => NOTIFY === "in-transaction" || payload !== NOTIFY_PAYLOAD))
+  const heard = listenOnOwnConnection({ url: Redacted.make(url), applicationName: "frank-bench-listen" }, WEBHOOK_NOTIFY_CHANNEL).pipe(Stream.filter((payload) => NOTIFY === "in-transaction" || payload !== NOTIFY_PAYLOAD))
   return yield* Effect.fork(Stream.runForEach(heard, () => wakeup.signal))
 })
 
