@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto"
 import { type AddressInfo, connect, createServer, type Socket } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
+import { type EventAnnouncerShape, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
 import { checkNotifyPayload, listenOnOwnConnection, makePgNotifyAnnouncer, MAX_NOTIFY_PAYLOAD_BYTES, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "../src/index.js"
@@ -29,6 +29,21 @@ describe("NOTIFY payload check", () => {
 })
 
 /**
+ * Sends `payload` on the channel every 20 ms until `heard` holds (a listener's LISTEN is issued
+ * only once its stream runs, so the first ones may go unheard); dies after 10 s.
+ */
+const notifyUntil = <E, R>(payload: string, heard: Effect.Effect<boolean, E, R>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    for (let i = 0; i < 500; i++) {
+      if (yield* heard) return
+      yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
+      yield* Effect.sleep("20 millis")
+    }
+    return yield* Effect.dieMessage(`${payload} was never heard`)
+  })
+
+/**
  * Listens on the channel (and makes sure it does: a probe of its own must come back first, as
  * LISTEN is issued only when the stream starts), runs `action`, waits `quietMs` more for
  * stragglers, and answers how many notifications carrying `payload` arrived.
@@ -36,18 +51,13 @@ describe("NOTIFY payload check", () => {
 const notificationsDuring = <A, E, R>(payload: string, action: Effect.Effect<A, E, R>, quietMs = 300) =>
   Effect.gen(function* () {
     const pg = yield* PgClient.PgClient
-    const sql = yield* SqlClient.SqlClient
     const probe = `probe:${randomUUID()}`
     const ready = yield* Ref.make(false)
     const heard = yield* Ref.make(0)
     const listening = yield* Effect.fork(
       Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), (p) => (p === probe ? Ref.set(ready, true) : p === payload ? Ref.update(heard, (n) => n + 1) : Effect.void))
     )
-    for (let i = 0; !(yield* Ref.get(ready)); i++) {
-      if (i === 500) return yield* Effect.dieMessage("the listener heard nothing within 10 s")
-      yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${probe})`
-      yield* Effect.sleep("20 millis")
-    }
+    yield* notifyUntil(probe, Ref.get(ready))
     yield* action
     yield* Effect.sleep(`${quietMs} millis`)
     yield* Fiber.interrupt(listening)
@@ -104,66 +114,61 @@ if (url !== undefined && url.length > 0) {
     }
   )
 
+  /** Runs `use` with a new announcer of a new payload, closes it, and answers what `use` did and how many of its NOTIFYs were heard. */
+  const withAnnouncer = <A, E, R>(options: { readonly minIntervalMs?: number }, use: (announcer: EventAnnouncerShape) => Effect.Effect<A, E, R>, quietMs?: number) =>
+    Effect.gen(function* () {
+      const payload = `due:${randomUUID()}`
+      return yield* notificationsDuring(
+        payload,
+        Effect.scoped(Effect.flatMap(makePgNotifyAnnouncer({ payload, ...options }), use)),
+        quietMs
+      )
+    })
+
   layer(Database, { timeout: 60_000, excludeTestServices: true })("PgNotifyAnnouncer", (it) => {
     it.effect("announces once per call when calls come one at a time", () =>
       Effect.gen(function* () {
-        const payload = `due:${randomUUID()}`
-        const heard = yield* Effect.scoped(
-          Effect.gen(function* () {
-            const announcer = yield* makePgNotifyAnnouncer({ payload })
-            // Far enough apart that each NOTIFY is done before the next call: nothing to coalesce.
-            return yield* notificationsDuring(payload, Effect.forEach([1, 2, 3], () => Effect.zipRight(announcer.announce, Effect.sleep("150 millis"))))
-          })
-        )
+        // Far enough apart that each NOTIFY is done before the next call: nothing to coalesce.
+        const heard = yield* withAnnouncer({}, (announcer) => Effect.forEach([1, 2, 3], () => Effect.zipRight(announcer.announce, Effect.sleep("150 millis"))))
         expect(heard).toBe(3)
       })
     )
 
     it.effect("sends at most one NOTIFY per interval however often commits announce", () =>
       Effect.gen(function* () {
-        const payload = `due:${randomUUID()}`
-        const heard = yield* Effect.scoped(
-          Effect.gen(function* () {
-            const announcer = yield* makePgNotifyAnnouncer({ payload, minIntervalMs: 100 })
-            // An announcement every 5 ms or so: some 100 commits' worth, for however long that takes here.
-            const steady = Effect.forEach(Array.from({ length: 100 }), () => Effect.zipRight(announcer.announce, Effect.sleep("5 millis")), { discard: true })
-            const [took, count] = yield* Effect.timed(notificationsDuring(payload, steady, 0))
-            return { count, tookMs: Duration.toMillis(took) }
-          })
+        // An announcement every 5 ms or so: some 100 commits' worth, for however long that takes here.
+        const [took, heard] = yield* Effect.timed(
+          withAnnouncer(
+            { minIntervalMs: 100 },
+            (announcer) => Effect.forEach(Array.from({ length: 100 }), () => Effect.zipRight(announcer.announce, Effect.sleep("5 millis")), { discard: true }),
+            0
+          )
         )
-        expect(heard.count).toBeGreaterThanOrEqual(2)
+        expect(heard).toBeGreaterThanOrEqual(2)
         // At most one per 100 ms of the time it took (the timing covers more than the announcing),
         // plus the one at the start and the one for announcements during the last pause.
-        expect(heard.count).toBeLessThanOrEqual(Math.ceil(heard.tookMs / 100) + 2)
-        expect(heard.count).toBeLessThan(50)
+        expect(heard).toBeLessThanOrEqual(Math.ceil(Duration.toMillis(took) / 100) + 2)
+        expect(heard).toBeLessThan(50)
       })
     )
 
     it.effect("sends an announcement still waiting when it shuts down", () =>
       Effect.gen(function* () {
-        const payload = `due:${randomUUID()}`
-        const closesDuringPause = Effect.scoped(
+        const heard = yield* withAnnouncer({ minIntervalMs: 10_000 }, (announcer) =>
           Effect.gen(function* () {
-            const announcer = yield* makePgNotifyAnnouncer({ payload, minIntervalMs: 10_000 })
             yield* announcer.announce
             // The first NOTIFY is sent; the announcer now pauses, and a commit announces again.
             yield* Effect.sleep("100 millis")
             yield* announcer.announce
           })
         )
-        expect(yield* notificationsDuring(payload, closesDuringPause)).toBe(2)
+        expect(heard).toBe(2)
       })
     )
 
     it.effect("coalesces a burst of announcements into one or two NOTIFYs", () =>
       Effect.gen(function* () {
-        const payload = `due:${randomUUID()}`
-        const heard = yield* Effect.scoped(
-          Effect.gen(function* () {
-            const announcer = yield* makePgNotifyAnnouncer({ payload })
-            return yield* notificationsDuring(payload, Effect.forEach(Array.from({ length: 1_000 }), () => announcer.announce, { discard: true }))
-          })
-        )
+        const heard = yield* withAnnouncer({}, (announcer) => Effect.forEach(Array.from({ length: 1_000 }), () => announcer.announce, { discard: true }))
         expect(heard).toBeGreaterThanOrEqual(1)
         expect(heard).toBeLessThanOrEqual(2)
       })
@@ -224,24 +229,12 @@ if (url !== undefined && url.length > 0) {
         return { heard, fiber }
       })
 
-    /** Sends `payload` until the listener has heard it (LISTEN is issued once the stream runs). */
-    const untilHeard = (heard: Ref.Ref<ReadonlyArray<string>>, payload: string) =>
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        for (let i = 0; i < 500; i++) {
-          if ((yield* Ref.get(heard)).includes(payload)) return
-          yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
-          yield* Effect.sleep("20 millis")
-        }
-        return yield* Effect.dieMessage(`${payload} was never heard`)
-      })
-
     it.effect("hears the channel, and fails as soon as its connection is terminated", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const applicationName = `frank_own_${randomUUID().replaceAll("-", "").slice(0, 16)}`
         const { heard, fiber } = yield* ownListener(url, applicationName)
-        yield* untilHeard(heard, `due:${randomUUID()}`)
+        yield* notifyUntil(`due:${randomUUID()}`, Effect.map(Ref.get(heard), (h) => h.length > 0))
         yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${applicationName}`
         const exit = yield* Fiber.await(fiber).pipe(Effect.timeout("10 seconds"))
         expect(exit._tag).toBe("Failure")
@@ -257,7 +250,7 @@ if (url !== undefined && url.length > 0) {
           viaProxy.hostname = "127.0.0.1"
           viaProxy.port = String(proxy.port)
           const { heard, fiber } = yield* ownListener(viaProxy.toString(), `frank_half_${randomUUID().replaceAll("-", "").slice(0, 16)}`)
-          yield* untilHeard(heard, `due:${randomUUID()}`)
+          yield* notifyUntil(`due:${randomUUID()}`, Effect.map(Ref.get(heard), (h) => h.length > 0))
           proxy.freeze()
           // sql-pg's listener would wait here forever (UNLISTEN, then a graceful close, on a
           // connection that never answers); this one destroys its socket.

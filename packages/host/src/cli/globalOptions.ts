@@ -4,6 +4,7 @@
  * tested function.
  */
 import { join, resolve } from "node:path"
+import { urlHost } from "../config/urlHost.js"
 import { type CliOption, UsageError } from "./commands.js"
 
 export const GLOBAL_OPTIONS: Readonly<Record<string, CliOption>> = {
@@ -12,7 +13,6 @@ export const GLOBAL_OPTIONS: Readonly<Record<string, CliOption>> = {
   timeout: { type: "string", description: "seconds to wait for the host (default 30)" }
 }
 
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 export const DEFAULT_TIMEOUT_SECONDS = 30
 
 export type Env = Readonly<Record<string, string | undefined>>
@@ -33,8 +33,7 @@ const listenUrl = (env: Env): string => {
     throw new UsageError(`PORT must be a port number (1 to 65535), got "${port}"`)
   const host = nonEmpty(env.HOST) ?? "127.0.0.1"
   const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" || host === "[::]" ? "::1" : host
-  const bracketed = reachable.includes(":") && !reachable.startsWith("[") ? `[${reachable}]` : reachable
-  return port === undefined && host === "127.0.0.1" ? DEFAULT_BASE_URL : `http://${bracketed}:${port ?? "8080"}`
+  return `http://${urlHost(reachable)}:${port ?? "8080"}`
 }
 
 export const resolveBaseUrl = (flag: string | undefined, env: Env): string => {

@@ -27,6 +27,7 @@
  */
 import { resolve } from "node:path"
 import { Config, ConfigError, Context, Either, Layer, Option, Redacted } from "effect"
+import { urlHost } from "./urlHost.js"
 
 export const LOG_LEVELS = ["debug", "info", "warning", "error"] as const
 export type HostLogLevel = (typeof LOG_LEVELS)[number]
@@ -66,8 +67,6 @@ const optionalSecret = (name: string) =>
 
 const flag = (name: string) => Config.boolean(name).pipe(Config.withDefault(false))
 
-/** IPv6 listen addresses need brackets inside a URL. */
-const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
 
 /** LOG_LEVEL, case-insensitive; `warn` is accepted for `warning` as many tools spell it so. */
 const logLevel = Config.string("LOG_LEVEL").pipe(
