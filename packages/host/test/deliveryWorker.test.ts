@@ -1,14 +1,24 @@
 /**
  * How the host wakes its delivery worker on Postgres: after each commit its outbox wakes the worker
  * in-process and announces with a NOTIFY carrying the instance's payload, which its own listener
- * skips; other instances' NOTIFYs wake it. NOTIFY channels are per database, and other test files notify on the
+ * skips; other instances' NOTIFYs wake it (the last case runs two instances on one database, with
+ * wake-up signals of their own, and a real HTTP receiver). NOTIFY channels are per database, and other test files notify on the
  * same channel meanwhile, so every check here looks only at payloads this file made up.
  */
 import { randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { pgNotifyAnnouncerLayer, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
-import { DeliveryWakeup, DeliveryWorker, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
+import {
+  httpWebhookTransportLayer,
+  NodeWebhookSigner,
+  pgNotifyAnnouncerLayer,
+  postgresTestDatabase,
+  sqlWebhookStoreLayer,
+  WEBHOOK_NOTIFY_CHANNEL
+} from "@frank/adapters"
+import { DeliveryWakeup, DeliveryWorker, defaultWorkerConfig, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
 import { deliveryWorkerLayer } from "../src/workers/deliveryWorker.js"
@@ -69,6 +79,30 @@ if (url !== undefined && url.length > 0) {
       yield* until("our listener", Effect.zipRight(sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${probe})`, Ref.get(ready)))
       return Ref.get(heard)
     })
+
+  /** A local receiver answering 200; answers the event ids it was sent, in order. */
+  const receiver = Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly received: () => ReadonlyArray<string>; readonly close: () => void }>((resume) => {
+      const received: Array<string> = []
+      const server = createServer((req, res) => {
+        req.resume()
+        req.on("end", () => {
+          received.push(String(req.headers["x-service-event-id"]))
+          res.end()
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(
+          Effect.succeed({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+            received: () => [...received],
+            close: () => server.close()
+          })
+        )
+      )
+    }),
+    (r) => Effect.sync(r.close)
+  )
 
   layer(Engine, { timeout: 60_000, excludeTestServices: true })("host webhook NOTIFY on PostgreSQL", (it) => {
     it.effect("a new event and a replay are announced after commit with this instance's payload", () =>
@@ -158,6 +192,52 @@ if (url !== undefined && url.length > 0) {
           yield* until("a new LISTEN connection", Effect.map(listeners, (rows) => rows.length === 1 && rows[0]!.pid !== killed!.pid))
           const before = yield* Ref.get(signals)
           yield* until("a wake-up on the new connection", Effect.zipRight(notify(`${foreign}again`), Effect.map(Ref.get(signals), (n) => n > before)))
+        })
+      )
+    )
+
+    it.effect("another instance's event reaches this instance's idle worker through NOTIFY, long before its poll", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          // Instance A is this file's engine: it commits events and announces them, and runs no worker.
+          const webhooks = yield* Webhooks
+          const sql = yield* SqlClient.SqlClient
+          const { url: receiverUrl, received } = yield* receiver
+          // Instance B: the host's worker wiring with a wake-up signal of its own (A's in-process
+          // signal cannot reach it) and a poll and sweep a minute apart, so within this test only a
+          // NOTIFY can make it claim once it is idle. Its listener has a named client, to see when it listens.
+          const applicationName = `frank_listen_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+          const originB = makeNotifyOrigin()
+          const minute = { ...defaultWorkerConfig, pollIntervalMs: 60_000, sweepIntervalMs: 60_000 }
+          const instanceB = deliveryWorkerLayer({ listen: true, isOwnNotification: originB.isOwn }).pipe(
+            Layer.provideMerge(DeliveryWorker.layer(minute)),
+            Layer.provide(
+              Layer.mergeAll(
+                DeliveryWakeup.layer,
+                // On this test's schema, through the test's pool (the named client is the listener's only).
+                sqlWebhookStoreLayer({ notify: "none" }).pipe(Layer.provide(Layer.succeedContext(yield* Effect.context<SqlClient.SqlClient>()))),
+                httpWebhookTransportLayer({ allowPrivateNetwork: true }),
+                NodeWebhookSigner,
+                Ids.Live
+              )
+            ),
+            Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 2, applicationName }))
+          )
+          const partnerId = `p_${randomUUID()}`
+          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: receiverUrl })
+          yield* Layer.build(instanceB)
+          const listening = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${`${applicationName}-listen`} AND query LIKE 'LISTEN%'`
+          yield* until("B's listener", Effect.map(listening, (rows) => rows.length === 1))
+          // The first event may be found by B's first claim or by its wake-up; once it has arrived,
+          // B has claimed and found nothing more, and waits for a signal or its poll a minute away.
+          const first = (yield* webhooks.sendTest(partnerId, endpoint.id)).event.id
+          yield* until("the first delivery", Effect.sync(() => received().includes(first)))
+          yield* Effect.sleep("300 millis")
+          const second = (yield* webhooks.sendTest(partnerId, endpoint.id)).event.id
+          yield* until("the second delivery, woken by A's NOTIFY", Effect.sync(() => received().includes(second)))
+          expect(received()).toEqual([first, second])
+          const statuses = sql<{ status: string }>`SELECT status FROM webhook_deliveries WHERE partner_id = ${partnerId} ORDER BY created_at`
+          yield* until("both recorded as delivered", Effect.map(statuses, (rows) => rows.length === 2 && rows.every((r) => r.status === "delivered")))
         })
       )
     )
