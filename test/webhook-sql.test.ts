@@ -7,7 +7,9 @@ import { SqlClient } from "@effect/sql"
 import { pgliteTestDatabase, postgresTestDatabase, SqlLedgerStore, SqlWebhookStore, type TestDatabase } from "@frank/adapters"
 import {
   DeliveryEndpointDeleted,
+  DeliveryWakeup,
   DeliveryWorker,
+  EventAnnouncer,
   finishedAttempt,
   Ids,
   Ledger,
@@ -41,6 +43,15 @@ const RecordingTransport = Layer.effectContext(
     return Context.make(Recorded, log).pipe(Context.add(WebhookTransport, { send }))
   })
 )
+
+/** An announcer that counts its announcements (what another process would hear). */
+class Announced extends Context.Tag("test/Announced")<Announced, Ref.Ref<number>>() {}
+const CountingAnnouncer = Layer.effectContext(
+  Effect.map(Ref.make(0), (count) => Context.make(Announced, count).pipe(Context.add(EventAnnouncer, { announce: Ref.update(count, (n) => n + 1) })))
+)
+
+/** Whether the worker's wake-up holds a signal now (taken, so the next check starts empty). */
+const signalled = Effect.flatMap(DeliveryWakeup, (w) => Effect.map(Effect.timeoutOption(w.await, "10 millis"), Option.isSome))
 
 /**
  * Polls until some connection of this test waits (`waiting`), or none does, on a lock in a
@@ -119,7 +130,8 @@ for (const [engine, database] of engines) {
         Ids.Live,
         Secrets.layer(Redacted.make("pepper")),
         WebhookSettings.layer({ allowPrivateNetwork: true }),
-        RecordingTransport
+        RecordingTransport,
+        CountingAnnouncer
       )
     ),
     Layer.provideMerge(database())
@@ -146,6 +158,34 @@ for (const [engine, database] of engines) {
         expect(yield* count("ledger_entries")).toBe(1)
         expect(yield* count("webhook_events")).toBe(1)
         expect(yield* count("webhook_deliveries")).toBe(1)
+      })
+    )
+
+    it.effect("a movement inside a caller's transaction wakes no worker before the commit; the caller's wake after it does", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const ledger = yield* Ledger
+        const outbox = yield* Outbox
+        const announced = yield* Announced
+        const partnerId = `p_${randomUUID()}`
+        yield* (yield* Webhooks).createEndpoint(partnerId, { url: "https://receiver.example/hook" })
+        yield* signalled
+        const before = yield* Ref.get(announced)
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            // billing.topup.confirmed is written, not yet committed: no worker could find it.
+            yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-nested" })
+            expect(yield* signalled).toBe(false)
+            expect(yield* Ref.get(announced)).toBe(before)
+          })
+        )
+        yield* outbox.wake
+        expect(yield* signalled).toBe(true)
+        expect(yield* Ref.get(announced)).toBe(before + 1)
+        // Outside any caller's transaction the movement commits on its own and wakes by itself.
+        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-alone" })
+        expect(yield* signalled).toBe(true)
+        expect(yield* Ref.get(announced)).toBe(before + 2)
       })
     )
 

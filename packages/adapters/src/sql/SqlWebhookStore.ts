@@ -443,6 +443,9 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
         Effect.mapError(storeError("expireLeases"))
       ),
 
+    // @effect/sql provides the transaction's connection to the fibers inside withTransaction.
+    insideOpenTransaction: Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome),
+
     nextWakeAt: () =>
       sql<{ at: number | null }>`
         SELECT least(

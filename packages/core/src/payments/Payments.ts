@@ -157,7 +157,7 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
             })
           )
           if (outcome === undefined) return yield* notFound(n.paymentId)
-          // The ledger woke the worker before this transaction committed; wake it now the event is visible.
+          // The ledger's own wake did nothing inside this transaction; wake now the event is visible.
           if (outcome.transactionId !== null) yield* outbox.wake
           return outcome
         })

@@ -27,7 +27,12 @@ export interface OutboxShape {
    * in the last 24 h. Answers the number of deliveries created.
    */
   readonly checkLowBalance: (partnerId: string, totals: AccountTotals) => Effect.Effect<number, StoreError>
-  /** Call after the transaction committed: wakes this process's worker, and announces to others when an EventAnnouncer is provided. */
+  /**
+   * Call after the transaction committed: wakes this process's worker, and announces to others
+   * when an EventAnnouncer is provided. Inside a transaction still open (a caller's, which the
+   * engine's writes joined) it does nothing: the events are not visible yet, and whoever commits
+   * that transaction calls `wake` after the commit, as the engine's services do.
+   */
   readonly wake: Effect.Effect<void>
 }
 
@@ -60,7 +65,11 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
           : Effect.succeed(0)
 
       // This process's worker first: it is the one that can attempt the delivery at once.
-      const wake = Option.match(announcer, { onNone: () => wakeup.signal, onSome: (a) => Effect.zipRight(wakeup.signal, a.announce) })
+      const wakeNow = Option.match(announcer, { onNone: () => wakeup.signal, onSome: (a) => Effect.zipRight(wakeup.signal, a.announce) })
+      // A wake before the commit would cost every woken worker a claim that finds nothing, and,
+      // with an announcer pausing between NOTIFYs, hold back the one after the commit.
+      const inside = store.insideOpenTransaction
+      const wake = inside === undefined ? wakeNow : Effect.flatMap(inside, (open) => (open ? Effect.void : wakeNow))
       return { emit, checkLowBalance, wake }
     })
   )

@@ -49,6 +49,13 @@ export interface WebhookStoreShape {
    * were created.
    */
   readonly appendEvent: (event: WebhookEvent, target: EventTarget, now: number) => Effect.Effect<number, StoreError>
+  /**
+   * True while the calling fiber is inside a transaction that is still open (a caller's, which
+   * the store's writes join): what it appended is invisible to workers until that commits, so
+   * waking them now would only send them looking for nothing. Stores whose writes are visible at
+   * once leave it out.
+   */
+  readonly insideOpenTransaction?: Effect.Effect<boolean>
   /** Records a low-balance emission unless one was recorded less than `minIntervalMs` ago; true when recorded. */
   readonly claimLowBalance: (partnerId: string, now: number, minIntervalMs: number) => Effect.Effect<boolean, StoreError>
 
