@@ -122,6 +122,9 @@ describe("webhook delivery across process deaths", { timeout: 240_000 }, () => {
     expect(uncertain.eventId).toBe(test.json.eventId)
     expect(uncertain.responseCodes).toEqual([null])
     expect(uncertain.lastError).toContain("outcome unknown")
+    // The restarted host's sweep expired the lease, and /metrics counts it.
+    // (It counts right after the commit the listing saw, so it is polled for too.)
+    await waitFor("the uncertain counter", async () => (/^frank_webhook_uncertain_total 1$/m.test((await call(second, "GET", "/metrics")).text) ? true : undefined))
 
     // Never retried automatically, however much time passes.
     await advance(second, 7 * 3600)

@@ -103,6 +103,14 @@ const deliveryOf = (p: Partner, eventId: string, ready: (d: Delivery) => boolean
 
 const replay = (p: Partner, deliveryId: string) => call(host, "POST", `/v1/webhooks/deliveries/${deliveryId}/replay`, { headers: p.key })
 
+/** The host's /metrics text and its webhook attempt counters as `result/answer` → count. */
+const attemptCounters = async () => {
+  const text = (await call(host, "GET", "/metrics")).text
+  const counts: Record<string, number> = {}
+  for (const m of text.matchAll(/^frank_webhook_attempts_total\{result="(\w+)",answer="(\w+)"\} (\d+)$/gm)) counts[`${m[1]}/${m[2]}`] = Number(m[3])
+  return { text, counts }
+}
+
 /** Verifies a received request with `secret` at the host's current time. */
 const verify = async (r: ReceivedRequest, secret: string | Array<string>, headers: ReceivedRequest["headers"] = r.headers) =>
   verifyWebhook({ secret, headers, rawBody: r.body, now: await hostNow(host) })
@@ -180,6 +188,7 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
 
   it("a failing receiver is retried at +1 m, +5 m, +30 m, +2 h, +6 h with the same bytes, then dead-lettered; replay delivers it", async () => {
     const p = await newPartner(host, "Flaky LLC")
+    const countersBefore = (await attemptCounters()).counts
     const rx = await receiver({ status: 503 })
     const { id: endpointId, secret } = await createEndpoint(p, { url: rx.url })
     const eventId = await sendTest(p, endpointId)
@@ -225,6 +234,18 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     expect(last.body.equals(first.body)).toBe(true)
     d = await deliveryOf(p, eventId, (x) => x.status === "delivered")
     expect(d).toMatchObject({ attempts: 1, responseCodes: [503, 503, 503, 503, 503, 503, 200], lastError: null })
+
+    // /metrics counted each attempt by what became of the delivery and the answer it got.
+    const counted = await waitFor("the attempt counters", async () => {
+      const { text, counts } = await attemptCounters()
+      const delta = Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n - (countersBefore[k] ?? 0)]).filter(([, n]) => n !== 0))
+      return delta["delivered/2xx"] === 1 ? { text, delta } : undefined
+    })
+    expect(counted.delta).toEqual({ "retrying/5xx": 5, "dead_lettered/5xx": 1, "delivered/2xx": 1 })
+    // Every delivery so far has had its attempt: the backlog gauges show nothing waiting.
+    expect(counted.text).toMatch(/^frank_webhook_due_deliveries 0$/m)
+    expect(counted.text).toMatch(/^frank_webhook_oldest_due_age_seconds 0$/m)
+    expect(counted.text).toMatch(/^frank_webhook_uncertain_total 0$/m)
   })
 
   it("replay: delivered again under the same eventId; 409 for queued, paused or deleted endpoints; 404 for unknown ids", async () => {

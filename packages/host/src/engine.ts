@@ -47,6 +47,7 @@ import { Tasks, TaskSettings } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
 import { Duration, Effect, Either, Layer, Option, type Redacted } from "effect"
 import type { HostConfigShape } from "./config/HostConfig.js"
+import { deliveryObserverLayer } from "./metrics/webhookMetrics.js"
 import { sandboxAcquirerConfig } from "./sandbox/sandboxAcquirerConfig.js"
 import type { NotifyOrigin } from "./workers/notifyOrigin.js"
 
@@ -104,7 +105,9 @@ export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<s
         Pricing.fromCatalog(catalog),
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy }),
         WebhookSettings.layer(settings),
-        httpWebhookTransportLayer(settings)
+        httpWebhookTransportLayer(settings),
+        // The worker's reports become /metrics counters (Metrics is provided below the engine).
+        deliveryObserverLayer
       )
     )
   )

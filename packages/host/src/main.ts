@@ -12,6 +12,7 @@ import { migratedDatabaseLayer } from "./db/database.js"
 import { engineLayer, loadCatalog } from "./engine.js"
 import { jsonLogging } from "./logging/jsonLogger.js"
 import { Metrics } from "./metrics/Metrics.js"
+import { webhookBacklogGauges } from "./metrics/webhookMetrics.js"
 import { makeSandboxClock, sandboxClockLayer } from "./sandbox/SandboxClock.js"
 import { announceAdminToken } from "./secrets/adminTokenNotice.js"
 import { loadOrCreateSecret } from "./secrets/fileSecret.js"
@@ -38,7 +39,7 @@ const program = Effect.gen(function* () {
   // deliveries finish; the database (provided below both) closes after them.
   const Server = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value })
   const Worker = deliveryWorkerLayer({ listen: config.databaseUrl._tag === "Some", isOwnNotification: notifyOrigin.isOwn })
-  const Main = Layer.mergeAll(Server, Worker).pipe(
+  const Main = Layer.mergeAll(Server, Worker, webhookBacklogGauges).pipe(
     Layer.provide(Readiness.layer(migrationCount)),
     Layer.provide(Engine),
     Layer.provide(Database),

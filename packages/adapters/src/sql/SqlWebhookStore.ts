@@ -459,6 +459,14 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
         Effect.mapError(storeError("nextWakeAt"))
       ),
 
+    // From the due index alone (its predicate is the paused check), so a scrape reads only what waits.
+    dueBacklog: (now) =>
+      sql<{ n: number; oldest: number | null }>`SELECT count(*)::int AS n, min(next_attempt_at)::bigint AS oldest FROM webhook_deliveries
+        WHERE status = 'pending' AND NOT endpoint_paused AND next_attempt_at <= ${now}`.pipe(
+        Effect.map((rows) => ({ count: rows[0]?.n ?? 0, oldestDueAt: rows[0]?.oldest ?? undefined })),
+        Effect.mapError(storeError("dueBacklog"))
+      ),
+
     listDeliveries: (partnerId, filter, limit, after) =>
       Effect.gen(function* () {
         if (filter.endpointId !== undefined && !isUuid(filter.endpointId)) return { deliveries: [], next: null }

@@ -212,6 +212,19 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return next
       }),
 
+    dueBacklog: (now) =>
+      locked(() => {
+        let count = 0
+        let oldestDueAt: number | undefined
+        for (const d of deliveries.values()) {
+          const at = d.nextAttemptAt
+          if (d.status !== "pending" || at === null || at > now || live(d.partnerId, d.endpointId)?.active !== true) continue
+          count++
+          if (oldestDueAt === undefined || at < oldestDueAt) oldestDueAt = at
+        }
+        return { count, oldestDueAt }
+      }),
+
     listDeliveries: (partnerId, filter, limit, after) =>
       locked(() => {
         const rows = [...deliveries.values()]

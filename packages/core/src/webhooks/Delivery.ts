@@ -5,6 +5,7 @@
 import { Either } from "effect"
 import type { DeliveryState, DeliveryStatus } from "./DeliveryState.js"
 import type { EventType } from "./EventType.js"
+import type { AttemptOutcome } from "./WebhookTransport.js"
 
 export interface DeliveryRecord extends DeliveryState {
   readonly partnerId: string
@@ -34,6 +35,8 @@ export interface FinishedAttempt {
   readonly claim: ClaimedDelivery
   readonly next: DeliveryState
   readonly attempt: AttemptRecord
+  /** What kind of answer the attempt got (for metrics; the attempt row has the details). */
+  readonly outcome: AttemptOutcome["_tag"]
 }
 
 /** A delivery claimed by a worker, with everything the attempt needs. */

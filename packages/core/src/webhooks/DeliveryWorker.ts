@@ -14,6 +14,7 @@ import { attemptRequest, attemptRequestNow } from "./attemptRequest.js"
 import { type BatchSlots, makeBatchSlots } from "./batchSlots.js"
 import type { ClaimedDelivery, FinishedAttempt } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
+import { DeliveryObserver, type DeliveryObserverShape } from "./DeliveryObserver.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { finishedAttempt } from "./finishedAttempt.js"
 import { sendBatchWith } from "./sendBatchWith.js"
@@ -83,6 +84,14 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         const transport = yield* WebhookTransport
         const wakeup = yield* DeliveryWakeup
         const ids = yield* Ids
+        const observer = yield* Effect.serviceOption(DeliveryObserver)
+        // Reports cannot fail; one that dies is logged, and the worker goes on.
+        const report = (what: string, effect: (o: DeliveryObserverShape) => Effect.Effect<void>): Effect.Effect<void> =>
+          Option.match(observer, {
+            onNone: () => Effect.void,
+            onSome: (o) => Effect.catchAllDefect(effect(o), (defect) => Effect.logError(`delivery observer: ${what} failed`, defect))
+          })
+        const reportRecorded = (finished: ReadonlyArray<FinishedAttempt>) => report("attemptsRecorded", (o) => o.attemptsRecorded(finished))
         // One token per claim statement (this instance's id and a count), not one per instance: an
         // outcome is recorded only while its own claim holds the row, so it is fenced against every
         // later claim of the delivery, this instance's included — its write held up past the lease,
@@ -152,7 +161,11 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
          * and deletions cut short after their first step lose their pending deliveries.
          */
         const sweep = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.all([store.expireLeases(now), store.dropExpiredSecrets(now), store.purgeDeletedEndpoints(now)], { discard: true })
+          Effect.all([
+            Effect.tap(store.expireLeases(now), (expired) => (expired > 0 ? report("leasesExpired", (o) => o.leasesExpired(expired)) : Effect.void)),
+            store.dropExpiredSecrets(now),
+            store.purgeDeletedEndpoints(now)
+          ], { discard: true })
         )
 
         /** Writes a batch's outcomes (the step-by-step path); a store failure leaves the claims to their leases. */
@@ -160,7 +173,10 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
           finished.length === 0
             ? Effect.void
             : Effect.flatMap(Clock.currentTimeMillis, (now) =>
-                Effect.catchAll(store.finishAttempts(finished, now), (e) => Effect.logError("delivery worker: could not record attempts", e))
+                Effect.matchEffect(store.finishAttempts(finished, now), {
+                  onFailure: (e) => Effect.logError("delivery worker: could not record attempts", e),
+                  onSuccess: () => reportRecorded(finished)
+                })
               )
 
         const runDue = Effect.gen(function* () {
@@ -211,6 +227,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                   // The claims stay with their leases: those deliveries become uncertain.
                   if (written._tag === "Failure")
                     for (const f of batch) yield* Effect.logError(`delivery ${f.claim.id}: could not record the attempt`, written.cause)
+                  else yield* reportRecorded(batch)
                   unwritten -= batch.length
                   yield* wakeup.signal
                 }

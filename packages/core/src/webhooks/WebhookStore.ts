@@ -15,6 +15,13 @@ import type { WebhookEndpoint } from "./Endpoint.js"
 import type { EventTarget, WebhookEvent } from "./Event.js"
 
 /** What a replay rule sees: the delivery and what became of its endpoint. */
+/** Deliveries due and not yet attempted (`WebhookStore.dueBacklog`). */
+export interface DueBacklog {
+  readonly count: number
+  /** The earliest due time among them; undefined when there are none. */
+  readonly oldestDueAt: number | undefined
+}
+
 export interface ReplaySnapshot {
   readonly delivery: DeliveryRecord
   readonly endpoint: "active" | "inactive" | "deleted"
@@ -92,6 +99,13 @@ export interface WebhookStoreShape {
    * caller that schedules `runDue` by this would spin. Every sweep takes them anyway.
    */
   readonly nextWakeAt: () => Effect.Effect<number | undefined, StoreError>
+  /**
+   * How far behind the workers are, across all partners (an operator's figure, never shown to a
+   * partner): the deliveries due by `now` whose endpoint is not paused, and the earliest due time
+   * among them. Pending deliveries of an endpoint whose deletion is still being finished may count
+   * until it is.
+   */
+  readonly dueBacklog: (now: number) => Effect.Effect<DueBacklog, StoreError>
 
   readonly listDeliveries: (
     partnerId: string,

@@ -38,5 +38,5 @@ export const finishedAttempt = (
   const next = transition(claim.state, isSuccess(outcome) ? { _tag: "Succeeded" } : { _tag: "Failed" }, startedAtMs)
   return next._tag === "Rejected"
     ? Either.left(`claimed delivery ${claim.id} refused its outcome: ${next.reason}`)
-    : Either.right({ claim, next: next.state, attempt })
+    : Either.right({ claim, next: next.state, attempt, outcome: outcome._tag })
 }

@@ -1,0 +1,23 @@
+/**
+ * What the delivery worker reports as it works, for an embedder's metrics (the reference host
+ * exports them to Prometheus: attempts by result, their durations, leases that ran out).
+ *
+ * Optional: without one the worker reports nothing. It is called once per outcome write and once
+ * per sweep that expired leases, never once per attempt, on the worker's own fiber: keep it cheap.
+ * It cannot fail; a report that dies is the observer's bug and is logged, not the worker's.
+ */
+import { Context, type Effect } from "effect"
+import type { FinishedAttempt } from "./Delivery.js"
+
+export interface DeliveryObserverShape {
+  /**
+   * Attempts whose outcomes were just written. A write that failed is not reported (those
+   * deliveries stay with their leases and become `uncertain`, reported by `leasesExpired`), and
+   * an outcome fenced off because its claim was lost meanwhile is still an attempt that was made.
+   */
+  readonly attemptsRecorded: (finished: ReadonlyArray<FinishedAttempt>) => Effect.Effect<void>
+  /** How many deliveries a sweep just turned `uncertain`: their lease ran out mid-request. */
+  readonly leasesExpired: (count: number) => Effect.Effect<void>
+}
+
+export class DeliveryObserver extends Context.Tag("@frank/core/DeliveryObserver")<DeliveryObserver, DeliveryObserverShape>() {}
