@@ -4,7 +4,7 @@
  * `uncertain`, was replayed, and the worker's next claim took it).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type AttemptOutcome, type AttemptRequest, DeliveryWorker, Webhooks, WebhookTransport } from "@frank/core"
+import { type AttemptOutcome, type AttemptRequest, DeliveryObserver, DeliveryWorker, Webhooks, WebhookTransport } from "@frank/core"
 import { MemoryWebhookStore } from "@frank/core/testing"
 import { Deferred, Duration, Effect, Fiber, Layer, TestClock } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
@@ -35,7 +35,13 @@ const settleUntil = <E, R>(what: string, done: Effect.Effect<boolean, E, R>) =>
 describe("DeliveryWorker fencing", () => {
   it.effect("a late answer to an expired claim is dropped after the same worker claimed the replayed delivery again", () => {
     const { held, transport } = makeHeldTransport()
-    const engine = workerEngine(config, MemoryWebhookStore, Layer.succeed(WebhookTransport, transport))
+    // What the worker reports: the late answer must not count, its delivery was counted uncertain.
+    const reports: Array<string> = []
+    const observer = Layer.succeed(DeliveryObserver, {
+      attemptsRecorded: (finished) => Effect.sync(() => reports.push(...finished.map((f) => `${f.attempt.responseStatus}→${f.next.status}`))),
+      leasesExpired: (count) => Effect.sync(() => reports.push(`expired ${count}`))
+    })
+    const engine = workerEngine(config, MemoryWebhookStore, Layer.succeed(WebhookTransport, transport)).pipe(Layer.provide(observer))
     return Effect.gen(function* () {
       yield* TestClock.setTime(T0)
       const webhooks = yield* Webhooks
@@ -64,6 +70,7 @@ describe("DeliveryWorker fencing", () => {
       expect(after?.status).toBe("pending")
       expect(after?.responseCodes.at(-1)).toBe(500)
       expect(after?.responseCodes).not.toContain(200)
+      expect(reports).toEqual(["expired 1", "500→pending"])
       yield* Fiber.interrupt(fiber)
     }).pipe(Effect.provide(engine))
   })

@@ -4,7 +4,7 @@
  */
 import { expect, it } from "@effect/vitest"
 import { DeliveryObserver, type FinishedAttempt, Webhooks } from "@frank/core"
-import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import { type ScriptedAnswer, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
 import { Context, Effect, Layer, Logger, Ref, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 10, 1)
@@ -22,18 +22,24 @@ const Recording = Layer.effectContext(
   )
 )
 
-it.effect("reports every written outcome once and the leases that ran out", () =>
+/** At T0, an endpoint whose receiver answers `answers`, sent one test event; then ten minutes of the worker. */
+const testEventAnswered = (answers: ReadonlyArray<ScriptedAnswer>) =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
     const webhooks = yield* Webhooks
-    const receiver = yield* ScriptedReceiver
     const sim = yield* Simulation
-    const reports = yield* Reports
     const url = "https://receiver.example/observed"
-    yield* receiver.script(url, [503, "timeout", 200, "crash"])
+    yield* (yield* ScriptedReceiver).script(url, answers)
     const endpoint = yield* webhooks.createEndpoint("partner-1", { url })
     yield* webhooks.sendTest("partner-1", endpoint.id)
     yield* sim.advance("10 minutes")
+    return { webhooks, sim, endpoint }
+  })
+
+it.effect("reports every written outcome once and the leases that ran out", () =>
+  Effect.gen(function* () {
+    const { webhooks, sim, endpoint } = yield* testEventAnswered([503, "timeout", 200, "crash"])
+    const reports = yield* Reports
     expect(yield* Ref.get(reports)).toEqual(["recorded Answered/503→pending", "recorded TimedOut/null→pending", "recorded Answered/200→delivered"])
     // The worker dies mid-request: nothing is recorded, and the sweep after the lease expires it.
     yield* webhooks.sendTest("partner-1", endpoint.id)
@@ -44,15 +50,7 @@ it.effect("reports every written outcome once and the leases that ran out", () =
 
 it.effect("an observer that dies does not stop the worker", () =>
   Effect.gen(function* () {
-    yield* TestClock.setTime(T0)
-    const webhooks = yield* Webhooks
-    const receiver = yield* ScriptedReceiver
-    const sim = yield* Simulation
-    const url = "https://receiver.example/broken-observer"
-    yield* receiver.script(url, [503, 200])
-    const endpoint = yield* webhooks.createEndpoint("partner-1", { url })
-    yield* webhooks.sendTest("partner-1", endpoint.id)
-    yield* sim.advance("10 minutes")
+    const { webhooks } = yield* testEventAnswered([503, 200])
     const { deliveries } = yield* webhooks.listDeliveries("partner-1", {}, 10, undefined)
     expect(deliveries.map((d) => [d.status, d.responseCodes])).toEqual([["delivered", [503, 200]]])
   }).pipe(

@@ -358,7 +358,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
 
     finishAttempts: (finished, now) =>
       finished.length === 0
-        ? Effect.succeed(0)
+        ? Effect.succeed([])
         : Effect.gen(function* () {
             // One statement for the batch, fenced by the claim token (migration 0008 has the body
             // and why it is a function): the outcomes travel as one JSON parameter.
@@ -381,7 +381,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
               SELECT * FROM webhook_finish_attempts(${input}::json, ${now})`
             const retries = finished.filter((f) => f.next.status === "pending")
             // Deliveries, delivered or given up: one statement, nothing to guard.
-            if (retries.length === 0) return (yield* record).length
+            if (retries.length === 0) return (yield* record).map((r) => r.id)
             return yield* sql.withTransaction(
               Effect.gen(function* () {
                 yield* pendingGuard(retries.map((f) => f.claim))
@@ -394,7 +394,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
                     sql`(d.partner_id, d.id) IN (SELECT * FROM unnest(${claims.map((c) => c.partnerId)}::text[], ${claims.map((c) => c.id)}::uuid[]))`
                   )
                 }
-                return rows.length
+                return rows.map((r) => r.id)
               })
             )
           }).pipe(Effect.mapError(storeError("finishAttempts"))),
@@ -459,10 +459,13 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
         Effect.mapError(storeError("nextWakeAt"))
       ),
 
-    // From the due index alone (its predicate is the paused check), so a scrape reads only what waits.
+    // What the claim would take: the due index (so a scrape reads only what waits, not the
+    // delivery log), and the claim's endpoint check, because the index's paused flag can lag (a
+    // retry recorded just after a pause enters the index unflagged; migration 0011).
     dueBacklog: (now) =>
-      sql<{ n: number; oldest: number | null }>`SELECT count(*)::int AS n, min(next_attempt_at)::bigint AS oldest FROM webhook_deliveries
-        WHERE status = 'pending' AND NOT endpoint_paused AND next_attempt_at <= ${now}`.pipe(
+      sql<{ n: number; oldest: number | null }>`SELECT count(*)::int AS n, min(d.next_attempt_at)::bigint AS oldest FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND NOT d.endpoint_paused AND d.next_attempt_at <= ${now}
+          AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)`.pipe(
         Effect.map((rows) => ({ count: rows[0]?.n ?? 0, oldestDueAt: rows[0]?.oldest ?? undefined })),
         Effect.mapError(storeError("dueBacklog"))
       ),

@@ -157,12 +157,12 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
 
     finishAttempts: (finished, now) =>
       locked(() => {
-        let recorded = 0
+        const recorded: Array<string> = []
         for (const { claim, next, attempt } of finished) {
           const k = key(claim.partnerId, claim.id)
           const d = deliveries.get(k)
           if (d === undefined || d.status !== "delivering" || d.claimToken !== claim.claimToken) continue
-          recorded++
+          recorded.push(claim.id)
           // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
           if (next.status === "pending" && live(d.partnerId, d.endpointId) === undefined) deliveries.delete(k)
           else deliveries.set(k, { ...d, ...next, claimToken: null, updatedAt: now, attemptLog: [...d.attemptLog, attempt] })

@@ -1,6 +1,6 @@
 /**
  * What the delivery worker reports as it works, for an embedder's metrics (the reference host
- * exports them to Prometheus: attempts by result, their durations, leases that ran out).
+ * exports them to Prometheus: attempts by result and kind of answer, leases that ran out).
  *
  * Optional: without one the worker reports nothing. It is called once per outcome write and once
  * per sweep that expired leases, never once per attempt, on the worker's own fiber: keep it cheap.
@@ -11,9 +11,10 @@ import type { FinishedAttempt } from "./Delivery.js"
 
 export interface DeliveryObserverShape {
   /**
-   * Attempts whose outcomes were just written. A write that failed is not reported (those
-   * deliveries stay with their leases and become `uncertain`, reported by `leasesExpired`), and
-   * an outcome fenced off because its claim was lost meanwhile is still an attempt that was made.
+   * Attempts whose outcomes were just written. Not reported: a write that failed (those
+   * deliveries stay with their leases and become `uncertain`, reported by `leasesExpired`) and an
+   * outcome fenced off because its lease ran out first (already reported by `leasesExpired`; the
+   * store kept `uncertain`). Each attempt is therefore reported once, as what the store holds.
    */
   readonly attemptsRecorded: (finished: ReadonlyArray<FinishedAttempt>) => Effect.Effect<void>
   /** How many deliveries a sweep just turned `uncertain`: their lease ran out mid-request. */

@@ -91,7 +91,12 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             onNone: () => Effect.void,
             onSome: (o) => Effect.catchAllDefect(effect(o), (defect) => Effect.logError(`delivery observer: ${what} failed`, defect))
           })
-        const reportRecorded = (finished: ReadonlyArray<FinishedAttempt>) => report("attemptsRecorded", (o) => o.attemptsRecorded(finished))
+        /** Reports the attempts of `finished` the store recorded (`ids`): an outcome fenced off by a lost claim was counted as uncertain already. */
+        const reportRecorded = (finished: ReadonlyArray<FinishedAttempt>, ids: ReadonlyArray<string>) => {
+          if (ids.length === finished.length) return report("attemptsRecorded", (o) => o.attemptsRecorded(finished))
+          const recorded = new Set(ids)
+          return report("attemptsRecorded", (o) => o.attemptsRecorded(finished.filter((f) => recorded.has(f.claim.id))))
+        }
         // One token per claim statement (this instance's id and a count), not one per instance: an
         // outcome is recorded only while its own claim holds the row, so it is fenced against every
         // later claim of the delivery, this instance's included — its write held up past the lease,
@@ -175,7 +180,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             : Effect.flatMap(Clock.currentTimeMillis, (now) =>
                 Effect.matchEffect(store.finishAttempts(finished, now), {
                   onFailure: (e) => Effect.logError("delivery worker: could not record attempts", e),
-                  onSuccess: () => reportRecorded(finished)
+                  onSuccess: (ids) => reportRecorded(finished, ids)
                 })
               )
 
@@ -227,7 +232,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                   // The claims stay with their leases: those deliveries become uncertain.
                   if (written._tag === "Failure")
                     for (const f of batch) yield* Effect.logError(`delivery ${f.claim.id}: could not record the attempt`, written.cause)
-                  else yield* reportRecorded(batch)
+                  else yield* reportRecorded(batch, written.value)
                   unwritten -= batch.length
                   yield* wakeup.signal
                 }

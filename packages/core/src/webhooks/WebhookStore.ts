@@ -14,7 +14,6 @@ import type { DeliveryState } from "./DeliveryState.js"
 import type { WebhookEndpoint } from "./Endpoint.js"
 import type { EventTarget, WebhookEvent } from "./Event.js"
 
-/** What a replay rule sees: the delivery and what became of its endpoint. */
 /** Deliveries due and not yet attempted (`WebhookStore.dueBacklog`). */
 export interface DueBacklog {
   readonly count: number
@@ -22,6 +21,7 @@ export interface DueBacklog {
   readonly oldestDueAt: number | undefined
 }
 
+/** What a replay rule sees: the delivery and what became of its endpoint. */
 export interface ReplaySnapshot {
   readonly delivery: DeliveryRecord
   readonly endpoint: "active" | "inactive" | "deleted"
@@ -74,9 +74,9 @@ export interface WebhookStoreShape {
   /**
    * Records attempts and moves each delivery to its `next` state, only while its claim still
    * holds it (a claim lost to an expired lease records nothing). One write for the whole batch;
-   * answers how many were recorded.
+   * answers the ids of the deliveries whose attempt was recorded.
    */
-  readonly finishAttempts: (finished: ReadonlyArray<FinishedAttempt>, now: number) => Effect.Effect<number, StoreError>
+  readonly finishAttempts: (finished: ReadonlyArray<FinishedAttempt>, now: number) => Effect.Effect<ReadonlyArray<string>, StoreError>
   /**
    * Wipes every previous secret whose rotation window ended by `now` (spec "Secret rotation": after
    * the window the old secret is wiped, not merely unused); answers how many.
@@ -101,11 +101,10 @@ export interface WebhookStoreShape {
   readonly nextWakeAt: () => Effect.Effect<number | undefined, StoreError>
   /**
    * How far behind the workers are, across all partners (an operator's figure, never shown to a
-   * partner): the deliveries due by `now` whose endpoint is not paused, and the earliest due time
-   * among them. Pending deliveries of an endpoint whose deletion is still being finished may count
-   * until it is.
+   * partner): the deliveries due by `now` that a claim would take (endpoint active, not deleted),
+   * and the earliest due time among them. Optional: a store without it has no backlog metrics.
    */
-  readonly dueBacklog: (now: number) => Effect.Effect<DueBacklog, StoreError>
+  readonly dueBacklog?: (now: number) => Effect.Effect<DueBacklog, StoreError>
 
   readonly listDeliveries: (
     partnerId: string,

@@ -6,7 +6,7 @@
  * would make the series unbounded and leak who the partners are.
  */
 import { type AttemptOutcome, DeliveryObserver, type FinishedAttempt, WebhookStore } from "@frank/core"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Duration, Effect, Layer } from "effect"
 import { Metrics } from "./Metrics.js"
 
 /** What became of the delivery after the attempt. */
@@ -61,12 +61,19 @@ export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics
   })
 )
 
-/** Gauges of the due backlog, read from the store at every scrape. */
+/** One reading serves both gauges of a scrape (prom-client collects each gauge on its own). */
+const READING_TTL = Duration.seconds(1)
+
+/** Gauges of the due backlog, read from the store at every scrape; none when the store cannot tell. */
 export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | WebhookStore> = Layer.effectDiscard(
   Effect.gen(function* () {
     const metrics = yield* Metrics
-    const store = yield* WebhookStore
-    const backlog = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(store.dueBacklog(now), (b) => ({ now, ...b })))
+    const { dueBacklog } = yield* WebhookStore
+    if (dueBacklog === undefined) return
+    const backlog = yield* Effect.cachedWithTTL(
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(dueBacklog(now), (b) => ({ now, ...b }))),
+      READING_TTL
+    )
     yield* metrics.gauge({
       name: "frank_webhook_due_deliveries",
       help: "Webhook deliveries due now and not yet attempted, endpoints paused excluded (all instances on this database)",
