@@ -4,7 +4,7 @@
  * the same attempt twice. Live clock and real concurrency.
  */
 import { SqlClient } from "@effect/sql"
-import { pgliteTestDatabase, postgresTestDatabase, SqlLedgerStore, SqlWebhookStore, type TestDatabase } from "@frank/adapters"
+import { pgliteTestDatabase, postgresTestDatabase, SqlLedgerStore, SqlWebhookStore, type TestDatabase, withSearchPath } from "@frank/adapters"
 import {
   DeliveryEndpointDeleted,
   DeliveryWakeup,
@@ -24,6 +24,7 @@ import {
 import { expect, layer } from "@effect/vitest"
 import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Option, Redacted, Ref } from "effect"
 import { randomUUID } from "node:crypto"
+import pg from "pg"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
 const url = process.env.DATABASE_URL
@@ -277,6 +278,35 @@ for (const [engine, database] of engines) {
 
     // Several connections at once: only a server has them (PGlite serves one at a time).
     if (engine === "PostgreSQL") {
+      it.effect("the outcome write finds its deliveries by primary key even in a small delivery table (migration 0013)", () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
+          // The plan of the statement inside the function, as auto_explain reports it to this
+          // session: a small table (this test's) is where the planner preferred a sequential scan.
+          const plans = yield* Effect.acquireUseRelease(
+            Effect.promise(async () => {
+              const client = new pg.Client({ connectionString: withSearchPath(url as string, row?.schema ?? "public") })
+              await client.connect()
+              return client
+            }),
+            (client) =>
+              Effect.promise(async () => {
+                const notices: Array<string> = []
+                client.on("notice", (n) => notices.push(n.message ?? ""))
+                await client.query("LOAD 'auto_explain'")
+                await client.query("SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice")
+                const outcome = { partner_id: "p_plan", id: randomUUID(), claim_token: "t", status: "delivered", attempts: 1, next_attempt_at: null, attempt: 1, started_at: 0, duration_ms: 1, response_status: 200, error: null }
+                await client.query("SELECT * FROM webhook_finish_attempts($1::json, $2)", [JSON.stringify([outcome]), 1])
+                return notices.join("\n")
+              }),
+            (client) => Effect.promise(() => client.end())
+          )
+          expect(plans).toContain("webhook_deliveries_pkey")
+          expect(plans).not.toMatch(/Seq Scan on webhook_deliveries/)
+        })
+      )
+
       /**
        * The three writes that make a delivery pending, each raced against deleting its endpoint
        * in both orders. However they interleave, the endpoint ends deleted with no pending

@@ -1,0 +1,127 @@
+/**
+ * bench/webhooks-statements: Postgres CPU per delivery of the worker's two statements (the claim,
+ * the outcome write) on this build's schema, against the schema as it was before migrations 0012
+ * (the listing's indexes on the delivery row itself) and 0013 (the outcome write free to plan a
+ * sequential scan of the delivery table), in one run.
+ *
+ * Each side is a fresh schema with DELIVERIES due deliveries of one endpoint and a one-connection
+ * pool, so a single backend runs its statements: the store's `claimDue` (BATCH rows) and
+ * `finishAttempts` (all of them answered 200), back to back. The sides take turns cycle by cycle,
+ * in rotating order, so the machine's drift — large on these shared 2-core machines — hits all
+ * alike; the backends' CPU (/proc, Linux) over all cycles gives µs per delivery. End-to-end rates
+ * are bench/webhooks'; this isolates the database's share, which its rounds cannot resolve. The
+ * table size matters (DELIVERIES): below some 20,000–40,000 rows the planner preferred the
+ * sequential scan that 0013 rules out.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks-statements
+ *   (DELIVERIES, default 12000, and BATCH, default 30 — about what a claim takes at 64 in flight)
+ */
+import { readFileSync } from "node:fs"
+import { SqlClient } from "@effect/sql"
+import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
+import { finishedAttempt, type FinishedAttempt, WebhookStore } from "@frank/core"
+import { Context, Effect, Either, Layer } from "effect"
+
+const url = process.env.DATABASE_URL
+if (url === undefined || url.length === 0) {
+  console.log("bench/webhooks-statements: set DATABASE_URL to a PostgreSQL database to run it")
+  process.exit(0)
+}
+const DELIVERIES = Number(process.env.DELIVERIES ?? 12_000)
+const BATCH = Number(process.env.BATCH ?? 30)
+const WARMUP_CYCLES = 20
+const ENDPOINT = "00000000-0000-0000-0000-00000000000a"
+const NOW = 1_000_000_000
+
+/** Migration 0013 undone: the outcome write may plan a sequential scan again. */
+const UNDO_0013 = ["ALTER FUNCTION webhook_finish_attempts(json, bigint) RESET enable_seqscan"]
+/** Migration 0012 undone: the delivery row carries the listing's two indexes again. */
+const UNDO_0012 = [
+  "DROP TABLE webhook_delivery_listing",
+  "DROP INDEX webhook_deliveries_pending_by_endpoint",
+  "CREATE INDEX webhook_deliveries_newest ON webhook_deliveries (partner_id, created_at DESC, id DESC)",
+  "CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (partner_id, endpoint_id)"
+]
+
+const cpuUs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
+
+interface Side {
+  readonly name: string
+  readonly context: Context.Context<WebhookStore | SqlClient.SqlClient>
+  readonly pid: number
+  delivered: number
+  cpuUs: number
+  wallMs: number
+}
+
+/** A fresh schema on a one-connection pool, `ddl` applied, DELIVERIES + warm-up deliveries due. */
+const makeSide = (name: string, ddl: ReadonlyArray<string>, listed: boolean) =>
+  Effect.gen(function* () {
+    const context = yield* Layer.build(SqlWebhookStore.pipe(Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 }))))
+    const sql = Context.get(context, SqlClient.SqlClient)
+    for (const statement of ddl) yield* sql.unsafe(statement)
+    const n = DELIVERIES + WARMUP_CYCLES * BATCH
+    yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
+      VALUES ('p_bench', ${ENDPOINT}::uuid, 'https://receiver.example/hook', NULL, true, 'whsec_bench', 0, 0)`
+    // A payload of an ordinary event's size: the claim returns it with every row.
+    yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+      SELECT 'p_bench', md5('e' || g)::uuid, 'webhook.test', g, repeat('x', 240) FROM generate_series(1, ${n}) g`
+    yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+      SELECT 'p_bench', md5('d' || g)::uuid, ${ENDPOINT}::uuid, md5('e' || g)::uuid, 'webhook.test', 'pending', 0, g, g, g FROM generate_series(1, ${n}) g`
+    if (listed)
+      yield* sql`INSERT INTO webhook_delivery_listing (partner_id, created_at, id, endpoint_id)
+        SELECT partner_id, created_at, id, endpoint_id FROM webhook_deliveries`
+    yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
+    const [row] = yield* sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`
+    return { name, context, pid: row?.pid ?? 0, delivered: 0, cpuUs: 0, wallMs: 0 } satisfies Side
+  })
+
+/** One claim of BATCH and the write of their outcomes; measured unless warming up. */
+const cycle = (side: Side, i: number, measured: boolean) =>
+  Effect.gen(function* () {
+    const store = Context.get(side.context, WebhookStore)
+    const cpu0 = cpuUs(side.pid)
+    const t0 = performance.now()
+    const claims = yield* store.claimDue(NOW, 60_000, BATCH, `${side.name}-${i}`)
+    const finished = claims.map((claim): FinishedAttempt => Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status: 200 }, NOW, NOW + 3)))
+    const recorded = yield* store.finishAttempts(finished, NOW + 3)
+    if (claims.length !== BATCH || recorded.length !== BATCH) throw new Error(`bench/webhooks-statements: ${side.name} claimed ${claims.length}, recorded ${recorded.length}`)
+    if (!measured) return
+    side.wallMs += performance.now() - t0
+    side.cpuUs += cpuUs(side.pid) - cpu0
+    side.delivered += BATCH
+  })
+
+const program = Effect.gen(function* () {
+  const sides = [
+    yield* makeSide("before 0012 and 0013 (baseline)", [...UNDO_0013, ...UNDO_0012], false),
+    yield* makeSide("before 0013", UNDO_0013, true),
+    yield* makeSide("this build", [], true)
+  ]
+  for (let i = 0; i < WARMUP_CYCLES; i++) for (const side of sides) yield* cycle(side, i, false)
+  const cycles = Math.floor(DELIVERIES / BATCH)
+  for (let i = 0; i < cycles; i++)
+    // Rotating order: no side always runs first.
+    for (let k = 0; k < sides.length; k++) yield* cycle(sides[(i + k) % sides.length] as Side, WARMUP_CYCLES + i, true)
+  const perDelivery = (s: Side) => ({ cpu: s.cpuUs / s.delivered, wallUs: (1000 * s.wallMs) / s.delivered })
+  const base = perDelivery(sides[0] as Side)
+  console.log(`bench/webhooks-statements: ${DELIVERIES} deliveries per schema, ${cycles} interleaved cycles per side, claim + outcome write of ${BATCH} each`)
+  console.log("")
+  console.log("| schema | Postgres CPU µs per delivery | ratio | wall µs per delivery (both statements) | ratio |")
+  console.log("| --- | ---: | ---: | ---: | ---: |")
+  for (const side of sides) {
+    const x = perDelivery(side)
+    console.log(`| ${side.name} | ${x.cpu.toFixed(1)} | ${(x.cpu / base.cpu).toFixed(2)}× | ${x.wallUs.toFixed(1)} | ${(x.wallUs / base.wallUs).toFixed(2)}× |`)
+  }
+})
+
+Effect.runPromise(Effect.scoped(program).pipe(Effect.withTracerEnabled(false))).then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e)
+    process.exit(1)
+  }
+)
