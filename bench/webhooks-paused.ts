@@ -15,12 +15,9 @@ import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
 import { WebhookStore } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { databaseUrlOrExit } from "./support/local.js"
 
-const url = process.env.DATABASE_URL
-if (url === undefined || url.length === 0) {
-  console.log("bench/webhooks-paused: set DATABASE_URL to a PostgreSQL database to run it")
-  process.exit(0)
-}
+const url = databaseUrlOrExit("bench/webhooks-paused")
 const BACKLOG = Number(process.env.BACKLOG ?? 20_000)
 const CLAIMS = Number(process.env.CLAIMS ?? 50)
 const CLAIM_ROWS = 64

@@ -21,12 +21,9 @@ import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
 import { finishedAttempt, type FinishedAttempt, WebhookStore } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
+import { databaseUrlOrExit } from "./support/local.js"
 
-const url = process.env.DATABASE_URL
-if (url === undefined || url.length === 0) {
-  console.log("bench/webhooks-statements: set DATABASE_URL to a PostgreSQL database to run it")
-  process.exit(0)
-}
+const url = databaseUrlOrExit("bench/webhooks-statements")
 const DELIVERIES = Number(process.env.DELIVERIES ?? 12_000)
 const BATCH = Number(process.env.BATCH ?? 30)
 const WARMUP_CYCLES = 20
