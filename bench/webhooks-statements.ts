@@ -1,26 +1,26 @@
 /**
- * bench/webhooks-statements: Postgres CPU per delivery of the worker's two statements (the claim,
- * the outcome write) on this build's schema, against the schema as it was before migrations 0012
- * (the listing's indexes on the delivery row itself) and 0013 (the outcome write free to plan a
- * sequential scan of the delivery table), in one run.
+ * bench/webhooks-statements: Postgres CPU per delivery of the delivery worker's two statements —
+ * the claim and the outcome write — on this build's schema, against the schema before migration
+ * 0012 (the outcome write free to plan a sequential scan of the delivery table), in one run.
  *
- * Each side is a fresh schema with DELIVERIES due deliveries of one endpoint and a one-connection
+ * Each side is a fresh schema with one endpoint, DELIVERIES due deliveries and a one-connection
  * pool, so a single backend runs its statements: the store's `claimDue` (BATCH rows) and
- * `finishAttempts` (all of them answered 200), back to back. The sides take turns cycle by cycle,
- * in rotating order, so the machine's drift — large on these shared 2-core machines — hits all
- * alike; the backends' CPU (/proc, Linux) over all cycles gives µs per delivery. End-to-end rates
- * are bench/webhooks'; this isolates the database's share, which its rounds cannot resolve. The
- * table size matters (DELIVERIES): below some 20,000–40,000 rows the planner preferred the
- * sequential scan that 0013 rules out.
+ * `finishAttempts` (all answered 200), back to back. The sides take turns cycle by cycle, in
+ * rotating order, so the machine's drift — large on these shared 2-core machines — hits both
+ * alike; the backends' CPU (/proc, Linux) gives µs per delivery. End-to-end rates are
+ * bench/webhooks'; this isolates the database's share, which its rounds cannot resolve. The table
+ * size matters (DELIVERIES): below some 20,000–40,000 rows the planner preferred the sequential
+ * scan that 0012 rules out; above, both sides should measure alike.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks-statements
- *   (DELIVERIES, default 12000, and BATCH, default 30 — about what a claim takes at 64 in flight)
+ *   (DELIVERIES, default 12000; BATCH, default 30 — about what a claim takes at 64 in flight)
  */
 import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
-import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
-import { finishedAttempt, type FinishedAttempt, WebhookStore } from "@frank/core"
+import { postgresTestDatabase, sqlWebhookStoreLayer } from "@frank/adapters"
+import { type FinishedAttempt, finishedAttempt, WebhookStore } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
+import { FINISH_ATTEMPTS_0008 } from "../packages/adapters/src/sql/migrations/0008_webhook_worker_functions.js"
 import { databaseUrlOrExit } from "./support/local.js"
 
 const url = databaseUrlOrExit("bench/webhooks-statements")
@@ -30,15 +30,8 @@ const WARMUP_CYCLES = 20
 const ENDPOINT = "00000000-0000-0000-0000-00000000000a"
 const NOW = 1_000_000_000
 
-/** Migration 0013 undone: the outcome write may plan a sequential scan again. */
-const UNDO_0013 = ["ALTER FUNCTION webhook_finish_attempts(json, bigint) RESET enable_seqscan"]
-/** Migration 0012 undone: the delivery row carries the listing's two indexes again. */
-const UNDO_0012 = [
-  "DROP TABLE webhook_delivery_listing",
-  "DROP INDEX webhook_deliveries_pending_by_endpoint",
-  "CREATE INDEX webhook_deliveries_newest ON webhook_deliveries (partner_id, created_at DESC, id DESC)",
-  "CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (partner_id, endpoint_id)"
-]
+/** Migration 0012 undone: the outcome write as migration 0008 defined it, free to plan a table scan. */
+const UNDO_0012 = ["DROP FUNCTION webhook_finish_attempts(json, bigint)", FINISH_ATTEMPTS_0008]
 
 const cpuUs = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
@@ -55,9 +48,9 @@ interface Side {
 }
 
 /** A fresh schema on a one-connection pool, `ddl` applied, DELIVERIES + warm-up deliveries due. */
-const makeSide = (name: string, ddl: ReadonlyArray<string>, listed: boolean) =>
+const makeSide = (name: string, ddl: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(SqlWebhookStore.pipe(Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 }))))
+    const context = yield* Layer.build(sqlWebhookStoreLayer({ notify: "none" }).pipe(Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 }))))
     const sql = Context.get(context, SqlClient.SqlClient)
     for (const statement of ddl) yield* sql.unsafe(statement)
     const n = DELIVERIES + WARMUP_CYCLES * BATCH
@@ -68,9 +61,6 @@ const makeSide = (name: string, ddl: ReadonlyArray<string>, listed: boolean) =>
       SELECT 'p_bench', md5('e' || g)::uuid, 'webhook.test', g, repeat('x', 240) FROM generate_series(1, ${n}) g`
     yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
       SELECT 'p_bench', md5('d' || g)::uuid, ${ENDPOINT}::uuid, md5('e' || g)::uuid, 'webhook.test', 'pending', 0, g, g, g FROM generate_series(1, ${n}) g`
-    if (listed)
-      yield* sql`INSERT INTO webhook_delivery_listing (partner_id, created_at, id, endpoint_id)
-        SELECT partner_id, created_at, id, endpoint_id FROM webhook_deliveries`
     yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
     const [row] = yield* sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`
     return { name, context, pid: row?.pid ?? 0, delivered: 0, cpuUs: 0, wallMs: 0 } satisfies Side
@@ -93,25 +83,21 @@ const cycle = (side: Side, i: number, measured: boolean) =>
   })
 
 const program = Effect.gen(function* () {
-  const sides = [
-    yield* makeSide("before 0012 and 0013 (baseline)", [...UNDO_0013, ...UNDO_0012], false),
-    yield* makeSide("before 0013", UNDO_0013, true),
-    yield* makeSide("this build", [], true)
-  ]
+  const sides = [yield* makeSide("before 0012 (baseline)", UNDO_0012), yield* makeSide("this build", [])]
   for (let i = 0; i < WARMUP_CYCLES; i++) for (const side of sides) yield* cycle(side, i, false)
   const cycles = Math.floor(DELIVERIES / BATCH)
   for (let i = 0; i < cycles; i++)
     // Rotating order: no side always runs first.
     for (let k = 0; k < sides.length; k++) yield* cycle(sides[(i + k) % sides.length] as Side, WARMUP_CYCLES + i, true)
-  const perDelivery = (s: Side) => ({ cpu: s.cpuUs / s.delivered, wallUs: (1000 * s.wallMs) / s.delivered })
+  const perDelivery = (s: Side) => ({ cpuUs: s.cpuUs / s.delivered, wallUs: (1000 * s.wallMs) / s.delivered })
   const base = perDelivery(sides[0] as Side)
-  console.log(`bench/webhooks-statements: ${DELIVERIES} deliveries per schema, ${cycles} interleaved cycles per side, claim + outcome write of ${BATCH} each`)
+  console.log(`bench/webhooks-statements: ${DELIVERIES} deliveries per schema, ${cycles} interleaved claim + outcome cycles of ${BATCH} per side`)
   console.log("")
   console.log("| schema | Postgres CPU µs per delivery | ratio | wall µs per delivery (both statements) | ratio |")
   console.log("| --- | ---: | ---: | ---: | ---: |")
   for (const side of sides) {
     const x = perDelivery(side)
-    console.log(`| ${side.name} | ${x.cpu.toFixed(1)} | ${(x.cpu / base.cpu).toFixed(2)}× | ${x.wallUs.toFixed(1)} | ${(x.wallUs / base.wallUs).toFixed(2)}× |`)
+    console.log(`| ${side.name} | ${x.cpuUs.toFixed(1)} | ${(x.cpuUs / base.cpuUs).toFixed(2)}× | ${x.wallUs.toFixed(1)} | ${(x.wallUs / base.wallUs).toFixed(2)}× |`)
   }
 })
 

@@ -161,13 +161,10 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
       WHERE (partner_id, id) IN (SELECT * FROM unnest(${targets.map((t) => t.partnerId)}::text[], ${targets.map((t) => t.endpointId)}::uuid[]))
       FOR KEY SHARE`
 
-  /** Deletes the pending deliveries `which` (a condition on `d`) selects, with their attempt and listing rows. */
+  /** Deletes the pending deliveries `which` (a condition on `d`) selects, with their attempt rows. */
   const dropPending = (which: Statement.Fragment) => sql`
     WITH dropped AS (
-      DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id, d.created_at
-    ), listed AS (
-      DELETE FROM webhook_delivery_listing l USING dropped
-      WHERE l.partner_id = dropped.partner_id AND l.created_at = dropped.created_at AND l.id = dropped.id
+      DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id
     )
     DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
 
@@ -312,11 +309,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
           FROM ev JOIN webhook_endpoints e ON e.partner_id = ev.partner_id
           WHERE e.deleted_at IS NULL AND ${targetCondition}
           FOR KEY SHARE OF e
-          RETURNING partner_id, id, endpoint_id, created_at
-        ), listed AS (
-          -- The listing's order, written once beside the delivery (migration 0012).
-          INSERT INTO webhook_delivery_listing (partner_id, created_at, id, endpoint_id)
-          SELECT partner_id, created_at, id, endpoint_id FROM d
+          RETURNING 1
         )
         SELECT (SELECT count(*) FROM d)::int AS n${
           notifyInTransaction
@@ -480,16 +473,12 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
     listDeliveries: (partnerId, filter, limit, after) =>
       Effect.gen(function* () {
         if (filter.endpointId !== undefined && !isUuid(filter.endpointId)) return { deliveries: [], next: null }
-        // Ordered and filtered by endpoint on the insert-only listing table (migration 0012), each
-        // row's delivery read by primary key.
-        const conditions = [sql`l.partner_id = ${partnerId}`]
-        if (filter.endpointId !== undefined) conditions.push(sql`l.endpoint_id = ${filter.endpointId}::uuid`)
+        const conditions = [sql`d.partner_id = ${partnerId}`]
+        if (filter.endpointId !== undefined) conditions.push(sql`d.endpoint_id = ${filter.endpointId}::uuid`)
         if (filter.status !== undefined) conditions.push(sql`d.status = ${filter.status}`)
-        if (after !== undefined) conditions.push(sql`(l.created_at, l.id) < (${after.createdAt}, ${after.id}::uuid)`)
-        const rows = yield* sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_delivery_listing l
-          JOIN webhook_deliveries d ON d.partner_id = l.partner_id AND d.id = l.id
-          WHERE ${sql.and(conditions)}
-          ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit + 1}`
+        if (after !== undefined) conditions.push(sql`(d.created_at, d.id) < (${after.createdAt}, ${after.id}::uuid)`)
+        const rows = yield* sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE ${sql.and(conditions)}
+          ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`
         const page = rows.slice(0, limit).map(deliveryFromRow)
         const last = page[page.length - 1]
         return { deliveries: page, next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null }

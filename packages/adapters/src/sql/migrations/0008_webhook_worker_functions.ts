@@ -26,12 +26,16 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
-/** A function returning the rows of one statement, whose plan it keeps generic. */
-const plannedOnce = (signature: string, returns: string, statement: string) => `
+/**
+ * A function returning the rows of one statement, whose plan it keeps generic; `settings` are
+ * further planner settings for that statement alone (`name = value`, one SET clause each).
+ */
+export const plannedOnce = (signature: string, returns: string, statement: string, settings: ReadonlyArray<string> = []) => `
     CREATE FUNCTION ${signature}
     RETURNS TABLE (${returns})
     LANGUAGE plpgsql
-    SET plan_cache_mode = force_generic_plan
+    SET plan_cache_mode = force_generic_plan${settings.map((setting) => `
+    SET ${setting}`).join("")}
     AS $fn$
     #variable_conflict use_column
     BEGIN
@@ -69,6 +73,30 @@ export const claimDueFunction = (pending: string) =>
         ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until`
   )
 
+/** The outcome write as this migration defined it (migration 0012 replaces it; bench/webhooks-statements measures both). */
+export const FINISH_ATTEMPTS_0008 = plannedOnce(
+  "webhook_finish_attempts(p_outcomes json, p_now bigint)",
+  "id uuid, status text, endpoint_deleted boolean",
+  `WITH input AS (
+    SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
+      attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
+  ), u AS (
+    UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
+      lease_until = NULL, claim_token = NULL, updated_at = p_now
+    FROM input i
+    WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
+    RETURNING d.partner_id, d.id, d.status, d.endpoint_id
+  ), a AS (
+    INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
+    SELECT i.partner_id, i.id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error
+    FROM input i JOIN u ON u.partner_id = i.partner_id AND u.id = i.id
+    RETURNING 1
+  )
+  SELECT u.id, u.status, EXISTS (SELECT 1 FROM webhook_endpoints e
+    WHERE e.partner_id = u.partner_id AND e.id = u.endpoint_id AND e.deleted_at IS NOT NULL)
+  FROM u`
+)
+
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(claimDueFunction("d.status = 'pending'"))
@@ -77,28 +105,5 @@ export default Effect.gen(function* () {
   // the attempt rows are inserted for exactly those. Fencing by the token alone, not also by
   // `status = 'delivering'`: that condition invites the planner to read the whole `leases`
   // partial index, dead entries of every recent claim included, instead of the primary key.
-  yield* sql.unsafe(
-    plannedOnce(
-      "webhook_finish_attempts(p_outcomes json, p_now bigint)",
-      "id uuid, status text, endpoint_deleted boolean",
-      `WITH input AS (
-        SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
-          attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
-      ), u AS (
-        UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
-          lease_until = NULL, claim_token = NULL, updated_at = p_now
-        FROM input i
-        WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
-        RETURNING d.partner_id, d.id, d.status, d.endpoint_id
-      ), a AS (
-        INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
-        SELECT i.partner_id, i.id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error
-        FROM input i JOIN u ON u.partner_id = i.partner_id AND u.id = i.id
-        RETURNING 1
-      )
-      SELECT u.id, u.status, EXISTS (SELECT 1 FROM webhook_endpoints e
-        WHERE e.partner_id = u.partner_id AND e.id = u.endpoint_id AND e.deleted_at IS NOT NULL)
-      FROM u`
-    )
-  )
+  yield* sql.unsafe(FINISH_ATTEMPTS_0008)
 })
