@@ -1,37 +1,44 @@
 /**
  * bench/webhooks-statements: Postgres CPU per delivery of the delivery worker's two statements —
  * the claim and the outcome write — on this build's schema, against the schema before migration
- * 0012 (the outcome write free to plan a sequential scan of the delivery table), in one run.
+ * 0012 (the claim reaching deliveries through their endpoint's history, the outcome write free to
+ * hash a full scan of the delivery table), in one run.
  *
- * Each side is a fresh schema with one endpoint, DELIVERIES due deliveries and a one-connection
- * pool, so a single backend runs its statements: the store's `claimDue` (BATCH rows) and
- * `finishAttempts` (all answered 200), back to back. The sides take turns cycle by cycle, in
- * rotating order, so the machine's drift — large on these shared 2-core machines — hits both
- * alike; the backends' CPU (/proc, Linux) gives µs per delivery. End-to-end rates are
- * bench/webhooks'; this isolates the database's share, which its rounds cannot resolve. The table
- * size matters (DELIVERIES): below some 20,000–40,000 rows the planner preferred the sequential
- * scan that 0012 rules out; above, both sides should measure alike.
+ * Each side is a fresh schema with ENDPOINTS endpoints (one partner each), DELIVERIES due
+ * deliveries spread over them and a one-connection pool, so a single backend runs its statements:
+ * the store's `claimDue` (BATCH rows) and `finishAttempts` (all answered 200), back to back. The
+ * sides take turns cycle by cycle, in rotating order, so the machine's drift — large on these
+ * shared 2-core machines — hits both alike; the backends' CPU (/proc, Linux) gives µs per
+ * delivery. End-to-end rates are bench/webhooks'; this isolates the database's share, which its
+ * rounds cannot resolve. The shape matters: with one endpoint the claim's old plan was harmless,
+ * and below some 20,000–40,000 deliveries the outcome write's old plan read the whole table.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks-statements
- *   (DELIVERIES, default 12000; BATCH, default 30 — about what a claim takes at 64 in flight)
+ *   (DELIVERIES, default 12000; ENDPOINTS, default 100; BATCH, default 30 — about what a claim
+ *   takes at 64 in flight)
  */
 import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, sqlWebhookStoreLayer } from "@frank/adapters"
 import { type FinishedAttempt, finishedAttempt, WebhookStore } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
-import { FINISH_ATTEMPTS_0008 } from "../packages/adapters/src/sql/migrations/0008_webhook_worker_functions.js"
+import { claimDueFunction, FINISH_ATTEMPTS_0008 } from "../packages/adapters/src/sql/migrations/0008_webhook_worker_functions.js"
 import { databaseUrlOrExit } from "./support/local.js"
 
 const url = databaseUrlOrExit("bench/webhooks-statements")
 const DELIVERIES = Number(process.env.DELIVERIES ?? 12_000)
 const BATCH = Number(process.env.BATCH ?? 30)
+const ENDPOINTS = Number(process.env.ENDPOINTS ?? 100)
 const WARMUP_CYCLES = 20
-const ENDPOINT = "00000000-0000-0000-0000-00000000000a"
 const NOW = 1_000_000_000
 
-/** Migration 0012 undone: the outcome write as migration 0008 defined it, free to plan a table scan. */
-const UNDO_0012 = ["DROP FUNCTION webhook_finish_attempts(json, bigint)", FINISH_ATTEMPTS_0008]
+/** Migration 0012 undone: the claim as migration 0011 defined it, the outcome write as 0008 did. */
+const UNDO_0012 = [
+  "DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)",
+  claimDueFunction("d.status = 'pending' AND NOT d.endpoint_paused"),
+  "DROP FUNCTION webhook_finish_attempts(json, bigint)",
+  FINISH_ATTEMPTS_0008
+]
 
 const cpuUs = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
@@ -55,12 +62,13 @@ const makeSide = (name: string, ddl: ReadonlyArray<string>) =>
     for (const statement of ddl) yield* sql.unsafe(statement)
     const n = DELIVERIES + WARMUP_CYCLES * BATCH
     yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
-      VALUES ('p_bench', ${ENDPOINT}::uuid, 'https://receiver.example/hook', NULL, true, 'whsec_bench', 0, 0)`
+      SELECT 'p_' || k, md5('ep' || k)::uuid, 'https://receiver.example/hook', NULL, true, 'whsec_bench', 0, 0 FROM generate_series(1, ${ENDPOINTS}) k`
     // A payload of an ordinary event's size: the claim returns it with every row.
     yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
-      SELECT 'p_bench', md5('e' || g)::uuid, 'webhook.test', g, repeat('x', 240) FROM generate_series(1, ${n}) g`
+      SELECT 'p_' || (g % ${ENDPOINTS} + 1), md5('e' || g)::uuid, 'webhook.test', g, repeat('x', 240) FROM generate_series(1, ${n}) g`
     yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-      SELECT 'p_bench', md5('d' || g)::uuid, ${ENDPOINT}::uuid, md5('e' || g)::uuid, 'webhook.test', 'pending', 0, g, g, g FROM generate_series(1, ${n}) g`
+      SELECT 'p_' || (g % ${ENDPOINTS} + 1), md5('d' || g)::uuid, md5('ep' || (g % ${ENDPOINTS} + 1))::uuid, md5('e' || g)::uuid, 'webhook.test', 'pending', 0, g, g, g
+      FROM generate_series(1, ${n}) g`
     yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
     const [row] = yield* sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`
     return { name, context, pid: row?.pid ?? 0, delivered: 0, cpuUs: 0, wallMs: 0 } satisfies Side
@@ -91,7 +99,7 @@ const program = Effect.gen(function* () {
     for (let k = 0; k < sides.length; k++) yield* cycle(sides[(i + k) % sides.length] as Side, WARMUP_CYCLES + i, true)
   const perDelivery = (s: Side) => ({ cpuUs: s.cpuUs / s.delivered, wallUs: (1000 * s.wallMs) / s.delivered })
   const base = perDelivery(sides[0] as Side)
-  console.log(`bench/webhooks-statements: ${DELIVERIES} deliveries per schema, ${cycles} interleaved claim + outcome cycles of ${BATCH} per side`)
+  console.log(`bench/webhooks-statements: ${DELIVERIES} deliveries over ${ENDPOINTS} endpoints per schema, ${cycles} interleaved claim + outcome cycles of ${BATCH} per side`)
   console.log("")
   console.log("| schema | Postgres CPU µs per delivery | ratio | wall µs per delivery (both statements) | ratio |")
   console.log("| --- | ---: | ---: | ---: | ---: |")

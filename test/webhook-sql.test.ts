@@ -278,13 +278,37 @@ for (const [engine, database] of engines) {
 
     // Several connections at once: only a server has them (PGlite serves one at a time).
     if (engine === "PostgreSQL") {
-      it.effect("the outcome write looks each delivery up by key, never reading the whole table, even when it is small (migration 0012)", () =>
+      it.effect("the worker's claim and outcome write find deliveries by primary key, however many endpoints share the table (migration 0012)", () =>
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
-          // The plan of the statement inside the function, as auto_explain reports it to this
-          // session: a small table (this test's) is where the planner preferred a sequential scan.
-          const plans = yield* Effect.acquireUseRelease(
+          // Forty endpoints with 25 due deliveries each: the shape (deliveries correlated with their
+          // endpoint and partner) that made the planner reach a claimed delivery through its
+          // endpoint's whole history, and a table small enough that it hashed a full scan into the
+          // outcome write. Due long ago, so the claim takes these first.
+          const tag = randomUUID().slice(0, 8)
+          yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
+            SELECT 'p_plan_${sql.literal(tag)}_' || k, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/plan', NULL, true, 'whsec_plan', 0, 0
+            FROM generate_series(1, 40) k`
+          yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+            SELECT 'p_plan_${sql.literal(tag)}_' || (g % 40 + 1), md5(${tag} || 'ev' || g)::uuid, 'webhook.test', g, '{}' FROM generate_series(1, 1000) g`
+          yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+            SELECT 'p_plan_${sql.literal(tag)}_' || (g % 40 + 1), md5(${tag} || 'd' || g)::uuid, md5(${tag} || 'ep' || (g % 40 + 1))::uuid, md5(${tag} || 'ev' || g)::uuid,
+              'webhook.test', 'pending', 0, g, g, g
+            FROM generate_series(1, 1000) g`
+          yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
+          // Gone afterwards: these due rows would be claimed ahead of the other tests' deliveries.
+          const ours = `p_plan_${tag}_%`
+          yield* Effect.addFinalizer(() =>
+            Effect.ignore(
+              Effect.zipRight(
+                sql`DELETE FROM webhook_deliveries WHERE partner_id LIKE ${ours}`,
+                Effect.zipRight(sql`DELETE FROM webhook_events WHERE partner_id LIKE ${ours}`, sql`DELETE FROM webhook_endpoints WHERE partner_id LIKE ${ours}`)
+              )
+            )
+          )
+          // The plans of the statements inside the functions, as auto_explain reports them to this session.
+          const [claimPlan, finishPlan] = yield* Effect.acquireUseRelease(
             Effect.promise(async () => {
               const client = new pg.Client({ connectionString: withSearchPath(url as string, row?.schema ?? "public") })
               await client.connect()
@@ -292,21 +316,31 @@ for (const [engine, database] of engines) {
             }),
             (client) =>
               Effect.promise(async () => {
-                const notices: Array<string> = []
+                let notices: Array<string> = []
                 client.on("notice", (n) => notices.push(n.message ?? ""))
                 await client.query("LOAD 'auto_explain'")
                 await client.query("SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice")
+                // Rolled back: the claim would otherwise also take what other tests left due.
+                await client.query("BEGIN")
+                const claimed = await client.query("SELECT * FROM webhook_claim_due($1, $2, $3, $4)", [2_000, 60_000, 30, "plan"])
+                await client.query("ROLLBACK")
+                if (claimed.rowCount !== 30) throw new Error(`the claim took ${claimed.rowCount} rows`)
+                const claim = notices.join("\n")
+                notices = []
                 const outcome = { partner_id: "p_plan", id: randomUUID(), claim_token: "t", status: "delivered", attempts: 1, next_attempt_at: null, attempt: 1, started_at: 0, duration_ms: 1, response_status: 200, error: null }
                 await client.query("SELECT * FROM webhook_finish_attempts($1::json, $2)", [JSON.stringify([outcome]), 1])
-                return notices.join("\n")
+                return [claim, notices.join("\n")] as const
               }),
             (client) => Effect.promise(() => client.end())
           )
-          // Each outcome looked up by its key (an index scan whose condition is the outcome row), never a
-          // pass over the whole table into a hash join (which the planner chose at small table sizes).
-          expect(plans).toMatch(/Nested Loop[\s\S]*Function Scan on json_to_recordset[\s\S]*Index Scan using \w+ on webhook_deliveries d[^\n]*\n\s*Index Cond: \(\(?partner_id = \w+\.partner_id\)/)
-          expect(plans).not.toMatch(/Hash Join|Merge Join|Seq Scan on webhook_deliveries/)
-        })
+          // Each claimed row updated through the primary key, not through its endpoint's deliveries.
+          expect(claimPlan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries \w+[^\n]*\n\s*Index Cond: \(\(partner_id = due\.partner_id\) AND \(id = due\.id\)\)/)
+          expect(claimPlan).not.toMatch(/webhook_deliveries_by_endpoint|Hash Join|Merge Join|Seq Scan on webhook_(deliveries|events)/)
+          // Each outcome looked up by its key (an index scan whose condition is the outcome row), never
+          // a pass over the whole table into a hash join.
+          expect(finishPlan).toMatch(/Nested Loop[\s\S]*Function Scan on json_to_recordset[\s\S]*Index Scan using \w+ on webhook_deliveries d[^\n]*\n\s*Index Cond: \(\(?partner_id = \w+\.partner_id\)/)
+          expect(finishPlan).not.toMatch(/Hash Join|Merge Join|Seq Scan on webhook_deliveries/)
+        }).pipe(Effect.scoped)
       )
 
       /**
