@@ -449,9 +449,12 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
     nextWakeAt: () =>
       sql<{ at: number | null }>`
         SELECT least(
-          (SELECT min(d.next_attempt_at) FROM webhook_deliveries d
-            JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
-            WHERE d.status = 'pending' AND NOT d.endpoint_paused AND e.active AND e.deleted_at IS NULL),
+          -- The due index in its order, stopping at the first delivery the claim would take: a
+          -- min() over the join read every pending delivery (56 ms at 100,000 over 1,000 endpoints).
+          (SELECT d.next_attempt_at FROM webhook_deliveries d
+            WHERE d.status = 'pending' AND NOT d.endpoint_paused
+              AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
+            ORDER BY d.next_attempt_at LIMIT 1),
           (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
           (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
         )::bigint AS at`.pipe(
