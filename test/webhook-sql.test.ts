@@ -287,30 +287,31 @@ for (const [engine, database] of engines) {
           // endpoint's whole history, and a table small enough that it hashed a full scan into the
           // outcome write. Due long ago, so the claim takes these first.
           const tag = randomUUID().slice(0, 8)
+          const prefix = `p_plan_${tag}_`
+          // Gone afterwards: these due rows would be claimed ahead of the other tests' deliveries.
+          yield* Effect.addFinalizer(() =>
+            Effect.ignore(
+              Effect.all([
+                sql`DELETE FROM webhook_deliveries WHERE starts_with(partner_id, ${prefix})`,
+                sql`DELETE FROM webhook_events WHERE starts_with(partner_id, ${prefix})`,
+                sql`DELETE FROM webhook_endpoints WHERE starts_with(partner_id, ${prefix})`
+              ])
+            )
+          )
           yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
-            SELECT 'p_plan_${sql.literal(tag)}_' || k, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/plan', NULL, true, 'whsec_plan', 0, 0
+            SELECT ${prefix} || k, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/plan', NULL, true, 'whsec_plan', 0, 0
             FROM generate_series(1, 40) k`
           yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
-            SELECT 'p_plan_${sql.literal(tag)}_' || (g % 40 + 1), md5(${tag} || 'ev' || g)::uuid, 'webhook.test', g, '{}' FROM generate_series(1, 1000) g`
+            SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'ev' || g)::uuid, 'webhook.test', g, '{}' FROM generate_series(1, 1000) g`
           yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-            SELECT 'p_plan_${sql.literal(tag)}_' || (g % 40 + 1), md5(${tag} || 'd' || g)::uuid, md5(${tag} || 'ep' || (g % 40 + 1))::uuid, md5(${tag} || 'ev' || g)::uuid,
+            SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'd' || g)::uuid, md5(${tag} || 'ep' || (g % 40 + 1))::uuid, md5(${tag} || 'ev' || g)::uuid,
               'webhook.test', 'pending', 0, g, g, g
             FROM generate_series(1, 1000) g`
           yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
-          // Gone afterwards: these due rows would be claimed ahead of the other tests' deliveries.
-          const ours = `p_plan_${tag}_%`
-          yield* Effect.addFinalizer(() =>
-            Effect.ignore(
-              Effect.zipRight(
-                sql`DELETE FROM webhook_deliveries WHERE partner_id LIKE ${ours}`,
-                Effect.zipRight(sql`DELETE FROM webhook_events WHERE partner_id LIKE ${ours}`, sql`DELETE FROM webhook_endpoints WHERE partner_id LIKE ${ours}`)
-              )
-            )
-          )
           // The plans of the statements inside the functions, as auto_explain reports them to this session.
           const [claimPlan, finishPlan] = yield* Effect.acquireUseRelease(
             Effect.promise(async () => {
-              const client = new pg.Client({ connectionString: withSearchPath(url as string, row?.schema ?? "public") })
+              const client = new pg.Client({ connectionString: withSearchPath(url ?? "", row?.schema ?? "public") })
               await client.connect()
               return client
             }),

@@ -130,6 +130,15 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
   const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
 
   /**
+   * A pending delivery `d` the claim would take once due (the claim function's own condition,
+   * migration 0012): unpaused in the due index, and its endpoint active and not deleted — checked
+   * per row, as the pause flag can lag (a retry recorded just after a pause enters the index
+   * unflagged; migration 0011). A scalar subquery, so the planner walks the due index.
+   */
+  const claimable = sql.literal(`d.status = 'pending' AND NOT d.endpoint_paused
+    AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)`)
+
+  /**
    * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
    * transactions holding `FOR KEY SHARE` on the endpoint (see `pendingGuard`); only a deletion does.
    */
@@ -451,10 +460,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
         SELECT least(
           -- The due index in its order, stopping at the first delivery the claim would take: a
           -- min() over the join read every pending delivery (56 ms at 100,000 over 1,000 endpoints).
-          (SELECT d.next_attempt_at FROM webhook_deliveries d
-            WHERE d.status = 'pending' AND NOT d.endpoint_paused
-              AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
-            ORDER BY d.next_attempt_at LIMIT 1),
+          (SELECT d.next_attempt_at FROM webhook_deliveries d WHERE ${claimable} ORDER BY d.next_attempt_at LIMIT 1),
           (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
           (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
         )::bigint AS at`.pipe(
@@ -462,13 +468,10 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
         Effect.mapError(storeError("nextWakeAt"))
       ),
 
-    // What the claim would take: the due index (so a scrape reads only what waits, not the
-    // delivery log), and the claim's endpoint check, because the index's paused flag can lag (a
-    // retry recorded just after a pause enters the index unflagged; migration 0011).
+    // What the claim would take: from the due index, so a scrape reads only what waits, not the delivery log.
     dueBacklog: (now) =>
       sql<{ n: number; oldest: number | null }>`SELECT count(*)::int AS n, min(d.next_attempt_at)::bigint AS oldest FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND NOT d.endpoint_paused AND d.next_attempt_at <= ${now}
-          AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)`.pipe(
+        WHERE ${claimable} AND d.next_attempt_at <= ${now}`.pipe(
         Effect.map((rows) => ({ count: rows[0]?.n ?? 0, oldestDueAt: rows[0]?.oldest ?? undefined })),
         Effect.mapError(storeError("dueBacklog"))
       ),

@@ -68,10 +68,13 @@ const READING_TTL = Duration.seconds(1)
 export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | WebhookStore> = Layer.effectDiscard(
   Effect.gen(function* () {
     const metrics = yield* Metrics
-    const { dueBacklog } = yield* WebhookStore
+    const store = yield* WebhookStore
+    const { dueBacklog } = store
     if (dueBacklog === undefined) return
+    // Called on the store, so an embedder's class-based store keeps its `this`.
+    const readAt = (now: number) => dueBacklog.call(store, now)
     const backlog = yield* Effect.cachedWithTTL(
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(dueBacklog(now), (b) => ({ now, ...b }))),
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(readAt(now), (b) => ({ now, ...b }))),
       READING_TTL
     )
     yield* metrics.gauge({
