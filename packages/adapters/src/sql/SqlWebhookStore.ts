@@ -43,6 +43,11 @@ const ENDPOINT_COLUMNS = "partner_id, id, url, event_types, active, secret, prev
 /** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
 const PURGES_PER_SWEEP = 100
 
+/** A delivery `d` in the due index (migration 0011): pending, its endpoint not flagged paused. */
+const IN_DUE_INDEX = "d.status = 'pending' AND NOT d.endpoint_paused"
+/** An endpoint `e` whose deliveries the claim takes (the flag above can lag a pause; migration 0011). */
+const OPEN_ENDPOINT = "e.active AND e.deleted_at IS NULL"
+
 const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({ ...r, eventTypes: r.eventTypes === null ? null : [...r.eventTypes] })
 
 interface DeliveryRow {
@@ -135,8 +140,10 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
    * per row, as the pause flag can lag (a retry recorded just after a pause enters the index
    * unflagged; migration 0011). A scalar subquery, so the planner walks the due index.
    */
-  const claimable = sql.literal(`d.status = 'pending' AND NOT d.endpoint_paused
-    AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)`)
+  const claimable = sql.literal(`${IN_DUE_INDEX}
+    AND (SELECT ${OPEN_ENDPOINT} FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)`)
+  const inDueIndex = sql.literal(IN_DUE_INDEX)
+  const openEndpoint = sql.literal(OPEN_ENDPOINT)
 
   /**
    * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
@@ -468,10 +475,21 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
         Effect.mapError(storeError("nextWakeAt"))
       ),
 
-    // What the claim would take: from the due index, so a scrape reads only what waits, not the delivery log.
+    // What the claim would take: from the due index, so a scrape reads only what waits, not the
+    // delivery log. Counted per endpoint, then the endpoints checked once each: the claim's
+    // per-row check (`claimable`) made a count look up an endpoint for every due delivery
+    // (EXPLAIN ANALYZE over 1,000 endpoints: 100,000 due, 188–406 → 20 ms; 20,000 due of
+    // 400,000 deliveries, 28–50 → 9–10 ms).
     dueBacklog: (now) =>
-      sql<{ n: number; oldest: number | null }>`SELECT count(*)::int AS n, min(d.next_attempt_at)::bigint AS oldest FROM webhook_deliveries d
-        WHERE ${claimable} AND d.next_attempt_at <= ${now}`.pipe(
+      sql<{ n: number; oldest: number | null }>`
+        SELECT coalesce(sum(g.n), 0)::int AS n, min(g.oldest)::bigint AS oldest
+        FROM (
+          SELECT d.partner_id, d.endpoint_id, count(*) AS n, min(d.next_attempt_at) AS oldest FROM webhook_deliveries d
+          WHERE ${inDueIndex} AND d.next_attempt_at <= ${now}
+          GROUP BY d.partner_id, d.endpoint_id
+        ) g
+        JOIN webhook_endpoints e ON e.partner_id = g.partner_id AND e.id = g.endpoint_id
+        WHERE ${openEndpoint}`.pipe(
         Effect.map((rows) => ({ count: rows[0]?.n ?? 0, oldestDueAt: rows[0]?.oldest ?? undefined })),
         Effect.mapError(storeError("dueBacklog"))
       ),
