@@ -16,13 +16,16 @@
  * Throughput rounds are interleaved (engine, live engine, raw, pg-boss, then again) and medians
  * reported: the machine is shared and noisy, so only same-run ratios mean anything. Next to
  * each rate the bench prints CPU per delivery, of this process (client, receiver included) and
- * of the Postgres backends serving it, which noise moves much less than rates.
+ * of the Postgres backends serving it, which noise moves much less than rates. A last table puts
+ * the 2× pg-boss target in cores: how many the engine's deliveries kept busy, how many twice
+ * pg-boss's rate would at the same CPU per delivery, and how busy the whole machine was.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
+import { availableParallelism } from "node:os"
 import { SqlClient } from "@effect/sql"
 import {
   httpWebhookTransportLayer,
@@ -88,6 +91,8 @@ interface Round {
   readonly rate: number
   readonly clientUs: number
   readonly pgUs: number
+  /** Share of all the machine's cores busy during the round (every process; /proc/stat). */
+  readonly machineBusy: number
 }
 
 // ---------- CPU accounting (Linux /proc; NaN elsewhere) ----------
@@ -106,17 +111,36 @@ const cpuOf = (pids: Iterable<number>): Map<number, number> => {
   return out
 }
 
+/** The machine's CPU time so far, all cores: busy and total, in clock ticks (NaN off Linux). */
+const machineTicks = (): { busy: number; total: number } => {
+  try {
+    // cpu  user nice system idle iowait irq softirq steal …
+    const ticks = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1, 9).map(Number)
+    const total = ticks.reduce((a, b) => a + b, 0)
+    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total }
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN }
+  }
+}
+
 /** Starts measuring: call the result with the backends' pids at the end (a backend born meanwhile counts from 0). */
 const measure = (backendsAtStart: ReadonlyArray<number>) => {
   const client0 = process.cpuUsage()
   const pg0 = cpuOf(backendsAtStart)
+  const machine0 = machineTicks()
   const t0 = performance.now()
   return (n: number, backendsAtEnd: ReadonlyArray<number>): Round => {
     const seconds = (performance.now() - t0) / 1000
     const client = process.cpuUsage(client0)
+    const machine = machineTicks()
     let pgUs = 0
     for (const [pid, us] of cpuOf(new Set([...backendsAtStart, ...backendsAtEnd]))) pgUs += us - (pg0.get(pid) ?? 0)
-    return { rate: n / seconds, clientUs: (client.user + client.system) / n, pgUs: pgUs / n }
+    return {
+      rate: n / seconds,
+      clientUs: (client.user + client.system) / n,
+      pgUs: pgUs / n,
+      machineBusy: (machine.busy - machine0.busy) / (machine.total - machine0.total)
+    }
   }
 }
 
@@ -441,7 +465,8 @@ const show = (r: Round) => `${r.rate.toFixed(0)}/s (${r.clientUs.toFixed(0)} µs
 const medianRound = (rs: ReadonlyArray<Round>): Round => ({
   rate: median(rs.map((r) => r.rate)),
   clientUs: median(rs.map((r) => r.clientUs)),
-  pgUs: median(rs.map((r) => r.pgUs))
+  pgUs: median(rs.map((r) => r.pgUs)),
+  machineBusy: median(rs.map((r) => r.machineBusy))
 })
 
 /** A table cell: rate (client + Postgres µs per delivery), or – for a side not run. */
@@ -486,6 +511,24 @@ const program = Effect.gen(function* () {
     console.log(
       `| ${backlog} | ${cell(e)} | ${cell(l)} | ${cell(r, false)} | ${cell(b)} | ${ratio(e.rate, b.rate)} | ${ratio(e.rate, r.rate)} |`
     )
+  // What the 2× target asks of this machine: at the engine's CPU per delivery in this run (its
+  // process, receiver included, plus its Postgres backends), the cores twice pg-boss's rate would
+  // keep busy, against the cores the engine's rounds did keep busy and the machine's own.
+  if (ONLY.has("engine") && ONLY.has("boss")) {
+    const cores = availableParallelism()
+    const busyCores = (perDeliveryUs: number, rate: number) => (rate * perDeliveryUs) / 1e6
+    console.log("")
+    console.log(`Cores (of this machine's ${cores}) for the 2× pg-boss target at the engine's CPU per delivery (client + Postgres):`)
+    console.log("")
+    console.log("| backlog | engine's deliveries kept busy | 2× pg-boss would keep busy | machine busy, engine / pg-boss rounds (all processes) |")
+    console.log("| ---: | ---: | ---: | ---: |")
+    for (const { backlog, engine: e, boss: b } of results) {
+      const us = e.clientUs + e.pgUs
+      console.log(
+        `| ${backlog} | ${busyCores(us, e.rate).toFixed(2)} | ${busyCores(us, 2 * b.rate).toFixed(2)} | ${(e.machineBusy * cores).toFixed(2)} / ${(b.machineBusy * cores).toFixed(2)} |`
+      )
+    }
+  }
   if (lat !== undefined) {
     console.log("")
     console.log(`| commit → first attempt (${lat.achieved.toFixed(0)} events/s for ${SECONDS} s) | ms | target |`)
