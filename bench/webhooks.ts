@@ -150,7 +150,7 @@ const measure = (backendsAtStart: ReadonlyArray<number>) => {
  * Answers 200 at once and counts requests; after `recordArrivals` it also notes when each event id
  * first arrived (the latency run). Only then: the throughput rounds need the count alone, and a
  * map of every event id ever received grew through the run — the engine's ids are new each round,
- * the other sides' repeat — so the engine's rounds alone paid for its growth (until 2026-11-25 ≈19:10).
+ * the other sides' repeat — so the engine's rounds alone paid for its growth (until 2026-11-25 ≈18:45).
  */
 const receiver = await new Promise<{ url: string; arrivals: Map<string, number>; count: () => number; recordArrivals: () => void }>((done) => {
   const arrivals = new Map<string, number>()
