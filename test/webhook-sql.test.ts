@@ -278,7 +278,7 @@ for (const [engine, database] of engines) {
 
     // Several connections at once: only a server has them (PGlite serves one at a time).
     if (engine === "PostgreSQL") {
-      it.effect("the worker's claim and outcome write find deliveries by primary key, however many endpoints share the table (migration 0012)", () =>
+      it.effect("the worker's claim and outcome write find deliveries and endpoints by primary key, however many endpoints share the table or a partner has deleted (migrations 0012, 0013)", () =>
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
@@ -301,6 +301,11 @@ for (const [engine, database] of engines) {
           yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
             SELECT ${prefix} || k, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/plan', NULL, true, 'whsec_plan', 0, 0
             FROM generate_series(1, 40) k`
+          // And one partner that registered and deleted endpoints many times (a deletion is soft):
+          // the claim once read all of them for every claimed delivery of that partner's.
+          yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at, deleted_at)
+            SELECT ${prefix} || 1, md5(${tag} || 'deleted' || k)::uuid, 'https://receiver.example/plan', NULL, false, '', 0, 0, 1
+            FROM generate_series(1, 400) k`
           yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
             SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'ev' || g)::uuid, 'webhook.test', g, '{}' FROM generate_series(1, 1000) g`
           yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
@@ -337,6 +342,9 @@ for (const [engine, database] of engines) {
           // Each claimed row updated through the primary key, not through its endpoint's deliveries.
           expect(claimPlan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries \w+[^\n]*\n\s*Index Cond: \(\(partner_id = due\.partner_id\) AND \(id = due\.id\)\)/)
           expect(claimPlan).not.toMatch(/webhook_deliveries_by_endpoint|Hash Join|Merge Join|Seq Scan on webhook_(deliveries|events)/)
+          // Each claimed row's endpoint by its whole key, never a partner's endpoints filtered by id.
+          expect(claimPlan).toMatch(/Index Scan using webhook_endpoints_pkey on webhook_endpoints \w+[^\n]*\n\s*Index Cond: \(\(partner_id = c\.partner_id\) AND \(id = c\.endpoint_id\)\)/)
+          expect(claimPlan).not.toMatch(/Join Filter/)
           // Each outcome looked up by its key (an index scan whose condition is the outcome row), never
           // a pass over the whole table into a hash join.
           expect(finishPlan).toMatch(/Nested Loop[\s\S]*Function Scan on json_to_recordset[\s\S]*Index Scan using \w+ on webhook_deliveries d[^\n]*\n\s*Index Cond: \(\(?partner_id = \w+\.partner_id\)/)

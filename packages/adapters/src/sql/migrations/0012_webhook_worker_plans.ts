@@ -29,42 +29,43 @@ import { Effect } from "effect"
 import { plannedOnce } from "./0008_webhook_worker_functions.js"
 
 /** Planner settings of both functions: index lookups only. */
-const KEY_LOOKUPS_ONLY = ["enable_seqscan = off", "enable_hashjoin = off", "enable_mergejoin = off"]
+export const KEY_LOOKUPS_ONLY = ["enable_seqscan = off", "enable_hashjoin = off", "enable_mergejoin = off"]
+
+/** The claim function as this migration defines it (bench/webhooks-deleted measures the one after it against it). */
+export const CLAIM_DUE_0012 = plannedOnce(
+  "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
+  `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
+  lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
+  // The due condition is migration 0011's (it matches the due index); the rest as in 0008.
+  `WITH due AS (
+    SELECT d.partner_id, d.id FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND NOT d.endpoint_paused AND d.next_attempt_at <= p_now
+      AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
+    ORDER BY d.next_attempt_at
+    LIMIT p_limit
+    FOR UPDATE OF d SKIP LOCKED
+  ), claimed AS (
+    UPDATE webhook_deliveries d
+    SET status = 'delivering', attempts = d.attempts + 1, next_attempt_at = NULL,
+      lease_until = p_lease_until, claim_token = p_claim_token, updated_at = p_now
+    FROM due
+    WHERE d.partner_id = due.partner_id AND d.id = due.id
+    RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until
+  )
+  -- Endpoints are never removed (a deletion is soft) and deliveries reference their event, so
+  -- every claimed row finds both.
+  SELECT c.partner_id, c.id, c.endpoint_id, c.event_id, c.event_type, c.attempts, c.lease_until,
+    ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until
+  FROM claimed c
+  JOIN webhook_endpoints e ON e.partner_id = c.partner_id AND e.id = c.endpoint_id
+  JOIN webhook_events ev ON ev.partner_id = c.partner_id AND ev.id = c.event_id`,
+  KEY_LOOKUPS_ONLY
+)
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)`
-  yield* sql.unsafe(
-    plannedOnce(
-      "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
-      `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
-      lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
-      // The due condition is migration 0011's (it matches the due index); the rest as in 0008.
-      `WITH due AS (
-        SELECT d.partner_id, d.id FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND NOT d.endpoint_paused AND d.next_attempt_at <= p_now
-          AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
-        ORDER BY d.next_attempt_at
-        LIMIT p_limit
-        FOR UPDATE OF d SKIP LOCKED
-      ), claimed AS (
-        UPDATE webhook_deliveries d
-        SET status = 'delivering', attempts = d.attempts + 1, next_attempt_at = NULL,
-          lease_until = p_lease_until, claim_token = p_claim_token, updated_at = p_now
-        FROM due
-        WHERE d.partner_id = due.partner_id AND d.id = due.id
-        RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until
-      )
-      -- Endpoints are never removed (a deletion is soft) and deliveries reference their event, so
-      -- every claimed row finds both.
-      SELECT c.partner_id, c.id, c.endpoint_id, c.event_id, c.event_type, c.attempts, c.lease_until,
-        ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until
-      FROM claimed c
-      JOIN webhook_endpoints e ON e.partner_id = c.partner_id AND e.id = c.endpoint_id
-      JOIN webhook_events ev ON ev.partner_id = c.partner_id AND ev.id = c.event_id`,
-      KEY_LOOKUPS_ONLY
-    )
-  )
+  yield* sql.unsafe(CLAIM_DUE_0012)
   yield* sql`DROP FUNCTION webhook_finish_attempts(json, bigint)`
   yield* sql.unsafe(
     plannedOnce(

@@ -20,6 +20,7 @@ import m0009 from "./0009_webhook_rotation_windows.js"
 import m0010 from "./0010_webhook_endpoint_purges.js"
 import m0011 from "./0011_webhook_paused_backlogs.js"
 import m0012 from "./0012_webhook_worker_plans.js"
+import m0013 from "./0013_webhook_deleted_endpoints.js"
 
 const migrations = {
   "0001_ledger": m0001,
@@ -33,7 +34,8 @@ const migrations = {
   "0009_webhook_rotation_windows": m0009,
   "0010_webhook_endpoint_purges": m0010,
   "0011_webhook_paused_backlogs": m0011,
-  "0012_webhook_worker_plans": m0012
+  "0012_webhook_worker_plans": m0012,
+  "0013_webhook_deleted_endpoints": m0013
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)
