@@ -10,10 +10,10 @@
  * In each, the worker's claim (`WebhookStore.claimDue`, 64 rows) is timed over CLAIMS claims of
  * the partner's due deliveries, and the store's fan-out (`appendEvent`, one event to the
  * partner's endpoints, as `Outbox.emit` writes it) over EVENTS events. The sides run in turns,
- * twice each, and are averaged: the machine is shared.
+ * ROUNDS times each in rotating order, and are averaged: the machine is shared.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks-deleted
- *   (DELETED, default 5000; CLAIMS, default 40; EVENTS, default 500)
+ *   (DELETED, default 5000; CLAIMS, default 40; EVENTS, default 500; ROUNDS, default 3)
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
@@ -27,6 +27,7 @@ const url = databaseUrlOrExit("bench/webhooks-deleted")
 const DELETED = Number(process.env.DELETED ?? 5_000)
 const CLAIMS = Number(process.env.CLAIMS ?? 40)
 const EVENTS = Number(process.env.EVENTS ?? 500)
+const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const CLAIM_ROWS = 64
 const PARTNER = "p_deleting"
 /**
@@ -90,7 +91,8 @@ const program = Effect.gen(function* () {
     { name: "this build", deleted: DELETED, ddl: [], claimMs: [], fanOutMs: [] },
     { name: "before migration 0013", deleted: DELETED, ddl: UNDO_0013, claimMs: [], fanOutMs: [] }
   ]
-  for (let r = 0; r < 2; r++) for (const side of sides) yield* measure(side)
+  // In turns, in rotating order (no side always first, or last, in a round).
+  for (let r = 0; r < ROUNDS; r++) for (let k = 0; k < sides.length; k++) yield* measure(sides[(r + k) % sides.length] as Side)
   const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
   const [base] = sides
   if (base === undefined) return
