@@ -3,7 +3,8 @@
  * the fan-out of its events (migration 0013).
  *
  * A deletion is soft, so a partner whose automation registers and deletes endpoints piles them
- * up. Three fresh schemas in one run, each with one partner's live endpoint:
+ * up. Three sides in one run, each measured on a fresh schema per round with one partner's live
+ * endpoint:
  *   - this build, no deleted endpoints (the baseline);
  *   - this build, DELETED deleted endpoints of that partner;
  *   - the same, with migration 0013 undone (0012's claim function, no live-endpoint index).
@@ -55,6 +56,9 @@ const measure = (side: Side) =>
     const sql = yield* SqlClient.SqlClient
     const store = yield* WebhookStore
     for (const statement of side.ddl) yield* sql.unsafe(statement)
+    // The side runs the claim it names: 0013's looks endpoints up LATERAL, 0012's did not.
+    const [fn] = yield* sql<{ lateral: boolean }>`SELECT prosrc LIKE '%LATERAL%' AS lateral FROM pg_proc WHERE proname = 'webhook_claim_due' AND pronamespace = current_schema()::regnamespace`
+    if (fn?.lateral !== (side.ddl.length === 0)) throw new Error(`bench/webhooks-deleted: ${side.name} runs the wrong claim function`)
     yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
       SELECT 'p_' || k, md5('ep' || k)::uuid, 'https://receiver.example/hook', NULL, true, 'whsec_bench', 0, 0 FROM generate_series(1, ${OTHER_PARTNERS}) k`
     yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)

@@ -25,7 +25,6 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
-import { availableParallelism } from "node:os"
 import { SqlClient } from "@effect/sql"
 import {
   httpWebhookTransportLayer,
@@ -111,15 +110,19 @@ const cpuOf = (pids: Iterable<number>): Map<number, number> => {
   return out
 }
 
-/** The machine's CPU time so far, all cores: busy and total, in clock ticks (NaN off Linux). */
-const machineTicks = (): { busy: number; total: number } => {
+/**
+ * The machine's CPU time so far, all its cores: busy and total, in clock ticks, and how many cores
+ * (NaN off Linux). Time a hypervisor took away (steal) is not this machine's work: not busy.
+ */
+const machineTicks = (): { busy: number; total: number; cores: number } => {
   try {
+    const lines = readFileSync("/proc/stat", "utf8").split("\n")
     // cpu  user nice system idle iowait irq softirq steal …
-    const ticks = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1, 9).map(Number)
+    const ticks = (lines[0] ?? "").trim().split(/\s+/).slice(1, 9).map(Number)
     const total = ticks.reduce((a, b) => a + b, 0)
-    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total }
+    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0) - (ticks[7] ?? 0), total, cores: lines.filter((l) => /^cpu\d/.test(l)).length }
   } catch {
-    return { busy: Number.NaN, total: Number.NaN }
+    return { busy: Number.NaN, total: Number.NaN, cores: Number.NaN }
   }
 }
 
@@ -521,7 +524,8 @@ const program = Effect.gen(function* () {
   // process, receiver included, plus its Postgres backends), the cores twice pg-boss's rate would
   // keep busy, against the cores the engine's rounds did keep busy and the machine's own.
   if (ONLY.has("engine") && ONLY.has("boss")) {
-    const cores = availableParallelism()
+    // The cores /proc/stat counts (every one of the machine's, whatever this process may use).
+    const cores = machineTicks().cores
     const busyCores = (perDeliveryUs: number, rate: number) => (rate * perDeliveryUs) / 1e6
     console.log("")
     console.log(`Cores (of this machine's ${cores}) for the 2× pg-boss target at the engine's CPU per delivery (client + Postgres):`)

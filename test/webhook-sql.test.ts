@@ -301,10 +301,11 @@ for (const [engine, database] of engines) {
           yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
             SELECT ${prefix} || k, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/plan', NULL, true, 'whsec_plan', 0, 0
             FROM generate_series(1, 40) k`
-          // And one partner that registered and deleted endpoints many times (a deletion is soft):
-          // the claim once read all of them for every claimed delivery of that partner's.
+          // And a partner that registered and deleted endpoints many times (a deletion is soft),
+          // one whose deliveries the claim below takes (due at 1, 41, …): migration 0012's claim
+          // looked their endpoint up among all of these.
           yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at, deleted_at)
-            SELECT ${prefix} || 1, md5(${tag} || 'deleted' || k)::uuid, 'https://receiver.example/plan', NULL, false, '', 0, 0, 1
+            SELECT ${prefix} || 2, md5(${tag} || 'deleted' || k)::uuid, 'https://receiver.example/plan', NULL, false, '', 0, 0, 1
             FROM generate_series(1, 400) k`
           yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
             SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'ev' || g)::uuid, 'webhook.test', g, '{}' FROM generate_series(1, 1000) g`
