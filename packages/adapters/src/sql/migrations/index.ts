@@ -21,6 +21,7 @@ import m0010 from "./0010_webhook_endpoint_purges.js"
 import m0011 from "./0011_webhook_paused_backlogs.js"
 import m0012 from "./0012_webhook_worker_plans.js"
 import m0013 from "./0013_webhook_deleted_endpoints.js"
+import m0014 from "./0014_webhook_pending_by_endpoint.js"
 
 const migrations = {
   "0001_ledger": m0001,
@@ -35,7 +36,8 @@ const migrations = {
   "0010_webhook_endpoint_purges": m0010,
   "0011_webhook_paused_backlogs": m0011,
   "0012_webhook_worker_plans": m0012,
-  "0013_webhook_deleted_endpoints": m0013
+  "0013_webhook_deleted_endpoints": m0013,
+  "0014_webhook_pending_by_endpoint": m0014
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)
