@@ -136,7 +136,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
 
   /**
    * A pending delivery `d` the claim would take once due (the claim function's own condition,
-   * migration 0012): unpaused in the due index, and its endpoint active and not deleted — checked
+   * migrations 0012, 0013): unpaused in the due index, and its endpoint active and not deleted — checked
    * per row, as the pause flag can lag (a retry recorded just after a pause enters the index
    * unflagged; migration 0011). A scalar subquery, so the planner walks the due index.
    */

@@ -44,6 +44,29 @@ export const plannedOnce = (signature: string, returns: string, statement: strin
     END
     $fn$`
 
+/** The claim function's parameters and rows, the same in every migration that redefines it. */
+export const CLAIM_DUE_SIGNATURE = "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)"
+export const CLAIM_DUE_COLUMNS = `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
+  lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`
+/** The outcome write's parameters and rows, the same in every migration that redefines it. */
+export const FINISH_ATTEMPTS_SIGNATURE = "webhook_finish_attempts(p_outcomes json, p_now bigint)"
+export const FINISH_ATTEMPTS_COLUMNS = "id uuid, status text, endpoint_deleted boolean"
+
+/**
+ * The outcome write's start: the batch (one JSON array) as rows `input`, then `u`, the fenced
+ * update of the deliveries still held by their claim, answering `returning`.
+ */
+export const fencedOutcomes = (returning: string) => `WITH input AS (
+    SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
+      attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
+  ), u AS (
+    UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
+      lease_until = NULL, claim_token = NULL, updated_at = p_now
+    FROM input i
+    WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
+    RETURNING ${returning}
+  )`
+
 /**
  * The claim function's definition, with `pending` the condition a due candidate meets (it must
  * imply the due index's own, so the generic plan can walk that index). Migration 0011 redefines
@@ -51,9 +74,8 @@ export const plannedOnce = (signature: string, returns: string, statement: strin
  */
 export const claimDueFunction = (pending: string) =>
   plannedOnce(
-    "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
-    `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
-      lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
+    CLAIM_DUE_SIGNATURE,
+    CLAIM_DUE_COLUMNS,
     `WITH due AS (
         SELECT d.partner_id, d.id FROM webhook_deliveries d
         WHERE ${pending} AND d.next_attempt_at <= p_now
@@ -75,18 +97,9 @@ export const claimDueFunction = (pending: string) =>
 
 /** The outcome write as this migration defined it (migration 0012 replaces it; bench/webhooks-statements measures both). */
 export const FINISH_ATTEMPTS_0008 = plannedOnce(
-  "webhook_finish_attempts(p_outcomes json, p_now bigint)",
-  "id uuid, status text, endpoint_deleted boolean",
-  `WITH input AS (
-    SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
-      attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
-  ), u AS (
-    UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
-      lease_until = NULL, claim_token = NULL, updated_at = p_now
-    FROM input i
-    WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
-    RETURNING d.partner_id, d.id, d.status, d.endpoint_id
-  ), a AS (
+  FINISH_ATTEMPTS_SIGNATURE,
+  FINISH_ATTEMPTS_COLUMNS,
+  `${fencedOutcomes("d.partner_id, d.id, d.status, d.endpoint_id")}, a AS (
     INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
     SELECT i.partner_id, i.id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error
     FROM input i JOIN u ON u.partner_id = i.partner_id AND u.id = i.id

@@ -26,18 +26,24 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { plannedOnce } from "./0008_webhook_worker_functions.js"
+import {
+  CLAIM_DUE_COLUMNS,
+  CLAIM_DUE_SIGNATURE,
+  FINISH_ATTEMPTS_COLUMNS,
+  FINISH_ATTEMPTS_SIGNATURE,
+  fencedOutcomes,
+  plannedOnce
+} from "./0008_webhook_worker_functions.js"
 
 /** Planner settings of both functions: index lookups only. */
 export const KEY_LOOKUPS_ONLY = ["enable_seqscan = off", "enable_hashjoin = off", "enable_mergejoin = off"]
 
-/** The claim function as this migration defines it (bench/webhooks-deleted measures the one after it against it). */
-export const CLAIM_DUE_0012 = plannedOnce(
-  "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
-  `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
-  lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
-  // The due condition is migration 0011's (it matches the due index); the rest as in 0008.
-  `WITH due AS (
+/**
+ * The claim's first two steps as this migration defines them: `due`, the candidates (the due
+ * condition is migration 0011's, it matches the due index; the endpoint check as in 0008), and
+ * `claimed`, their update by primary key alone. Migration 0013 keeps them.
+ */
+export const CLAIMED_0012 = `WITH due AS (
     SELECT d.partner_id, d.id FROM webhook_deliveries d
     WHERE d.status = 'pending' AND NOT d.endpoint_paused AND d.next_attempt_at <= p_now
       AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
@@ -51,9 +57,15 @@ export const CLAIM_DUE_0012 = plannedOnce(
     FROM due
     WHERE d.partner_id = due.partner_id AND d.id = due.id
     RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until
-  )
-  -- Endpoints are never removed (a deletion is soft) and deliveries reference their event, so
-  -- every claimed row finds both.
+  )`
+
+/** The claim function as this migration defines it (bench/webhooks-deleted measures the one after it against it). */
+export const CLAIM_DUE_0012 = plannedOnce(
+  CLAIM_DUE_SIGNATURE,
+  CLAIM_DUE_COLUMNS,
+  // Endpoints are never removed (a deletion is soft) and deliveries reference their event, so
+  // every claimed row finds both.
+  `${CLAIMED_0012}
   SELECT c.partner_id, c.id, c.endpoint_id, c.event_id, c.event_type, c.attempts, c.lease_until,
     ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until
   FROM claimed c
@@ -69,18 +81,10 @@ export default Effect.gen(function* () {
   yield* sql`DROP FUNCTION webhook_finish_attempts(json, bigint)`
   yield* sql.unsafe(
     plannedOnce(
-      "webhook_finish_attempts(p_outcomes json, p_now bigint)",
-      "id uuid, status text, endpoint_deleted boolean",
-      `WITH input AS (
-        SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
-          attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
-      ), u AS (
-        UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
-          lease_until = NULL, claim_token = NULL, updated_at = p_now
-        FROM input i
-        WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
-        RETURNING d.partner_id, d.id, d.status, d.endpoint_id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error
-      ), a AS (
+      FINISH_ATTEMPTS_SIGNATURE,
+      FINISH_ATTEMPTS_COLUMNS,
+      // The attempt rows take their values from the update's RETURNING: no join back to `input`.
+      `${fencedOutcomes("d.partner_id, d.id, d.status, d.endpoint_id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error")}, a AS (
         INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
         SELECT u.partner_id, u.id, u.attempt, u.started_at, u.duration_ms, u.response_status, u.error FROM u
         RETURNING 1

@@ -21,35 +21,20 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { plannedOnce } from "./0008_webhook_worker_functions.js"
-import { KEY_LOOKUPS_ONLY } from "./0012_webhook_worker_plans.js"
+import { CLAIM_DUE_COLUMNS, CLAIM_DUE_SIGNATURE, plannedOnce } from "./0008_webhook_worker_functions.js"
+import { CLAIMED_0012, KEY_LOOKUPS_ONLY } from "./0012_webhook_worker_plans.js"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)`
   yield* sql.unsafe(
     plannedOnce(
-      "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)",
-      `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
-      lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`,
-      // As migration 0012 has it, but for the lookups of the last SELECT.
-      `WITH due AS (
-        SELECT d.partner_id, d.id FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND NOT d.endpoint_paused AND d.next_attempt_at <= p_now
-          AND (SELECT e.active AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)
-        ORDER BY d.next_attempt_at
-        LIMIT p_limit
-        FOR UPDATE OF d SKIP LOCKED
-      ), claimed AS (
-        UPDATE webhook_deliveries d
-        SET status = 'delivering', attempts = d.attempts + 1, next_attempt_at = NULL,
-          lease_until = p_lease_until, claim_token = p_claim_token, updated_at = p_now
-        FROM due
-        WHERE d.partner_id = due.partner_id AND d.id = due.id
-        RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until
-      )
-      -- Endpoints are never removed (a deletion is soft) and deliveries reference their event, so
-      -- every claimed row finds both.
+      CLAIM_DUE_SIGNATURE,
+      CLAIM_DUE_COLUMNS,
+      // Migration 0012's candidates and update; only the lookups of the last step change.
+      // Endpoints are never removed (a deletion is soft) and deliveries reference their event, so
+      // every claimed row finds both.
+      `${CLAIMED_0012}
       SELECT c.partner_id, c.id, c.endpoint_id, c.event_id, c.event_type, c.attempts, c.lease_until,
         ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until
       FROM claimed c
