@@ -15,7 +15,12 @@ createServer(async (req, res) => {
   try {
     const raw = String(req.headers["x-api-key"] ?? "")
     const hash = createHmac("sha256", pepper).update(raw).digest("hex")
-    const key = (await pool.query("SELECT partner_id, id, revoked_at, expires_at, last_used_at FROM api_keys WHERE key_hash = $1", [hash])).rows[0]
+    const key = (
+      await pool.query(
+        "SELECT partner_id, id, revoked_at, expires_at, last_used_at FROM api_keys WHERE key_hash = $1",
+        [hash]
+      )
+    ).rows[0]
     if (key === undefined || key.revoked_at !== null) {
       res.writeHead(401).end()
       return
@@ -31,13 +36,24 @@ createServer(async (req, res) => {
        RETURNING key, count`,
       [keys, [window, window], [window + 60_000, window + 60_000], [1_000_000_000, 1_000_000_000]]
     )
-    const acc = (await pool.query("SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = $1", [key.partner_id])).rows[0]
+    const acc = (
+      await pool.query("SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = $1", [
+        key.partner_id
+      ])
+    ).rows[0]
     const total = Number(acc?.total_minor ?? 0)
     const used = Number(acc?.used_minor ?? 0)
     const reserved = Number(acc?.reserved_minor ?? 0)
     const available = Math.max(0, total - used - reserved)
     res.writeHead(200, { "content-type": "application/json" }).end(
-      JSON.stringify({ total: total / 100, used: used / 100, reserved: reserved / 100, available: available / 100, isLow: available < 100_000, lowBalanceThresholdFranks: 1000 })
+      JSON.stringify({
+        total: total / 100,
+        used: used / 100,
+        reserved: reserved / 100,
+        available: available / 100,
+        isLow: available < 100_000,
+        lowBalanceThresholdFranks: 1000
+      })
     )
   } catch {
     res.writeHead(500).end()

@@ -15,7 +15,27 @@ const { FiberRuntime } = (await import(pathToFileURL(join(effectRoot, "dist/esm/
   FiberRuntime: { prototype: Record<string, (...args: unknown[]) => unknown> }
 }
 const counts: Record<string, number> = { fibers: 0 }
-const OPS = ["Async", "Commit", "Failure", "OnFailure", "OnSuccess", "OnSuccessAndFailure", "Success", "Sync", "Tag", "UpdateRuntimeFlags", "While", "Iterator", "WithRuntime", "Yield", "RevertFlags", "Left", "Right", "Some", "None"]
+const OPS = [
+  "Async",
+  "Commit",
+  "Failure",
+  "OnFailure",
+  "OnSuccess",
+  "OnSuccessAndFailure",
+  "Success",
+  "Sync",
+  "Tag",
+  "UpdateRuntimeFlags",
+  "While",
+  "Iterator",
+  "WithRuntime",
+  "Yield",
+  "RevertFlags",
+  "Left",
+  "Right",
+  "Some",
+  "None"
+]
 /** With OP_COUNT_DETAIL set, also by the source text of the function each op runs (slow). */
 const detail = process.env.OP_COUNT_DETAIL !== undefined
 const names = new WeakMap<object, string>()
@@ -28,7 +48,14 @@ const nameOf = (f: unknown): string => {
   }
   return n
 }
-const FIELD: Record<string, string> = { Sync: "effect_instruction_i0", WithRuntime: "effect_instruction_i0", OnSuccess: "effect_instruction_i1", OnFailure: "effect_instruction_i1", OnSuccessAndFailure: "effect_instruction_i2", Async: "effect_instruction_i0" }
+const FIELD: Record<string, string> = {
+  Sync: "effect_instruction_i0",
+  WithRuntime: "effect_instruction_i0",
+  OnSuccess: "effect_instruction_i1",
+  OnFailure: "effect_instruction_i1",
+  OnSuccessAndFailure: "effect_instruction_i2",
+  Async: "effect_instruction_i0"
+}
 const proto = FiberRuntime.prototype
 for (const op of OPS) {
   const original = proto[op]
@@ -67,7 +94,11 @@ process.on("SIGUSR2", () => {
     heap = new Session()
     heap.connect()
     heap.post("HeapProfiler.enable")
-    heap.post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+    heap.post("HeapProfiler.startSampling", {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true
+    })
   } else {
     heap.post("HeapProfiler.stopSampling", (err, result) => {
       if (err === null) writeFileSync(`${file}.heapprofile`, JSON.stringify(result.profile))

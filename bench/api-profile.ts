@@ -38,7 +38,8 @@ const allocatedBetween = (fromMs: number, toMs: number): number => {
   for (const line of readFileSync(allocFile!, "utf8").split("\n")) {
     const at = /\]\s+(\d+) ms: /.exec(line)
     const allocated = / allocated=(\d+)/.exec(line)
-    if (at !== null && allocated !== null && Number(at[1]) > fromMs && Number(at[1]) <= toMs) bytes += Number(allocated[1])
+    if (at !== null && allocated !== null && Number(at[1]) > fromMs && Number(at[1]) <= toMs)
+      bytes += Number(allocated[1])
   }
   return bytes
 }
@@ -64,8 +65,9 @@ const json = async (res: Response) => (await res.json()) as Record<string, unkno
 
 const load = (target: string, key: string, seconds: number) =>
   new Promise<autocannon.Result>((done, fail) => {
-    autocannon({ url: `${target}/v1/billing/balance`, connections: 32, duration: seconds, headers: { "x-api-key": key } }, (err, result) =>
-      err ? fail(err) : done(result)
+    autocannon(
+      { url: `${target}/v1/billing/balance`, connections: 32, duration: seconds, headers: { "x-api-key": key } },
+      (err, result) => (err ? fail(err) : done(result))
     )
   })
 
@@ -83,22 +85,29 @@ try {
   const opCounting = opCountFile === undefined ? [] : ["--import", "./bench/api-opcount.ts"]
   // Allocation: V8 reports the bytes allocated since the previous GC on every GC; a 1 MiB young
   // generation makes those GCs frequent enough to sum over the measured window.
-  const gcTrace = allocFile === undefined ? ["--max-semi-space-size=64"] : ["--trace-gc-nvp", "--min-semi-space-size=1", "--max-semi-space-size=1"]
-  host = spawn(process.execPath, [...gcTrace, ...profiling, "--import", "tsx", ...opCounting, "packages/host/src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: dbUrl.toString(),
-      FRANK_KEY_PEPPER: randomBytes(16).toString("hex"),
-      FRANK_ADMIN_TOKEN: adminToken,
-      FRANK_RATE_LIMIT_MULTIPLIER: "1000000",
-      FRANK_DATA_DIR: `/tmp/frank-bench-${process.pid}`,
-      LOG_LEVEL: "warning",
-      OP_COUNT: opCountFile ?? ""
-    },
-    stdio: ["ignore", allocFile === undefined ? "ignore" : openSync(allocFile, "w"), "inherit"]
-  })
+  const gcTrace =
+    allocFile === undefined
+      ? ["--max-semi-space-size=64"]
+      : ["--trace-gc-nvp", "--min-semi-space-size=1", "--max-semi-space-size=1"]
+  host = spawn(
+    process.execPath,
+    [...gcTrace, ...profiling, "--import", "tsx", ...opCounting, "packages/host/src/main.ts"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: dbUrl.toString(),
+        FRANK_KEY_PEPPER: randomBytes(16).toString("hex"),
+        FRANK_ADMIN_TOKEN: adminToken,
+        FRANK_RATE_LIMIT_MULTIPLIER: "1000000",
+        FRANK_DATA_DIR: `/tmp/frank-bench-${process.pid}`,
+        LOG_LEVEL: "warning",
+        OP_COUNT: opCountFile ?? ""
+      },
+      stdio: ["ignore", allocFile === undefined ? "ignore" : openSync(allocFile, "w"), "inherit"]
+    }
+  )
   const hostUrl = `http://127.0.0.1:${port}`
   const deadline = performance.now() + 60_000
   for (;;) {
@@ -111,11 +120,27 @@ try {
     await new Promise((r) => setTimeout(r, 200))
   }
   const auth = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }
-  const partner = await json(await fetch(`${hostUrl}/admin/v1/partners`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench" }) }))
-  const session = await json(await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/sessions`, { method: "POST", headers: auth, body: "{}" }))
-  await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/credits`, { method: "POST", headers: auth, body: JSON.stringify({ amountFranks: 5000, kind: "adjustment" }) })
+  const partner = await json(
+    await fetch(`${hostUrl}/admin/v1/partners`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Bench" })
+    })
+  )
+  const session = await json(
+    await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/sessions`, { method: "POST", headers: auth, body: "{}" })
+  )
+  await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/credits`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ amountFranks: 5000, kind: "adjustment" })
+  })
   const issued = await json(
-    await fetch(`${hostUrl}/v1/billing/api-keys`, { method: "POST", headers: { cookie: `service_token=${session.token}`, "content-type": "application/json" }, body: "{}" })
+    await fetch(`${hostUrl}/v1/billing/api-keys`, {
+      method: "POST",
+      headers: { cookie: `service_token=${session.token}`, "content-type": "application/json" },
+      body: "{}"
+    })
   )
   const key = String(issued.key)
   await load(hostUrl, key, 3)
@@ -132,15 +157,22 @@ try {
       .sort((a, b) => b[1] - a[1])
     if (allocFile !== undefined) {
       await new Promise((r) => setTimeout(r, 500))
-      console.log(`allocated per request: ${(allocatedBetween(opsBefore.atMs!, opsAfter.atMs!) / r.requests.total / 1024).toFixed(1)} KiB`)
+      console.log(
+        `allocated per request: ${(allocatedBetween(opsBefore.atMs!, opsAfter.atMs!) / r.requests.total / 1024).toFixed(1)} KiB`
+      )
     }
     const plain = perRequest.filter(([k]) => !k.includes(" ") && k !== "atMs")
     const total = plain.filter(([k]) => k !== "fibers").reduce((a, [, n]) => a + n, 0)
-    console.log(`Effect ops per request: ${total.toFixed(1)} (${plain.map(([k, n]) => `${k} ${n.toFixed(1)}`).join(", ")})`)
-    for (const [k, n] of perRequest.filter(([k]) => k.includes(" ")).slice(0, 150)) console.log(`${n.toFixed(2).padStart(6)}  ${k}`)
+    console.log(
+      `Effect ops per request: ${total.toFixed(1)} (${plain.map(([k, n]) => `${k} ${n.toFixed(1)}`).join(", ")})`
+    )
+    for (const [k, n] of perRequest.filter(([k]) => k.includes(" ")).slice(0, 150))
+      console.log(`${n.toFixed(2).padStart(6)}  ${k}`)
   }
   window.end = performance.now()
-  console.log(`host: ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms, ${cpuUs.toFixed(0)} µs CPU/request, non-2xx ${r.non2xx}`)
+  console.log(
+    `host: ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms, ${cpuUs.toFixed(0)} µs CPU/request, non-2xx ${r.non2xx}`
+  )
 } finally {
   if (host !== undefined) {
     const exited = new Promise((r) => host?.once("exit", r))
@@ -163,7 +195,12 @@ interface Node {
   readonly id: number
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
 }
-const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number }
+const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+  nodes: Node[]
+  samples: number[]
+  timeDeltas: number[]
+  endTime: number
+}
 // Sample times are µs on the host's clock; the profile ends when the host exits.
 const from = profile.endTime - (window.exit - window.start) * 1000
 const to = profile.endTime - (window.exit - window.end) * 1000
@@ -179,7 +216,10 @@ profile.samples.forEach((id, i) => {
   const { functionName, url: u, lineNumber } = byId.get(id)!.callFrame
   if (functionName === "(idle)" || functionName === "(program)") return
   busy += t
-  const where = u.replace(/.*node_modules\//, "").replace(`${ROOT}/`, "").replace("file://", "")
+  const where = u
+    .replace(/.*node_modules\//, "")
+    .replace(`${ROOT}/`, "")
+    .replace("file://", "")
   const k = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`
   self.set(k, (self.get(k) ?? 0) + t)
   const pkg = where.replace(/\/(dist|src)\/.*/, "")
@@ -191,4 +231,6 @@ const show = (m: Map<string, number>, n: number) =>
     .slice(0, n)
     .map(([k, t]) => `${((100 * t) / busy).toFixed(1).padStart(5)} %  ${k}`)
     .join("\n")
-console.log(`profile ${join(dir, file)}; busy ${(busy / 1000).toFixed(0)} of ${((to - from) / 1000).toFixed(0)} ms under load (idle excluded)\n${show(self, 40)}\n--- per package\n${show(perPackage, 20)}`)
+console.log(
+  `profile ${join(dir, file)}; busy ${(busy / 1000).toFixed(0)} of ${((to - from) / 1000).toFixed(0)} ms under load (idle excluded)\n${show(self, 40)}\n--- per package\n${show(perPackage, 20)}`
+)

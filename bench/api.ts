@@ -47,7 +47,11 @@ const waitFor = async (check: () => Promise<boolean>, what: string) => {
 }
 
 const start = (nodeFlags: ReadonlyArray<string>, args: string[], env: Record<string, string>): ChildProcess =>
-  spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] })
+  spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>
 
@@ -64,7 +68,12 @@ const cpuSeconds = (pid: number | undefined): number => {
 const load = (target: string, key: string) =>
   new Promise<autocannon.Result>((done, fail) => {
     autocannon(
-      { url: `${target}/v1/billing/balance`, connections: CONNECTIONS, duration: DURATION_S, headers: { "x-api-key": key } },
+      {
+        url: `${target}/v1/billing/balance`,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        headers: { "x-api-key": key }
+      },
       (err, result) => (err ? fail(err) : done(result))
     )
   })
@@ -91,16 +100,36 @@ try {
   const hostUrl = `http://127.0.0.1:${hostPort}`
   await waitFor(async () => (await fetch(`${hostUrl}/readyz`)).ok, "host")
   const auth = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }
-  const partner = await json(await fetch(`${hostUrl}/admin/v1/partners`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench" }) }))
-  const session = await json(await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/sessions`, { method: "POST", headers: auth, body: "{}" }))
-  await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/credits`, { method: "POST", headers: auth, body: JSON.stringify({ amountFranks: 5000, kind: "adjustment" }) })
+  const partner = await json(
+    await fetch(`${hostUrl}/admin/v1/partners`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Bench" })
+    })
+  )
+  const session = await json(
+    await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/sessions`, { method: "POST", headers: auth, body: "{}" })
+  )
+  await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/credits`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ amountFranks: 5000, kind: "adjustment" })
+  })
   const issued = await json(
-    await fetch(`${hostUrl}/v1/billing/api-keys`, { method: "POST", headers: { cookie: `service_token=${session.token}`, "content-type": "application/json" }, body: "{}" })
+    await fetch(`${hostUrl}/v1/billing/api-keys`, {
+      method: "POST",
+      headers: { cookie: `service_token=${session.token}`, "content-type": "application/json" },
+      body: "{}"
+    })
   )
   const key = String(issued.key)
 
   const basePort = await freePort()
-  const baseline = start(BASELINE_FLAGS, ["bench/api-baseline-server.ts"], { PORT: String(basePort), DATABASE_URL: dbUrl.toString(), FRANK_KEY_PEPPER: pepper })
+  const baseline = start(BASELINE_FLAGS, ["bench/api-baseline-server.ts"], {
+    PORT: String(basePort),
+    DATABASE_URL: dbUrl.toString(),
+    FRANK_KEY_PEPPER: pepper
+  })
   children.push(baseline)
   const baseUrl = `http://127.0.0.1:${basePort}`
   await waitFor(async () => (await fetch(`${baseUrl}/`, { headers: { "x-api-key": key } })).ok, "baseline")
@@ -131,13 +160,23 @@ try {
   const e = bestRound("engine").r
   const base = bestRound("baseline").r
   const errors = rounds.reduce((n, x) => n + x.r.errors + x.r.non2xx, 0)
-  console.log(`\nbench/api — GET /v1/billing/balance, ${CONNECTIONS} connections, ${DURATION_S} s per round, PostgreSQL`)
-  console.log(`node flags — host: ${HOST_FLAGS.join(" ") || "(defaults)"}; baseline: ${BASELINE_FLAGS.join(" ") || "(defaults)"}`)
+  console.log(
+    `\nbench/api — GET /v1/billing/balance, ${CONNECTIONS} connections, ${DURATION_S} s per round, PostgreSQL`
+  )
+  console.log(
+    `node flags — host: ${HOST_FLAGS.join(" ") || "(defaults)"}; baseline: ${BASELINE_FLAGS.join(" ") || "(defaults)"}`
+  )
   console.log("| server | requests/s | p50 ms | p99 ms | server CPU µs/request |")
   console.log("|---|---:|---:|---:|---:|")
-  console.log(`| Frank host (full stack) | ${e.requests.average.toFixed(0)} | ${e.latency.p50} | ${e.latency.p99} | ${minCpu("engine").toFixed(0)} |`)
-  console.log(`| bare node:http + pg | ${base.requests.average.toFixed(0)} | ${base.latency.p50} | ${base.latency.p99} | ${minCpu("baseline").toFixed(0)} |`)
-  console.log(`ratio requests/s engine / baseline: ${(e.requests.average / base.requests.average).toFixed(2)} (target ≥ 0.6); CPU per request baseline / engine: ${(minCpu("baseline") / minCpu("engine")).toFixed(2)}; non-2xx or errors: ${errors}`)
+  console.log(
+    `| Frank host (full stack) | ${e.requests.average.toFixed(0)} | ${e.latency.p50} | ${e.latency.p99} | ${minCpu("engine").toFixed(0)} |`
+  )
+  console.log(
+    `| bare node:http + pg | ${base.requests.average.toFixed(0)} | ${base.latency.p50} | ${base.latency.p99} | ${minCpu("baseline").toFixed(0)} |`
+  )
+  console.log(
+    `ratio requests/s engine / baseline: ${(e.requests.average / base.requests.average).toFixed(2)} (target ≥ 0.6); CPU per request baseline / engine: ${(minCpu("baseline") / minCpu("engine")).toFixed(2)}; non-2xx or errors: ${errors}`
+  )
 } finally {
   for (const c of children) c.kill("SIGTERM")
   await new Promise((r) => setTimeout(r, 1500))

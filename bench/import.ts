@@ -57,10 +57,14 @@ const paddedVideo = async (dir: string, size: number) => {
 }
 
 const startServer = async (file: string) => {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/support/serveMedia.ts"), `video.mp4=${file}`], {
-    cwd: ROOT,
-    stdio: ["pipe", "pipe", "inherit"]
-  })
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "bench/support/serveMedia.ts"), `video.mp4=${file}`],
+    {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "inherit"]
+    }
+  )
   const line = await new Promise<string>((done) => createInterface({ input: child.stdout }).once("line", done))
   const { port, ca } = JSON.parse(line) as { port: number; ca: string }
   return { url: `https://localhost:${port}/extra/video.mp4`, ca, stop: () => child.stdin.end() }
@@ -92,7 +96,9 @@ const main = async () => {
   const dir = await mkdtemp(join(tmpdir(), "frank-bench-import-"))
   const server = await startServer(await paddedVideo(dir, VIDEO_MAX_BYTES))
   const agent = makeGuardedAgent({ allowPrivateNetwork: true, ca: server.ca })
-  const runtime = ManagedRuntime.make(filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca }, root: join(dir, "files") }))
+  const runtime = ManagedRuntime.make(
+    filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca }, root: join(dir, "files") })
+  )
   try {
     const plain = async () => {
       const target = join(dir, "plain.mp4")
@@ -103,7 +109,9 @@ const main = async () => {
     }
     let lastImport = ""
     const engine = async () => {
-      const imported = await runtime.runPromise(Effect.flatMap(StoredFiles, (files) => files.importFile("p_bench", { kind: "video", url: server.url })))
+      const imported = await runtime.runPromise(
+        Effect.flatMap(StoredFiles, (files) => files.importFile("p_bench", { kind: "video", url: server.url }))
+      )
       const m = imported.file.measurements
       lastImport = `${imported.file.mimeType}, ${imported.file.sizeBytes} bytes, ${m.width}x${m.height}, ${m.durationSeconds} s, ${m.fps} fps`
       // Keep the disk use of the run bounded.
@@ -112,8 +120,11 @@ const main = async () => {
     // Warm-up (reported too): TLS session, the WASM instance, JIT, first buffers.
     const coldPlain = await measure(plain)
     const coldEngine = await measure(engine)
-    console.log(`bench/import: ${ROUNDS} rounds, ${VIDEO_MAX_BYTES / MIB} MiB video over HTTPS on loopback; imported as ${lastImport}\n`)
-    const rows: Array<{ plain: { ms: number; rssGrowthMiB: number }; engine: { ms: number; rssGrowthMiB: number } }> = []
+    console.log(
+      `bench/import: ${ROUNDS} rounds, ${VIDEO_MAX_BYTES / MIB} MiB video over HTTPS on loopback; imported as ${lastImport}\n`
+    )
+    const rows: Array<{ plain: { ms: number; rssGrowthMiB: number }; engine: { ms: number; rssGrowthMiB: number } }> =
+      []
     for (let round = 0; round < ROUNDS; round++) {
       const first = round % 2 === 0 ? "plain" : "engine"
       const a = await measure(first === "plain" ? plain : engine)
@@ -132,7 +143,9 @@ const main = async () => {
     console.log(
       `\nmedian: plain ${median(rows.map((r) => r.plain.ms)).toFixed(0)} ms, import ${median(rows.map((r) => r.engine.ms)).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target ≤ 2: ${ratio <= 2 ? "met" : "NOT met"})`
     )
-    console.log(`peak RSS growth: import ${peakImport.toFixed(1)} MiB (target ≤ 64: ${peakImport <= 64 ? "met" : "NOT met"}), plain download ${peakPlain.toFixed(1)} MiB`)
+    console.log(
+      `peak RSS growth: import ${peakImport.toFixed(1)} MiB (target ≤ 64: ${peakImport <= 64 ? "met" : "NOT met"}), plain download ${peakPlain.toFixed(1)} MiB`
+    )
     console.log(
       `cold (first of each, before the rounds): plain ${coldPlain.ms.toFixed(0)} ms / +${coldPlain.rssGrowthMiB.toFixed(1)} MiB RSS, ` +
         `import ${coldEngine.ms.toFixed(0)} ms / +${coldEngine.rssGrowthMiB.toFixed(1)} MiB RSS (mediainfo's WASM instance is created here)`

@@ -53,7 +53,8 @@ const SQL = {
     ).join(",")}`,
   upsertHold:
     'INSERT INTO ledger_holds ("partner_id","task_id","status","reserved_minor","charged_minor","released_minor","reservation_entry_id","settlement_entry_id","created_at","settled_at") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at',
-  updateAccount: "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4"
+  updateAccount:
+    "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4"
 }
 
 interface Baseline {
@@ -75,7 +76,12 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
         const id = randomUUID()
         await q(SQL.insertEntries(1), entry(partnerId, id, "reservation", "task_hold", RESERVE, taskId, now))
         await q(SQL.upsertHold, [partnerId, taskId, "open", RESERVE, 0, 0, id, null, now, null])
-        await q(SQL.updateAccount, [Number(account.total_minor), Number(account.used_minor), Number(account.reserved_minor) + RESERVE, partnerId])
+        await q(SQL.updateAccount, [
+          Number(account.total_minor),
+          Number(account.used_minor),
+          Number(account.reserved_minor) + RESERVE,
+          partnerId
+        ])
       }),
     confirm: (partnerId, taskId, now) =>
       tx(async (q) => {
@@ -86,13 +92,35 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
           ...entry(partnerId, charge, "confirm", "task_charge", CHARGE, taskId, now),
           ...entry(partnerId, randomUUID(), "refund", "task_release", RESERVE - CHARGE, taskId, now)
         ])
-        await q(SQL.upsertHold, [partnerId, taskId, "confirmed", RESERVE, CHARGE, RESERVE - CHARGE, hold.reservation_entry_id, charge, Number(hold.created_at), now])
-        await q(SQL.updateAccount, [Number(account.total_minor), Number(account.used_minor) + CHARGE, Number(account.reserved_minor) - RESERVE, partnerId])
+        await q(SQL.upsertHold, [
+          partnerId,
+          taskId,
+          "confirmed",
+          RESERVE,
+          CHARGE,
+          RESERVE - CHARGE,
+          hold.reservation_entry_id,
+          charge,
+          Number(hold.created_at),
+          now
+        ])
+        await q(SQL.updateAccount, [
+          Number(account.total_minor),
+          Number(account.used_minor) + CHARGE,
+          Number(account.reserved_minor) - RESERVE,
+          partnerId
+        ])
       })
   }
-  const entry = (partnerId: string, id: string, type: string, kind: string, amount: number, taskId: string, now: number) => [
-    partnerId, id, type, kind, amount, null, taskId, null, null, kind, `task ${taskId}`, now
-  ]
+  const entry = (
+    partnerId: string,
+    id: string,
+    type: string,
+    kind: string,
+    amount: number,
+    taskId: string,
+    now: number
+  ) => [partnerId, id, type, kind, amount, null, taskId, null, null, kind, `task ${taskId}`, now]
   const tx = async (body: (q: (text: string, params: Array<unknown>) => Promise<pg.QueryResult>) => Promise<void>) => {
     const client = await pool.connect()
     const q = (text: string, params: Array<unknown>) => {
@@ -133,7 +161,11 @@ const start = (): Start => ({ ms: performance.now(), cpu: process.cpuUsage() })
 const rate = (pairs: number, started: Start): Round => {
   const cpu = process.cpuUsage(started.cpu)
   const ops = pairs * 2
-  return { ops, opsPerSecond: ops / ((performance.now() - started.ms) / 1000), cpuMicrosPerOp: (cpu.user + cpu.system) / Math.max(ops, 1) }
+  return {
+    ops,
+    opsPerSecond: ops / ((performance.now() - started.ms) / 1000),
+    cpuMicrosPerOp: (cpu.user + cpu.system) / Math.max(ops, 1)
+  }
 }
 
 const newAccount = (side: string) =>
@@ -159,11 +191,15 @@ const enginePairs = (partnerId: string, pairs: number, workers: number) =>
         done++
       }
     })
-    yield* Effect.all(Array.from({ length: workers }, () => worker), { concurrency: "unbounded", discard: true })
+    yield* Effect.all(
+      Array.from({ length: workers }, () => worker),
+      { concurrency: "unbounded", discard: true }
+    )
     return rate(done, started)
   })
 
-const engineRound = (pairs: number, workers: number) => Effect.flatMap(newAccount("engine"), (partnerId) => enginePairs(partnerId, pairs, workers))
+const engineRound = (pairs: number, workers: number) =>
+  Effect.flatMap(newAccount("engine"), (partnerId) => enginePairs(partnerId, pairs, workers))
 
 const baselineRound = (baseline: Baseline, pairs: number, workers: number) =>
   Effect.gen(function* () {
@@ -202,7 +238,9 @@ const compareStatements = (baseline: Baseline) =>
     baseline.recording = false
     const norm = (t: string) => t.replace(/\s+/g, " ").trim()
     const enginePair = engineTexts.map(norm)
-    const same = enginePair.length === baseline.recorded.length && enginePair.every((t, i) => t === norm(baseline.recorded[i] ?? ""))
+    const same =
+      enginePair.length === baseline.recorded.length &&
+      enginePair.every((t, i) => t === norm(baseline.recorded[i] ?? ""))
     if (!same) {
       console.error("bench/ledger: the baseline does not send the engine's statements; fix SQL in bench/ledger.ts")
       console.error({ engine: enginePair, baseline: baseline.recorded.map(norm) })
@@ -254,7 +292,9 @@ const program = Effect.gen(function* () {
   console.log(
     `statements per pair: ${statementsPerPair} on both sides (+ BEGIN/COMMIT per op); ${ROUNDS} round pairs per scenario, ≤ ${PAIRS_PER_ROUND} pairs or ${ROUND_SECONDS} s per round\n`
   )
-  console.log("| scenario | engine ops/s | plain pg ops/s | ratio engine/baseline (min–max) | client CPU µs/op (engine / baseline) | ops (engine / baseline) |")
+  console.log(
+    "| scenario | engine ops/s | plain pg ops/s | ratio engine/baseline (min–max) | client CPU µs/op (engine / baseline) | ops (engine / baseline) |"
+  )
   console.log("|---|---:|---:|---:|---:|---:|")
   for (const { label, engine, base } of rows) {
     const ratios = engine.map((e, i) => e.opsPerSecond / (base[i]?.opsPerSecond ?? Number.NaN))

@@ -40,7 +40,11 @@ const LIVE = "80000000-0000-4000-8000-000000000000"
 /** Other partners, one endpoint each: the table's statistics are those of a shared host. */
 const OTHER_PARTNERS = 1_000
 
-const UNDO_0013 = ["DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)", CLAIM_DUE_0012, "DROP INDEX webhook_endpoints_live"]
+const UNDO_0013 = [
+  "DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)",
+  CLAIM_DUE_0012,
+  "DROP INDEX webhook_endpoints_live"
+]
 
 interface Side {
   readonly name: string
@@ -57,8 +61,11 @@ const measure = (side: Side) =>
     const store = yield* WebhookStore
     for (const statement of side.ddl) yield* sql.unsafe(statement)
     // The side runs the claim it names: 0013's looks endpoints up LATERAL, 0012's did not.
-    const [fn] = yield* sql<{ lateral: boolean }>`SELECT prosrc LIKE '%LATERAL%' AS lateral FROM pg_proc WHERE proname = 'webhook_claim_due' AND pronamespace = current_schema()::regnamespace`
-    if (fn?.lateral !== (side.ddl.length === 0)) throw new Error(`bench/webhooks-deleted: ${side.name} runs the wrong claim function`)
+    const [fn] = yield* sql<{
+      lateral: boolean
+    }>`SELECT prosrc LIKE '%LATERAL%' AS lateral FROM pg_proc WHERE proname = 'webhook_claim_due' AND pronamespace = current_schema()::regnamespace`
+    if (fn?.lateral !== (side.ddl.length === 0))
+      throw new Error(`bench/webhooks-deleted: ${side.name} runs the wrong claim function`)
     yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
       SELECT 'p_' || k, md5('ep' || k)::uuid, 'https://receiver.example/hook', NULL, true, 'whsec_bench', 0, 0 FROM generate_series(1, ${OTHER_PARTNERS}) k`
     yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
@@ -78,15 +85,23 @@ const measure = (side: Side) =>
     let claimed = 0
     for (let i = 0; i < CLAIMS; i++) claimed += (yield* store.claimDue(now, 60_000, CLAIM_ROWS, `bench-${i}`)).length
     side.claimMs.push((performance.now() - t0) / CLAIMS)
-    if (claimed !== CLAIMS * CLAIM_ROWS) throw new Error(`bench/webhooks-deleted: ${side.name} claimed ${claimed} of ${CLAIMS * CLAIM_ROWS}`)
-    const event = (i: number) => ({ partnerId: PARTNER, id: randomUUID(), type: "billing.settled" as const, occurredAt: now + i, payload: "{}" })
+    if (claimed !== CLAIMS * CLAIM_ROWS)
+      throw new Error(`bench/webhooks-deleted: ${side.name} claimed ${claimed} of ${CLAIMS * CLAIM_ROWS}`)
+    const event = (i: number) => ({
+      partnerId: PARTNER,
+      id: randomUUID(),
+      type: "billing.settled" as const,
+      occurredAt: now + i,
+      payload: "{}"
+    })
     yield* store.appendEvent(event(-1), { _tag: "Subscribers" }, now)
     t0 = performance.now()
     let fannedOut = 0
     for (let i = 0; i < EVENTS; i++) fannedOut += yield* store.appendEvent(event(i), { _tag: "Subscribers" }, now)
     side.fanOutMs.push((performance.now() - t0) / EVENTS)
     // Each event reached the live endpoint and nothing else.
-    if (fannedOut !== EVENTS) throw new Error(`bench/webhooks-deleted: ${side.name} fanned ${EVENTS} events out to ${fannedOut} deliveries`)
+    if (fannedOut !== EVENTS)
+      throw new Error(`bench/webhooks-deleted: ${side.name} fanned ${EVENTS} events out to ${fannedOut} deliveries`)
   }).pipe(Effect.provide(SqlWebhookStore.pipe(Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 })))))
 
 const program = Effect.gen(function* () {
@@ -96,11 +111,14 @@ const program = Effect.gen(function* () {
     { name: "before migration 0013", deleted: DELETED, ddl: UNDO_0013, claimMs: [], fanOutMs: [] }
   ]
   // In turns, in rotating order (no side always first, or last, in a round).
-  for (let r = 0; r < ROUNDS; r++) for (let k = 0; k < sides.length; k++) yield* measure(sides[(r + k) % sides.length] as Side)
+  for (let r = 0; r < ROUNDS; r++)
+    for (let k = 0; k < sides.length; k++) yield* measure(sides[(r + k) % sides.length] as Side)
   const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
   const [base] = sides
   if (base === undefined) return
-  console.log(`bench/webhooks-deleted: ${CLAIMS} claims of ${CLAIM_ROWS} rows and ${EVENTS} events per side, ${OTHER_PARTNERS} other partners`)
+  console.log(
+    `bench/webhooks-deleted: ${CLAIMS} claims of ${CLAIM_ROWS} rows and ${EVENTS} events per side, ${OTHER_PARTNERS} other partners`
+  )
   console.log("")
   console.log("| schema | the partner's deleted endpoints | ms per claim | ratio | ms per event's fan-out | ratio |")
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |")

@@ -57,7 +57,8 @@ const claimMs = (paused: number) =>
     for (let i = 0; i < CLAIMS; i++) claimed += (yield* store.claimDue(now, 60_000, CLAIM_ROWS, `bench-${i}`)).length
     const ms = (performance.now() - t0) / CLAIMS
     // Every active delivery was taken, none of the paused endpoint's.
-    if (claimed !== CLAIMS * CLAIM_ROWS) throw new Error(`bench/webhooks-paused: claimed ${claimed} of ${CLAIMS * CLAIM_ROWS}`)
+    if (claimed !== CLAIMS * CLAIM_ROWS)
+      throw new Error(`bench/webhooks-paused: claimed ${claimed} of ${CLAIMS * CLAIM_ROWS}`)
     return ms
   }).pipe(Effect.provide(SqlWebhookStore.pipe(Layer.provideMerge(postgresTestDatabase(url)))))
 

@@ -22,7 +22,10 @@ import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, sqlWebhookStoreLayer } from "@frank/adapters"
 import { type FinishedAttempt, finishedAttempt, WebhookStore } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
-import { claimDueFunction, FINISH_ATTEMPTS_0008 } from "../packages/adapters/src/sql/migrations/0008_webhook_worker_functions.js"
+import {
+  claimDueFunction,
+  FINISH_ATTEMPTS_0008
+} from "../packages/adapters/src/sql/migrations/0008_webhook_worker_functions.js"
 import { databaseUrlOrExit } from "./support/local.js"
 
 const url = databaseUrlOrExit("bench/webhooks-statements")
@@ -57,7 +60,11 @@ interface Side {
 /** A fresh schema on a one-connection pool, `ddl` applied, DELIVERIES + warm-up deliveries due. */
 const makeSide = (name: string, ddl: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(sqlWebhookStoreLayer({ notify: "none" }).pipe(Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 }))))
+    const context = yield* Layer.build(
+      sqlWebhookStoreLayer({ notify: "none" }).pipe(
+        Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 }))
+      )
+    )
     const sql = Context.get(context, SqlClient.SqlClient)
     for (const statement of ddl) yield* sql.unsafe(statement)
     const n = DELIVERIES + WARMUP_CYCLES * BATCH
@@ -81,9 +88,13 @@ const cycle = (side: Side, i: number, measured: boolean) =>
     const cpu0 = cpuUs(side.pid)
     const t0 = performance.now()
     const claims = yield* store.claimDue(NOW, 60_000, BATCH, `${side.name}-${i}`)
-    const finished = claims.map((claim): FinishedAttempt => Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status: 200 }, NOW, NOW + 3)))
+    const finished = claims.map(
+      (claim): FinishedAttempt =>
+        Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status: 200 }, NOW, NOW + 3))
+    )
     const recorded = yield* store.finishAttempts(finished, NOW + 3)
-    if (claims.length !== BATCH || recorded.length !== BATCH) throw new Error(`bench/webhooks-statements: ${side.name} claimed ${claims.length}, recorded ${recorded.length}`)
+    if (claims.length !== BATCH || recorded.length !== BATCH)
+      throw new Error(`bench/webhooks-statements: ${side.name} claimed ${claims.length}, recorded ${recorded.length}`)
     if (!measured) return
     side.wallMs += performance.now() - t0
     side.cpuUs += cpuUs(side.pid) - cpu0
@@ -99,13 +110,17 @@ const program = Effect.gen(function* () {
     for (let k = 0; k < sides.length; k++) yield* cycle(sides[(i + k) % sides.length] as Side, WARMUP_CYCLES + i, true)
   const perDelivery = (s: Side) => ({ cpuUs: s.cpuUs / s.delivered, wallUs: (1000 * s.wallMs) / s.delivered })
   const base = perDelivery(sides[0] as Side)
-  console.log(`bench/webhooks-statements: ${DELIVERIES} deliveries over ${ENDPOINTS} endpoints per schema, ${cycles} interleaved claim + outcome cycles of ${BATCH} per side`)
+  console.log(
+    `bench/webhooks-statements: ${DELIVERIES} deliveries over ${ENDPOINTS} endpoints per schema, ${cycles} interleaved claim + outcome cycles of ${BATCH} per side`
+  )
   console.log("")
   console.log("| schema | Postgres CPU µs per delivery | ratio | wall µs per delivery (both statements) | ratio |")
   console.log("| --- | ---: | ---: | ---: | ---: |")
   for (const side of sides) {
     const x = perDelivery(side)
-    console.log(`| ${side.name} | ${x.cpuUs.toFixed(1)} | ${(x.cpuUs / base.cpuUs).toFixed(2)}× | ${x.wallUs.toFixed(1)} | ${(x.wallUs / base.wallUs).toFixed(2)}× |`)
+    console.log(
+      `| ${side.name} | ${x.cpuUs.toFixed(1)} | ${(x.cpuUs / base.cpuUs).toFixed(2)}× | ${x.wallUs.toFixed(1)} | ${(x.wallUs / base.wallUs).toFixed(2)}× |`
+    )
   }
 })
 

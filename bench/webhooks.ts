@@ -36,7 +36,17 @@ import {
   sqlWebhookStoreLayer,
   WEBHOOK_NOTIFY_CHANNEL
 } from "@frank/adapters"
-import { DeliveryWakeup, DeliveryWorker, defaultWorkerConfig, Ids, Outbox, Secrets, USER_AGENT, Webhooks, WebhookSettings } from "@frank/core"
+import {
+  DeliveryWakeup,
+  DeliveryWorker,
+  defaultWorkerConfig,
+  Ids,
+  Outbox,
+  Secrets,
+  USER_AGENT,
+  Webhooks,
+  WebhookSettings
+} from "@frank/core"
 import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import PgBoss from "pg-boss"
@@ -49,7 +59,9 @@ const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test
  */
 const BACKLOGS = (process.env.EVENTS ?? "1000,5000,20000").split(",").map(Number)
 if (BACKLOGS.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
-  console.error(`bench/webhooks: EVENTS must be a comma-separated list of positive integers, got ${JSON.stringify(process.env.EVENTS)}`)
+  console.error(
+    `bench/webhooks: EVENTS must be a comma-separated list of positive integers, got ${JSON.stringify(process.env.EVENTS)}`
+  )
   process.exit(2)
 }
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64)
@@ -82,7 +94,8 @@ const NOTIFY_PAYLOAD = `due:${randomUUID()}`
 const PROFILE = process.env.PROFILE
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
-const percentile = (xs: ReadonlyArray<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? Number.NaN
+const percentile = (xs: ReadonlyArray<number>, p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? Number.NaN
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** One measured round: deliveries per second and CPU µs per delivery (this process, Postgres backends). */
@@ -120,7 +133,11 @@ const machineTicks = (): { busy: number; total: number; cores: number } => {
     // cpu  user nice system idle iowait irq softirq steal …
     const ticks = (lines[0] ?? "").trim().split(/\s+/).slice(1, 9).map(Number)
     const total = ticks.reduce((a, b) => a + b, 0)
-    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0) - (ticks[7] ?? 0), total, cores: lines.filter((l) => /^cpu\d/.test(l)).length }
+    return {
+      busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0) - (ticks[7] ?? 0),
+      total,
+      cores: lines.filter((l) => /^cpu\d/.test(l)).length
+    }
   } catch {
     return { busy: Number.NaN, total: Number.NaN, cores: Number.NaN }
   }
@@ -155,7 +172,12 @@ const measure = (backendsAtStart: ReadonlyArray<number>) => {
  * map of every event id ever received grew through the run — the engine's ids are new each round,
  * the other sides' repeat — so the engine's rounds alone paid for its growth (until 2026-11-25 ≈18:45).
  */
-const receiver = await new Promise<{ url: string; arrivals: Map<string, number>; count: () => number; recordArrivals: () => void }>((done) => {
+const receiver = await new Promise<{
+  url: string
+  arrivals: Map<string, number>
+  count: () => number
+  recordArrivals: () => void
+}>((done) => {
   const arrivals = new Map<string, number>()
   let count = 0
   let recording = false
@@ -259,7 +281,9 @@ const admin = new pg.Client({ connectionString: url })
 await admin.connect()
 const BOSS_APP = `frank_bench_boss_${process.pid}`
 const bossBackends = async () =>
-  (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [BOSS_APP])).rows.map((r) => r.pid)
+  (
+    await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [BOSS_APP])
+  ).rows.map((r) => r.pid)
 
 /**
  * pg-boss 10 tuned for speed. Its worker is a poll loop: fetch up to `batchSize` jobs, run the
@@ -272,36 +296,58 @@ const bossBackends = async () =>
  */
 const pgBossRound = async (n: number): Promise<Round> => {
   const schema = `pgboss_bench_${randomUUID().replaceAll("-", "").slice(0, 12)}`
-  const boss = new PgBoss({ connectionString: url, schema, max: 10, application_name: BOSS_APP, supervise: false, schedule: false, migrate: true })
+  const boss = new PgBoss({
+    connectionString: url,
+    schema,
+    max: 10,
+    application_name: BOSS_APP,
+    supervise: false,
+    schedule: false,
+    migrate: true
+  })
   boss.on("error", (e) => console.error("pg-boss:", e))
   await boss.start()
   const queue = "webhook-deliveries"
   await boss.createQueue(queue)
   // Enqueued untimed, like the engine's events: only delivery is measured.
   for (let i = 0; i < n; i += 1000)
-    await boss.insert(Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({ name: queue, data: { url: receiver.url, body, id: `boss-${i + j}` } })))
+    await boss.insert(
+      Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
+        name: queue,
+        data: { url: receiver.url, body, id: `boss-${i + j}` }
+      }))
+    )
   if (ANALYZE) await admin.query(`ANALYZE ${schema}.job`)
   const agent = new Agent({ connections: CONCURRENCY })
   const before = receiver.count()
   const done = measure(await bossBackends())
   const completed = async () =>
-    ((await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.job WHERE name = $1 AND state = 'completed'`, [queue])).rows[0]?.n ?? 0) >= n
-  for (let w = 0; w < BOSS_WORKERS; w++) {
-    const id: string = await boss.work<{ url: string; body: string; id: string }>(queue, { batchSize: BOSS_BATCH, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-      await Promise.all(
-        jobs.map(async (job) => {
-          const res = await request(job.data.url, {
-            method: "POST",
-            dispatcher: agent,
-            headers: signedHeaders(job.data.id, Date.now()),
-            body: job.data.body
-          })
-          await res.body.dump()
-          if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`HTTP ${res.statusCode}`)
-        })
+    ((
+      await admin.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${schema}.job WHERE name = $1 AND state = 'completed'`,
+        [queue]
       )
-      if (jobs.length === BOSS_BATCH) boss.notifyWorker(id)
-    })
+    ).rows[0]?.n ?? 0) >= n
+  for (let w = 0; w < BOSS_WORKERS; w++) {
+    const id: string = await boss.work<{ url: string; body: string; id: string }>(
+      queue,
+      { batchSize: BOSS_BATCH, pollingIntervalSeconds: 0.5 },
+      async (jobs) => {
+        await Promise.all(
+          jobs.map(async (job) => {
+            const res = await request(job.data.url, {
+              method: "POST",
+              dispatcher: agent,
+              headers: signedHeaders(job.data.id, Date.now()),
+              body: job.data.body
+            })
+            await res.body.dump()
+            if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`HTTP ${res.statusCode}`)
+          })
+        )
+        if (jobs.length === BOSS_BATCH) boss.notifyWorker(id)
+      }
+    )
   }
   await waitUntil(() => receiver.count() - before >= n, "pg-boss deliveries")
   await waitUntil(completed, "pg-boss completions", 5)
@@ -337,9 +383,13 @@ const Engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(workerConfig)
 /** The pool's backend pids: as many concurrent sleeps as the pool has connections. */
 const engineBackends = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* Effect.forEach(Array.from({ length: 10 }), () => sql<{ pid: number }>`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`, {
-    concurrency: 10
-  })
+  const rows = yield* Effect.forEach(
+    Array.from({ length: 10 }),
+    () => sql<{ pid: number }>`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`,
+    {
+      concurrency: 10
+    }
+  )
   return [...new Set(rows.flatMap((r) => r.map((x) => x.pid)))]
 })
 
@@ -347,22 +397,32 @@ const newEndpoint = Effect.gen(function* () {
   const webhooks = yield* Webhooks
   const partnerId = `p_${randomUUID()}`
   const endpoint = yield* webhooks.createEndpoint(partnerId, { url: receiver.url })
-  return { partnerId, target: { _tag: "Endpoint", endpointId: endpoint.id } as const, data: { endpointId: endpoint.id } }
+  return {
+    partnerId,
+    target: { _tag: "Endpoint", endpointId: endpoint.id } as const,
+    data: { endpointId: endpoint.id }
+  }
 })
 
 /** Each emit is its own transaction (one statement), as a business change with one event, followed by the wake every service calls after its commit. */
 const emitAll = (n: number, ep: Effect.Effect.Success<typeof newEndpoint>) =>
   Effect.flatMap(Outbox, (outbox) =>
-    Effect.forEach(Array.from({ length: n }), () => Effect.zipRight(outbox.emit(ep.partnerId, { type: "webhook.test", data: ep.data }, ep.target), outbox.wake), {
-      concurrency: 8,
-      discard: true
-    })
+    Effect.forEach(
+      Array.from({ length: n }),
+      () => Effect.zipRight(outbox.emit(ep.partnerId, { type: "webhook.test", data: ep.data }, ep.target), outbox.wake),
+      {
+        concurrency: 8,
+        discard: true
+      }
+    )
   )
 
 const allDelivered = (partnerId: string, n: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'delivered'`,
+      sql<{
+        n: number
+      }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'delivered'`,
       (rows) => (rows[0]?.n ?? 0) >= n
     )
   )
@@ -380,7 +440,10 @@ const awaitDelivered = (partnerId: string, n: number, before: number) =>
  */
 const forkListener = Effect.gen(function* () {
   const wakeup = yield* DeliveryWakeup
-  const heard = listenOnOwnConnection({ url: Redacted.make(url), applicationName: "frank-bench-listen" }, WEBHOOK_NOTIFY_CHANNEL).pipe(Stream.filter((payload) => NOTIFY === "in-transaction" || payload !== NOTIFY_PAYLOAD))
+  const heard = listenOnOwnConnection(
+    { url: Redacted.make(url), applicationName: "frank-bench-listen" },
+    WEBHOOK_NOTIFY_CHANNEL
+  ).pipe(Stream.filter((payload) => NOTIFY === "in-transaction" || payload !== NOTIFY_PAYLOAD))
   return yield* Effect.fork(Stream.runForEach(heard, () => wakeup.signal))
 })
 
@@ -405,7 +468,11 @@ const engineRound = (n: number) =>
     const worker = yield* DeliveryWorker
     const before = receiver.count()
     const backends = yield* engineBackends
-    if (ANALYZE) yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`)
+    if (ANALYZE)
+      yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
+      )
     const profiler = PROFILE === undefined ? undefined : yield* Effect.promise(startProfile)
     const done = measure(backends)
     const fiber = yield* Effect.fork(worker.run)
@@ -467,10 +534,16 @@ const latencyRun = Effect.gen(function* () {
   yield* Fiber.interrupt(listener)
   // An arrival can precede the emit's return by a hair (the worker is that quick): count it as 0.
   const latencies = [...committed].map(([id, at]) => Math.max(0, (receiver.arrivals.get(id) ?? Number.NaN) - at))
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies), achieved: total / emitSeconds }
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: Math.max(...latencies),
+    achieved: total / emitSeconds
+  }
 })
 
-const show = (r: Round) => `${r.rate.toFixed(0)}/s (${r.clientUs.toFixed(0)} µs client + ${r.pgUs.toFixed(0)} µs pg per delivery)`
+const show = (r: Round) =>
+  `${r.rate.toFixed(0)}/s (${r.clientUs.toFixed(0)} µs client + ${r.pgUs.toFixed(0)} µs pg per delivery)`
 const medianRound = (rs: ReadonlyArray<Round>): Round => ({
   rate: median(rs.map((r) => r.rate)),
   clientUs: median(rs.map((r) => r.clientUs)),
@@ -480,7 +553,9 @@ const medianRound = (rs: ReadonlyArray<Round>): Round => ({
 
 /** A table cell: rate (client + Postgres µs per delivery), or – for a side not run. */
 const cell = (x: Round, withPg = true) =>
-  Number.isNaN(x.rate) ? "–" : `${x.rate.toFixed(0)} (${x.clientUs.toFixed(0)}${withPg ? ` + ${x.pgUs.toFixed(0)}` : ""})`
+  Number.isNaN(x.rate)
+    ? "–"
+    : `${x.rate.toFixed(0)} (${x.clientUs.toFixed(0)}${withPg ? ` + ${x.pgUs.toFixed(0)}` : ""})`
 const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : "–")
 
 const program = Effect.gen(function* () {
@@ -506,15 +581,27 @@ const program = Effect.gen(function* () {
         const round = sides[k][r]
         return round === undefined ? "-" : show(round)
       }
-      console.log(`backlog ${backlog}, round ${r + 1}: engine ${last("engine")}; engine emitting meanwhile ${last("live")}; raw ${last("raw")}; pg-boss ${last("boss")}`)
+      console.log(
+        `backlog ${backlog}, round ${r + 1}: engine ${last("engine")}; engine emitting meanwhile ${last("live")}; raw ${last("raw")}; pg-boss ${last("boss")}`
+      )
     }
-    results.push({ backlog, engine: medianRound(sides.engine), live: medianRound(sides.live), raw: medianRound(sides.raw), boss: medianRound(sides.boss) })
+    results.push({
+      backlog,
+      engine: medianRound(sides.engine),
+      live: medianRound(sides.live),
+      raw: medianRound(sides.raw),
+      boss: medianRound(sides.boss)
+    })
   }
   const lat = ONLY.has("latency") ? yield* latencyRun : undefined
   console.log("")
-  console.log("Medians of the rounds; deliveries/s (CPU µs per delivery, client + Postgres). Targets: engine ≥ 2× pg-boss, ≥ 0.5× raw loop.")
+  console.log(
+    "Medians of the rounds; deliveries/s (CPU µs per delivery, client + Postgres). Targets: engine ≥ 2× pg-boss, ≥ 0.5× raw loop."
+  )
   console.log("")
-  console.log("| backlog | engine (queued first) | engine (emitting meanwhile) | raw undici loop | pg-boss | engine / pg-boss | engine / raw loop |")
+  console.log(
+    "| backlog | engine (queued first) | engine (emitting meanwhile) | raw undici loop | pg-boss | engine / pg-boss | engine / raw loop |"
+  )
   console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   for (const { backlog, engine: e, live: l, raw: r, boss: b } of results)
     console.log(
@@ -528,9 +615,13 @@ const program = Effect.gen(function* () {
     const cores = machineTicks().cores
     const busyCores = (perDeliveryUs: number, rate: number) => (rate * perDeliveryUs) / 1e6
     console.log("")
-    console.log(`Cores (of this machine's ${cores}) for the 2× pg-boss target at the engine's CPU per delivery (client + Postgres):`)
+    console.log(
+      `Cores (of this machine's ${cores}) for the 2× pg-boss target at the engine's CPU per delivery (client + Postgres):`
+    )
     console.log("")
-    console.log("| backlog | engine's deliveries kept busy | 2× pg-boss would keep busy | machine busy, engine / pg-boss rounds (all processes) |")
+    console.log(
+      "| backlog | engine's deliveries kept busy | 2× pg-boss would keep busy | machine busy, engine / pg-boss rounds (all processes) |"
+    )
     console.log("| ---: | ---: | ---: | ---: |")
     for (const { backlog, engine: e, boss: b } of results) {
       const us = e.clientUs + e.pgUs

@@ -16,10 +16,17 @@ export const program = Effect.gen(function* () {
   const pricing = yield* Pricing
   const partnerId = "acme"
 
-  yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 50_000, attribution: "personal", reference: "payment-1" })
+  yield* ledger.credit(partnerId, {
+    kind: "topup",
+    amountMinor: 50_000,
+    attribution: "personal",
+    reference: "payment-1"
+  })
 
   // Price the task before launching it: 8 s of veo-3 with two voices in the prompt.
-  const quote = Either.getOrThrow(pricing.estimate({ modelId: "veo-3", prompt: "<<<voice_1>>> Hi! <<<voice_2>>> Hello.", voiceCount: 2 }, 0))
+  const quote = Either.getOrThrow(
+    pricing.estimate({ modelId: "veo-3", prompt: "<<<voice_1>>> Hi! <<<voice_2>>> Hello.", voiceCount: 2 }, 0)
+  )
   const holdMinor = Math.round(quote.totalFranks * 100)
   yield* ledger.reserve(partnerId, { taskId: "task-1", amountMinor: holdMinor })
 
@@ -27,7 +34,12 @@ export const program = Effect.gen(function* () {
   const settled = yield* ledger.confirm(partnerId, { taskId: "task-1", amountMinor: holdMinor - 500 })
   const balance = yield* ledger.balance(partnerId)
   const rows = yield* ledger.listEntries(partnerId, {}, 0, 10)
-  return { quote: quote.totalFranks, settled: settled.hold, balance, rows: rows.items.map((e) => `${e.type}/${e.kind} ${e.amountMinor / 100} ₣ — ${e.label}`) }
+  return {
+    quote: quote.totalFranks,
+    settled: settled.hold,
+    balance,
+    rows: rows.items.map((e) => `${e.type}/${e.kind} ${e.amountMinor / 100} ₣ — ${e.label}`)
+  }
 })
 
 export const EngineOnMemory = Layer.mergeAll(Ledger.layer, Pricing.fromCatalog(sampleCatalog)).pipe(

@@ -34,7 +34,11 @@ it.effect("a settled charge reaches my receiver after two failed attempts", () =
     expect(attempts.map((a) => (a.at - T0) / 60_000)).toEqual([0, 1, 6]) // minutes
     expect(attempts.map((a) => a.answer)).toEqual([503, "timeout", 200])
     const event = JSON.parse(attempts[2]?.body ?? "{}")
-    expect(event).toMatchObject({ eventType: "billing.settled", schemaVersion: 1, data: { taskId: "task-1", amountFranks: 150 } })
+    expect(event).toMatchObject({
+      eventType: "billing.settled",
+      schemaVersion: 1,
+      data: { taskId: "task-1", amountFranks: 150 }
+    })
 
     const { deliveries } = yield* webhooks.listDeliveries("partner-1", {}, 10, undefined)
     expect(deliveries.map((d) => [d.status, d.responseCodes])).toEqual([["delivered", [503, null, 200]]])

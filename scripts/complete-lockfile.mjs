@@ -9,7 +9,16 @@
 import { readFileSync, writeFileSync } from "node:fs"
 
 const OS = ["android", "darwin", "linux", "win32", "freebsd", "openbsd", "openharmony"]
-const CPU = { arm64: "arm64", x64: "x64", arm: "arm", ia32: "ia32", loong64: "loong64", ppc64: "ppc64", riscv64: "riscv64", s390x: "s390x" }
+const CPU = {
+  arm64: "arm64",
+  x64: "x64",
+  arm: "arm",
+  ia32: "ia32",
+  loong64: "loong64",
+  ppc64: "ppc64",
+  riscv64: "riscv64",
+  s390x: "s390x"
+}
 
 /** os / cpu / libc of a platform package, read from its name (`cli-linux-x64-musl`, `rollup-linux-arm-gnueabihf`). */
 const platformOf = (name) => {
@@ -35,6 +44,8 @@ for (const [key, entry] of Object.entries(lock.packages)) {
     added++
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))))
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b)))
+)
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`)
 console.log(`complete-lockfile: added ${added} platform entries`)

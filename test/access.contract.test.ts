@@ -19,9 +19,15 @@ accessContract("memory", Layer.merge(MemoryAccessStores, MemoryRateLimitStore))
 accessContract("PGlite", Layer.merge(SqlAccessStores, SqlRateLimitStore).pipe(Layer.provide(pgliteTestDatabase())))
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0)
-  accessContract("PostgreSQL", Layer.merge(SqlAccessStores, SqlRateLimitStore).pipe(Layer.provide(postgresTestDatabase(url))))
+  accessContract(
+    "PostgreSQL",
+    Layer.merge(SqlAccessStores, SqlRateLimitStore).pipe(Layer.provide(postgresTestDatabase(url)))
+  )
 
-class TwoInstances extends Context.Tag("TwoInstances")<TwoInstances, { a: RateLimiter["Type"]; b: RateLimiter["Type"] }>() {}
+class TwoInstances extends Context.Tag("TwoInstances")<
+  TwoInstances,
+  { a: RateLimiter["Type"]; b: RateLimiter["Type"] }
+>() {}
 
 // Two limiter instances (two host processes) on one SQL store share their counters exactly.
 const config = { ...defaultRateLimitConfig, perApiKeyPerMinute: 10 }
@@ -33,7 +39,6 @@ const TwoLimiters = Layer.effect(
     return { a, b }
   })
 ).pipe(Layer.provide(pgliteTestDatabase()))
-
 
 layer(TwoLimiters, { timeout: 120_000 })("rate limiter instances on one SQL store", (it) => {
   it.effect("share one counter: 10 allowed in total across both, then both refuse", () =>

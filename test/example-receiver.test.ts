@@ -24,8 +24,13 @@ interface Running {
 
 const start = (env: Record<string, string>): Running => {
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env }
-  for (const name of ["FRANK_WEBHOOK_SECRET", "FRANK_WEBHOOK_PREVIOUS_SECRET", "FAIL_STATUS"]) if (!(name in env)) delete childEnv[name]
-  const child = spawn(process.execPath, ["--import", "tsx", SERVER], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
+  for (const name of ["FRANK_WEBHOOK_SECRET", "FRANK_WEBHOOK_PREVIOUS_SECRET", "FAIL_STATUS"])
+    if (!(name in env)) delete childEnv[name]
+  const child = spawn(process.execPath, ["--import", "tsx", SERVER], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   let out = ""
   child.stdout?.on("data", (d) => {
     out += d
@@ -46,10 +51,17 @@ const parse = (line: string): Record<string, unknown> | undefined => {
 }
 
 /** Waits until the output has a JSON line satisfying `predicate` (the child logs before it answers, but on another pipe). */
-const waitForLine = async (running: Running, predicate: (entry: Record<string, unknown>) => boolean, timeoutMs = 30_000) => {
+const waitForLine = async (
+  running: Running,
+  predicate: (entry: Record<string, unknown>) => boolean,
+  timeoutMs = 30_000
+) => {
   const deadline = performance.now() + timeoutMs
   for (;;) {
-    const found = running.lines().map(parse).find((e) => e !== undefined && predicate(e))
+    const found = running
+      .lines()
+      .map(parse)
+      .find((e) => e !== undefined && predicate(e))
     if (found !== undefined) return found
     if (running.child.exitCode !== null || performance.now() > deadline)
       throw new Error(`no matching line; output:\n${running.lines().join("\n")}`)
@@ -87,7 +99,13 @@ describe("examples/receiver", () => {
   const deliver = async (
     eventId: string,
     body: string,
-    opts: { timestamp?: number; signature?: string; previousSignature?: string; headerEventId?: string; signedBody?: string } = {}
+    opts: {
+      timestamp?: number
+      signature?: string
+      previousSignature?: string
+      headerEventId?: string
+      signedBody?: string
+    } = {}
   ) => {
     const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000)
     const headers: Record<string, string> = {
@@ -125,7 +143,9 @@ describe("examples/receiver", () => {
     const tampered = await deliver(id, original.replace("12.5", "1250"), { signedBody: original })
     expect(tampered).toEqual({ status: 401, body: expect.objectContaining({ error: "signature_mismatch" }) })
     const t = Math.floor(Date.now() / 1000)
-    expect((await deliver(id, original, { signature: await sign("whsec_attacker", t, original), timestamp: t })).status).toBe(401)
+    expect(
+      (await deliver(id, original, { signature: await sign("whsec_attacker", t, original), timestamp: t })).status
+    ).toBe(401)
     const stale = t - 400
     const old = await deliver(id, original, { timestamp: stale, signature: await sign(secret, stale, original) })
     expect(old).toEqual({ status: 401, body: expect.objectContaining({ error: "timestamp_out_of_tolerance" }) })
@@ -137,7 +157,11 @@ describe("examples/receiver", () => {
     const id = randomUUID()
     const body = envelope(id)
     const t = Math.floor(Date.now() / 1000)
-    const r = await deliver(id, body, { timestamp: t, signature: await sign("whsec_newer_unknown", t, body), previousSignature: await sign(previous, t, body) })
+    const r = await deliver(id, body, {
+      timestamp: t,
+      signature: await sign("whsec_newer_unknown", t, body),
+      previousSignature: await sign(previous, t, body)
+    })
     expect(r).toEqual({ status: 200, body: { eventId: id, result: "Processed" } })
   })
 
@@ -147,7 +171,10 @@ describe("examples/receiver", () => {
     expect(await missing.json()).toMatchObject({ error: "missing_headers" })
 
     const id = randomUUID()
-    expect(await deliver(id, "not json")).toEqual({ status: 400, body: expect.objectContaining({ error: "malformed_body" }) })
+    expect(await deliver(id, "not json")).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: "malformed_body" })
+    })
     // A captured delivery replayed with a fresh id in the (unsigned) header must not run the action again.
     const replayed = await deliver(id, envelope(id), { headerEventId: randomUUID() })
     expect(replayed).toEqual({ status: 400, body: expect.objectContaining({ error: "header_mismatch" }) })
@@ -179,11 +206,19 @@ describe("examples/receiver with FAIL_STATUS", () => {
         const res = await fetch(url, { method: "POST", headers, body })
         return { status: res.status, body: (await res.json()) as Record<string, unknown> }
       }
-      expect(await post(await sign(secret, t, body))).toEqual({ status: 503, body: { eventId: id, error: "fail_status_set" } })
+      expect(await post(await sign(secret, t, body))).toEqual({
+        status: 503,
+        body: { eventId: id, error: "fail_status_set" }
+      })
       // Still a receiver that checks signatures: a forged delivery gets its 401, not the chosen status.
       expect((await post(await sign("whsec_attacker", t, body))).status).toBe(401)
       await waitForLine(running, (e) => e.msg === "delivery answered" && e.status === 401)
-      expect(running.lines().map(parse).filter((e) => e?.msg === "event processed")).toEqual([])
+      expect(
+        running
+          .lines()
+          .map(parse)
+          .filter((e) => e?.msg === "event processed")
+      ).toEqual([])
     } finally {
       running.child.kill("SIGTERM")
       expect(await running.exited).toBe(0)
@@ -222,11 +257,21 @@ describe("examples/receiver handleDelivery", () => {
       }
       const calls = yield* Ref.make(0)
       // Fails on its first call, as a business action whose database is briefly down would.
-      const action = () => Effect.flatMap(Ref.updateAndGet(calls, (n) => n + 1), (n) => (n === 1 ? Effect.fail("db down") : Effect.void))
+      const action = () =>
+        Effect.flatMap(
+          Ref.updateAndGet(calls, (n) => n + 1),
+          (n) => (n === 1 ? Effect.fail("db down") : Effect.void)
+        )
       const delivery = { headers, rawBody }
       expect(yield* handleDelivery([secret], delivery, action)).toEqual({ status: 500, body: { error: "internal" } })
-      expect(yield* handleDelivery([secret], delivery, action)).toEqual({ status: 200, body: { eventId: id, result: "Processed" } })
-      expect(yield* handleDelivery([secret], delivery, action)).toEqual({ status: 200, body: { eventId: id, result: "Duplicate" } })
+      expect(yield* handleDelivery([secret], delivery, action)).toEqual({
+        status: 200,
+        body: { eventId: id, result: "Processed" }
+      })
+      expect(yield* handleDelivery([secret], delivery, action)).toEqual({
+        status: 200,
+        body: { eventId: id, result: "Duplicate" }
+      })
       expect(yield* Ref.get(calls)).toBe(2)
     }).pipe(Effect.provide(MemoryProcessedEvents))
   )

@@ -5,7 +5,13 @@
  */
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { MemoryAccessStores, MemoryLedgerStore, MemoryRateLimitStore, MemorySandboxAcquirerStore, SandboxAcquirerLive } from "@frank/adapters"
+import {
+  MemoryAccessStores,
+  MemoryLedgerStore,
+  MemoryRateLimitStore,
+  MemorySandboxAcquirerStore,
+  SandboxAcquirerLive
+} from "@frank/adapters"
 import {
   Access,
   defaultRateLimitConfig,
@@ -41,15 +47,33 @@ const BrokenBalances = Layer.effect(
   LedgerStore,
   Effect.map(LedgerStore, (store) => ({
     ...store,
-    totals: () => Effect.fail(new StoreError({ message: "ledger store: totals failed", cause: new Error("connection to 10.0.0.5:5432 refused") }))
+    totals: () =>
+      Effect.fail(
+        new StoreError({
+          message: "ledger store: totals failed",
+          cause: new Error("connection to 10.0.0.5:5432 refused")
+        })
+      )
   }))
 ).pipe(Layer.provide(MemoryLedgerStore))
 
-const Services = Layer.mergeAll(Ledger.layer, Access.layer, RateLimiter.layer(defaultRateLimitConfig), Tariffs.layer(defaultTariffConfig), Webhooks.layer).pipe(
+const Services = Layer.mergeAll(
+  Ledger.layer,
+  Access.layer,
+  RateLimiter.layer(defaultRateLimitConfig),
+  Tariffs.layer(defaultTariffConfig),
+  Webhooks.layer
+).pipe(
   Layer.provideMerge(OutboxOnMemory),
   Layer.provideMerge(Layer.mergeAll(BrokenBalances, MemoryAccessStores, MemoryRateLimitStore)),
   Layer.provideMerge(
-    Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")), Pricing.fromCatalog(sampleCatalog), Layer.succeed(SecuritySettings, { trustProxy: false }), WebhookSettings.production)
+    Layer.mergeAll(
+      Ids.Live,
+      Secrets.layer(Redacted.make("pepper")),
+      Pricing.fromCatalog(sampleCatalog),
+      Layer.succeed(SecuritySettings, { trustProxy: false }),
+      WebhookSettings.production
+    )
   )
 )
 
@@ -76,19 +100,24 @@ it.live("a broken store answers 500 INTERNAL_ERROR with a request id, and logs t
     const partner = yield* access.createPartner("Embedded LLC")
     const key = yield* access.issueKey(partner.id, {})
     const client = yield* HttpClient.HttpClient
-    const res = yield* client.execute(HttpClientRequest.get("/v1/billing/balance").pipe(HttpClientRequest.setHeader("x-api-key", key.raw)))
+    const res = yield* client.execute(
+      HttpClientRequest.get("/v1/billing/balance").pipe(HttpClientRequest.setHeader("x-api-key", key.raw))
+    )
     const text = yield* res.text
     expect(res.status).toBe(500)
     const body = JSON.parse(text)
     expect(body).toMatchObject({ statusCode: 500, code: "INTERNAL_ERROR" })
     expect(body.requestId).toBe(res.headers["x-request-id"])
     expect(text).not.toMatch(/StoreError|refused|10\.0\.0\.5|at /)
-    const line = logged.find((l) => l.annotations.requestId === body.requestId && String(l.message).includes("request failed"))
+    const line = logged.find(
+      (l) => l.annotations.requestId === body.requestId && String(l.message).includes("request failed")
+    )
     expect(line?.cause).toContain("ledger store: totals failed")
     expect(line?.annotations.causeChain).toContain("connection to 10.0.0.5:5432 refused")
     // The server keeps serving.
-    const ok = yield* client.execute(HttpClientRequest.get("/v1/auth/check").pipe(HttpClientRequest.setHeader("x-api-key", key.raw)))
+    const ok = yield* client.execute(
+      HttpClientRequest.get("/v1/auth/check").pipe(HttpClientRequest.setHeader("x-api-key", key.raw))
+    )
     expect(ok.status).toBe(200)
   }).pipe(Effect.provide(Server), Effect.provide(CapturingLogger), Effect.scoped)
 )
-

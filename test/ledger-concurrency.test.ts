@@ -14,7 +14,8 @@ type Engine = readonly [name: string, store: () => Layer.Layer<LedgerStore, unkn
 // The list is fixed at module load: the PostgreSQL cases exist only when there is a server.
 const engines: Array<Engine> = [["PGlite", makePgliteTestLayer]]
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => makePostgresTestLayer(url, { maxConnections: 20 })])
+if (url !== undefined && url.length > 0)
+  engines.push(["PostgreSQL", () => makePostgresTestLayer(url, { maxConnections: 20 })])
 
 const FRANK = 100 // minor units
 
@@ -39,7 +40,9 @@ for (const [engine, store] of engines) {
           )
         )
         const results = yield* Effect.all(
-          Array.from({ length: 50 }, (_, i) => Effect.either(ledger.reserve(partnerId, { taskId: `task-${i}`, amountMinor: 30 * FRANK }))),
+          Array.from({ length: 50 }, (_, i) =>
+            Effect.either(ledger.reserve(partnerId, { taskId: `task-${i}`, amountMinor: 30 * FRANK }))
+          ),
           { concurrency: "unbounded" }
         )
         racing = false
@@ -66,7 +69,10 @@ for (const [engine, store] of engines) {
         const ledger = yield* Ledger
         const partnerId = `p_settle_${engine}`
         yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1000 * FRANK })
-        yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), (i) => ledger.reserve(partnerId, { taskId: `t${i}`, amountMinor: 50 * FRANK }))
+        yield* Effect.forEach(
+          Array.from({ length: 10 }, (_, i) => i),
+          (i) => ledger.reserve(partnerId, { taskId: `t${i}`, amountMinor: 50 * FRANK })
+        )
         const attempts = Array.from({ length: 10 }, (_, i) => [
           Effect.either(ledger.confirm(partnerId, { taskId: `t${i}`, amountMinor: 40 * FRANK })),
           Effect.either(ledger.refund(partnerId, { taskId: `t${i}` })),
@@ -76,7 +82,9 @@ for (const [engine, store] of engines) {
 
         const rows = (yield* ledger.listEntries(partnerId, {}, 0, 1000)).items
         for (let i = 0; i < 10; i++) {
-          const settlements = rows.filter((e) => e.taskId === `t${i}` && (e.kind === "task_charge" || e.kind === "task_refund"))
+          const settlements = rows.filter(
+            (e) => e.taskId === `t${i}` && (e.kind === "task_charge" || e.kind === "task_refund")
+          )
           expect(settlements).toHaveLength(1)
         }
         const totals = yield* ledger.totals(partnerId)
@@ -90,7 +98,9 @@ for (const [engine, store] of engines) {
         const ledger = yield* Ledger
         const partnerId = `p_first_${engine}`
         yield* Effect.all(
-          Array.from({ length: 20 }, (_, i) => ledger.credit(partnerId, { kind: "topup", amountMinor: (i + 1) * FRANK, reference: `pay-${i}` })),
+          Array.from({ length: 20 }, (_, i) =>
+            ledger.credit(partnerId, { kind: "topup", amountMinor: (i + 1) * FRANK, reference: `pay-${i}` })
+          ),
           { concurrency: "unbounded" }
         )
         const totals = yield* ledger.totals(partnerId)

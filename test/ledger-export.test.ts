@@ -7,12 +7,20 @@ import { CSV_EXPORT_MAX_ROWS, csvExportStream, Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
 
-layer(Ledger.layer.pipe(Layer.provide(MemoryLedgerStore), Layer.provide(OutboxOnMemory), Layer.provide(Ids.Deterministic("export"))))("CSV export limit", (it) => {
+layer(
+  Ledger.layer.pipe(
+    Layer.provide(MemoryLedgerStore),
+    Layer.provide(OutboxOnMemory),
+    Layer.provide(Ids.Deterministic("export"))
+  )
+)("CSV export limit", (it) => {
   it.effect("10,001 matching rows export 10,000 and end with # truncated: 10001", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger
       for (let i = 0; i < CSV_EXPORT_MAX_ROWS + 1; i++) yield* ledger.credit("p", { kind: "bonus", amountMinor: 1 })
-      const chunks = yield* Stream.runCollect(csvExportStream(ledger.streamEntries("p", {}, CSV_EXPORT_MAX_ROWS), ledger.countEntries("p", {})))
+      const chunks = yield* Stream.runCollect(
+        csvExportStream(ledger.streamEntries("p", {}, CSV_EXPORT_MAX_ROWS), ledger.countEntries("p", {}))
+      )
       const text = Array.from(chunks).join("")
       const lines = text.split("\r\n").filter((l) => l.length > 0)
       expect(lines[0]?.startsWith("id,occurredAt,")).toBe(true)

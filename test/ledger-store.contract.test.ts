@@ -9,4 +9,5 @@ import { ledgerStoreContract } from "./contract/ledgerStoreContract.js"
 ledgerStoreContract("memory", MemoryLedgerStore)
 ledgerStoreContract("PGlite", SqlLedgerStore.pipe(Layer.provide(pgliteTestDatabase())))
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0) ledgerStoreContract("PostgreSQL", SqlLedgerStore.pipe(Layer.provide(postgresTestDatabase(url))))
+if (url !== undefined && url.length > 0)
+  ledgerStoreContract("PostgreSQL", SqlLedgerStore.pipe(Layer.provide(postgresTestDatabase(url))))

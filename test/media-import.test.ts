@@ -25,16 +25,22 @@ afterAll(async () => {
 
 const MIB = 1024 * 1024
 
-const importUrl = (kind: FileKind, url: string) => Effect.flatMap(StoredFiles, (files) => Effect.either(files.importFile("p_media", { kind, url })))
+const importUrl = (kind: FileKind, url: string) =>
+  Effect.flatMap(StoredFiles, (files) => Effect.either(files.importFile("p_media", { kind, url })))
 
 const fixtureUrl = (name: string, query = "") => `${server.baseUrl}/fixtures/${name}${query}`
 
-const expectImported = (result: Either.Either<ImportedFile, { readonly code?: string; readonly message: string }>): ImportedFile => {
+const expectImported = (
+  result: Either.Either<ImportedFile, { readonly code?: string; readonly message: string }>
+): ImportedFile => {
   if (Either.isLeft(result)) expect.fail(`import failed: ${result.left.code} ${result.left.message}`)
   return (result as Either.Right<never, ImportedFile>).right
 }
 
-const expectCode = (result: Either.Either<unknown, { readonly code?: string; readonly message: string }>, code: string) => {
+const expectCode = (
+  result: Either.Either<unknown, { readonly code?: string; readonly message: string }>,
+  code: string
+) => {
   expect(Either.isLeft(result), `expected ${code}, got a stored file`).toBe(true)
   if (Either.isLeft(result)) {
     expect(result.left.code, result.left.message).toBe(code)
@@ -63,13 +69,45 @@ const corpus: ReadonlyArray<Truth> = [
   { file: "image.webp", kind: "image", mimeType: "image/webp", width: 200, height: 100 },
   { file: "image.gif", kind: "image", mimeType: "image/gif", width: 64, height: 48 },
   { file: "video.mp4", kind: "video", mimeType: "video/mp4", width: 320, height: 240, durationSeconds: 2, fps: 25 },
-  { file: "video-moov-at-end.mp4", kind: "video", mimeType: "video/mp4", width: 320, height: 240, durationSeconds: 2, fps: 25 },
-  { file: "video-fragmented.mp4", kind: "video", mimeType: "video/mp4", width: 320, height: 240, durationSeconds: 2, fps: 25 },
+  {
+    file: "video-moov-at-end.mp4",
+    kind: "video",
+    mimeType: "video/mp4",
+    width: 320,
+    height: 240,
+    durationSeconds: 2,
+    fps: 25
+  },
+  {
+    file: "video-fragmented.mp4",
+    kind: "video",
+    mimeType: "video/mp4",
+    width: 320,
+    height: 240,
+    durationSeconds: 2,
+    fps: 25
+  },
   // Rotation 90 in the track header: displayed 240x320.
-  { file: "video-rotated.mp4", kind: "video", mimeType: "video/mp4", width: 240, height: 320, durationSeconds: 2, fps: 25 },
+  {
+    file: "video-rotated.mp4",
+    kind: "video",
+    mimeType: "video/mp4",
+    width: 240,
+    height: 320,
+    durationSeconds: 2,
+    fps: 25
+  },
   { file: "video.webm", kind: "video", mimeType: "video/webm", width: 320, height: 240, durationSeconds: 2, fps: 30 },
   // 60 frames at 30000/1001 fps = 2.002 s.
-  { file: "video.mov", kind: "video", mimeType: "video/quicktime", width: 320, height: 240, durationSeconds: 2.002, fps: 29.97 },
+  {
+    file: "video.mov",
+    kind: "video",
+    mimeType: "video/quicktime",
+    width: 320,
+    height: 240,
+    durationSeconds: 2.002,
+    fps: 29.97
+  },
   { file: "audio.mp3", kind: "audio", mimeType: "audio/mpeg", durationSeconds: 3, durationTolerance: 0.1 },
   // No Xing/VBRI header: a bitrate estimate says ~8.9 s (ffprobe does); the true length is 5 s.
   { file: "audio-vbr-noxing.mp3", kind: "audio", mimeType: "audio/mpeg", durationSeconds: 5, durationTolerance: 0.1 },
@@ -106,7 +144,10 @@ describe("import of the corpus over HTTPS", () => {
             const expected = truth[field]
             const actual = file.measurements[field]
             if (expected === undefined) expect(actual, `${label} ${field}`).toBeUndefined()
-            else if (field === "durationSeconds") expect(Math.abs((actual ?? Number.NaN) - expected), `${label} ${field}=${actual}`).toBeLessThanOrEqual(truth.durationTolerance ?? 0.001)
+            else if (field === "durationSeconds")
+              expect(Math.abs((actual ?? Number.NaN) - expected), `${label} ${field}=${actual}`).toBeLessThanOrEqual(
+                truth.durationTolerance ?? 0.001
+              )
             else expect(actual, `${label} ${field}`).toBe(expected)
           }
           // The URL is the host-served capability URL, and its token opens exactly these bytes.
@@ -116,7 +157,10 @@ describe("import of the corpus over HTTPS", () => {
           const chunks = yield* Stream.runCollect(opened.blob.stream)
           expect(Buffer.concat([...chunks]).equals(fixture(truth.file)), label).toBe(true)
           // On disk under the blob root, named by partner and id.
-          expect((yield* Effect.promise(() => readFile(join(root, "p_media", file.id)))).equals(fixture(truth.file)), label).toBe(true)
+          expect(
+            (yield* Effect.promise(() => readFile(join(root, "p_media", file.id)))).equals(fixture(truth.file)),
+            label
+          ).toBe(true)
         }
       }).pipe(Effect.provide(engine())),
     180_000
@@ -146,7 +190,10 @@ describe("rejections of the corpus", () => {
         const root = yield* FilesRoot
         for (const [label, kind, file, code] of cases) {
           const result = yield* importUrl(kind, fixtureUrl(file))
-          expect(Either.isLeft(result) ? ("code" in result.left ? result.left.code : result.left._tag) : "stored", label).toBe(code)
+          expect(
+            Either.isLeft(result) ? ("code" in result.left ? result.left.code : result.left._tag) : "stored",
+            label
+          ).toBe(code)
         }
         // Nothing but the (empty) spool and staging directories under the blob root.
         const { readdir } = yield* Effect.promise(() => import("node:fs/promises"))
@@ -160,16 +207,23 @@ describe("rejections of the corpus", () => {
   it.live("takes TXT/MD by name or Content-Type only for text without a signature", () =>
     Effect.gen(function* () {
       // Served as text/plain under a name without extension: TXT.
-      const plain = expectImported(yield* importUrl("document", `${server.baseUrl}/fixtures/document.txt?type=text/plain`))
+      const plain = expectImported(
+        yield* importUrl("document", `${server.baseUrl}/fixtures/document.txt?type=text/plain`)
+      )
       expect(plain.file.mimeType).toBe("text/plain")
       // Named .md: Markdown, whatever the Content-Type.
-      const md = expectImported(yield* importUrl("document", fixtureUrl("document.md", "?type=application/octet-stream")))
+      const md = expectImported(
+        yield* importUrl("document", fixtureUrl("document.md", "?type=application/octet-stream"))
+      )
       expect(md.file.mimeType).toBe("text/markdown")
       // A PDF served as text/plain is still a PDF (the signature wins).
       const pdf = expectImported(yield* importUrl("document", fixtureUrl("document-3pages.pdf", "?type=text/plain")))
       expect(pdf.file.mimeType).toBe("application/pdf")
       // HTML served as text/html under a .png name is no document either.
-      expectCode(yield* importUrl("document", fixtureUrl("page-html.png", "?type=text/html")), "IMPORT_FORMAT_UNSUPPORTED")
+      expectCode(
+        yield* importUrl("document", fixtureUrl("page-html.png", "?type=text/html")),
+        "IMPORT_FORMAT_UNSUPPORTED"
+      )
     }).pipe(Effect.provide(engine()))
   )
 })
@@ -211,14 +265,19 @@ describe("size limits", () => {
 
   it.live("applies each kind's own limit: 20 MiB for documents, 50 MiB for audio", () =>
     Effect.gen(function* () {
-      expectCode(yield* importUrl("document", generated("document-3pages.pdf", "bytes=20971521&cl=0&case=doc")), "IMPORT_TOO_LARGE")
+      expectCode(
+        yield* importUrl("document", generated("document-3pages.pdf", "bytes=20971521&cl=0&case=doc")),
+        "IMPORT_TOO_LARGE"
+      )
       expectCode(yield* importUrl("audio", generated("audio.mp3", "bytes=52428801&case=audio")), "IMPORT_TOO_LARGE")
     }).pipe(Effect.provide(engine()))
   )
 
   it.live("accepts a file of exactly the limit", () =>
     Effect.gen(function* () {
-      const imported = expectImported(yield* importUrl("image", generated("image.png", `bytes=${30 * MIB}&cl=0&case=exact`)))
+      const imported = expectImported(
+        yield* importUrl("image", generated("image.png", `bytes=${30 * MIB}&cl=0&case=exact`))
+      )
       expect(imported.file.sizeBytes).toBe(30 * MIB)
       expect(imported.file.measurements).toEqual({ width: 320, height: 240 })
     }).pipe(Effect.provide(engine()))
@@ -244,7 +303,10 @@ describe("downloads", () => {
       expectCode(yield* importUrl("image", `${server.baseUrl}/status/404`), "IMPORT_SOURCE_UNAVAILABLE")
       expectCode(yield* importUrl("image", `${server.baseUrl}/status/503`), "IMPORT_SOURCE_UNAVAILABLE")
       expectCode(yield* importUrl("image", `${server.baseUrl}/chain/7`), "IMPORT_SOURCE_UNAVAILABLE")
-      expectCode(yield* importUrl("image", `${server.baseUrl}/redirect?to=${encodeURIComponent("https://[oops")}`), "IMPORT_SOURCE_UNAVAILABLE")
+      expectCode(
+        yield* importUrl("image", `${server.baseUrl}/redirect?to=${encodeURIComponent("https://[oops")}`),
+        "IMPORT_SOURCE_UNAVAILABLE"
+      )
       expectCode(yield* importUrl("image", "https://localhost:1/image.png"), "IMPORT_SOURCE_UNAVAILABLE")
     }).pipe(Effect.provide(engine()))
   )
@@ -273,12 +335,21 @@ describe("downloads", () => {
       for (const r of results) expectImported(r)
       // Never more than two downloads at once (the server serves nothing else meanwhile).
       expect(server.maxInFlight()).toBeLessThanOrEqual(2)
-    }).pipe(Effect.provide(filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca }, maxConcurrentImports: 2 })))
+    }).pipe(
+      Effect.provide(filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca }, maxConcurrentImports: 2 }))
+    )
   )
 
   it.live("measures videos imported in parallel correctly (mediainfo runs one analysis at a time)", () =>
     Effect.gen(function* () {
-      const names = ["video.mp4", "video.mov", "video.webm", "video-rotated.mp4", "video-fragmented.mp4", "video-moov-at-end.mp4"]
+      const names = [
+        "video.mp4",
+        "video.mov",
+        "video.webm",
+        "video-rotated.mp4",
+        "video-fragmented.mp4",
+        "video-moov-at-end.mp4"
+      ]
       const results = yield* Effect.all(
         names.map((n) => importUrl("video", fixtureUrl(n, "?parallel=1"))),
         { concurrency: "unbounded" }
@@ -292,7 +363,9 @@ describe("downloads", () => {
         [320, 240, 25],
         [320, 240, 25]
       ])
-    }).pipe(Effect.provide(filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca }, maxConcurrentImports: 6 })))
+    }).pipe(
+      Effect.provide(filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca }, maxConcurrentImports: 6 }))
+    )
   )
 })
 
@@ -314,7 +387,8 @@ describe("SSRF guard on imports (dev flag off)", () => {
   const fakeDns: HostLookup = async (hostname) => {
     lookups.push(hostname)
     const answers = records[hostname]
-    if (answers === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
+    if (answers === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
     return answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
   }
   /**
@@ -327,7 +401,8 @@ describe("SSRF guard on imports (dev flag off)", () => {
     const real = buildConnector({ ca: server.ca })
     return (target, callback) => {
       dials.push(target.hostname)
-      if (target.hostname !== PUBLIC_IP) return callback(new Error(`test dialer: ${target.hostname} is not reachable here`), null)
+      if (target.hostname !== PUBLIC_IP)
+        return callback(new Error(`test dialer: ${target.hostname} is not reachable here`), null)
       real({ ...target, hostname: "127.0.0.1" }, (error, socket) => {
         if (error !== null) return callback(error, null)
         Object.defineProperty(socket, "remoteAddress", { value: PUBLIC_IP, configurable: true })
@@ -344,7 +419,9 @@ describe("SSRF guard on imports (dev flag off)", () => {
   it.live("imports from a public name with the guard on (the control case)", () =>
     Effect.gen(function* () {
       reset()
-      const imported = expectImported(yield* importUrl("image", `https://media.example.com:${server.port}/fixtures/image.png`))
+      const imported = expectImported(
+        yield* importUrl("image", `https://media.example.com:${server.port}/fixtures/image.png`)
+      )
       expect(imported.file.measurements).toEqual({ width: 320, height: 240 })
       expect(dials).toEqual([PUBLIC_IP])
     }).pipe(Effect.provide(guarded()))
@@ -378,7 +455,15 @@ describe("SSRF guard on imports (dev flag off)", () => {
   it.live("refuses names that resolve to non-public addresses, without connecting", () =>
     Effect.gen(function* () {
       reset()
-      const names = ["private.example.com", "loopback.example.com", "loopback6.example.com", "mapped.example.com", "metadata.example.com", "cgnat.example.com", "mixed.example.com"]
+      const names = [
+        "private.example.com",
+        "loopback.example.com",
+        "loopback6.example.com",
+        "mapped.example.com",
+        "metadata.example.com",
+        "cgnat.example.com",
+        "mixed.example.com"
+      ]
       for (const name of names) {
         const result = yield* importUrl("image", `https://${name}:${server.port}/fixtures/image.png`)
         expectCode(result, "IMPORT_SOURCE_REFUSED")
@@ -398,8 +483,14 @@ describe("SSRF guard on imports (dev flag off)", () => {
       expectCode(yield* importUrl("image", via(`https://[::1]:${p}/fixtures/image.png`)), "IMPORT_SOURCE_REFUSED")
       expectCode(yield* importUrl("image", via(`https://localhost:${p}/fixtures/image.png`)), "IMPORT_SOURCE_REFUSED")
       expectCode(yield* importUrl("image", via("https://169.254.169.254/latest/meta-data/")), "IMPORT_SOURCE_REFUSED")
-      expectCode(yield* importUrl("image", via(`https://private.example.com:${p}/fixtures/image.png`)), "IMPORT_SOURCE_REFUSED")
-      expectCode(yield* importUrl("image", via(`http://media.example.com:${p}/fixtures/image.png`)), "IMPORT_SOURCE_INVALID")
+      expectCode(
+        yield* importUrl("image", via(`https://private.example.com:${p}/fixtures/image.png`)),
+        "IMPORT_SOURCE_REFUSED"
+      )
+      expectCode(
+        yield* importUrl("image", via(`http://media.example.com:${p}/fixtures/image.png`)),
+        "IMPORT_SOURCE_INVALID"
+      )
       // Only the stand-in public address was ever dialled; private.example.com was resolved and refused.
       expect(new Set(dials)).toEqual(new Set([PUBLIC_IP]))
       expect(lookups).toContain("private.example.com")
@@ -409,8 +500,14 @@ describe("SSRF guard on imports (dev flag off)", () => {
   it.live("refuses non-https URLs and URLs with credentials as invalid", () =>
     Effect.gen(function* () {
       reset()
-      expectCode(yield* importUrl("image", `http://media.example.com:${server.port}/fixtures/image.png`), "IMPORT_SOURCE_INVALID")
-      expectCode(yield* importUrl("image", `https://user:pw@media.example.com:${server.port}/fixtures/image.png`), "IMPORT_SOURCE_INVALID")
+      expectCode(
+        yield* importUrl("image", `http://media.example.com:${server.port}/fixtures/image.png`),
+        "IMPORT_SOURCE_INVALID"
+      )
+      expectCode(
+        yield* importUrl("image", `https://user:pw@media.example.com:${server.port}/fixtures/image.png`),
+        "IMPORT_SOURCE_INVALID"
+      )
       expectCode(yield* importUrl("image", "ftp://media.example.com/image.png"), "IMPORT_SOURCE_INVALID")
       expectCode(yield* importUrl("image", "not a url"), "IMPORT_SOURCE_INVALID")
       expect(dials).toEqual([])

@@ -18,7 +18,11 @@ import { paymentsContract } from "./contract/paymentsContract.js"
 
 const sqlStores = Layer.mergeAll(SqlLedgerStore, SqlWebhookStore, SqlPaymentStore, SqlSandboxAcquirerStore)
 
-paymentsContract("memory", Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore, MemoryPaymentStore, MemorySandboxAcquirerStore))
+paymentsContract(
+  "memory",
+  Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore, MemoryPaymentStore, MemorySandboxAcquirerStore)
+)
 paymentsContract("PGlite", sqlStores.pipe(Layer.provide(pgliteTestDatabase())))
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0) paymentsContract("PostgreSQL", sqlStores.pipe(Layer.provide(postgresTestDatabase(url))))
+if (url !== undefined && url.length > 0)
+  paymentsContract("PostgreSQL", sqlStores.pipe(Layer.provide(postgresTestDatabase(url))))

@@ -10,4 +10,5 @@ import { storedFileContract } from "./contract/storedFileContract.js"
 storedFileContract("memory", MemoryStoredFileStore)
 storedFileContract("PGlite", SqlStoredFileStore.pipe(Layer.provide(pgliteTestDatabase())))
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0) storedFileContract("PostgreSQL", SqlStoredFileStore.pipe(Layer.provide(postgresTestDatabase(url))))
+if (url !== undefined && url.length > 0)
+  storedFileContract("PostgreSQL", SqlStoredFileStore.pipe(Layer.provide(postgresTestDatabase(url))))

@@ -3,7 +3,14 @@
  * and its events. When any part fails (here: writing `task.succeeded` to the outbox), the status,
  * the ledger confirm and `billing.settled` all roll back, and the task can still settle later.
  */
-import { makeSqlWebhookStore, pgliteTestDatabase, postgresTestDatabase, SqlLedgerStore, SqlTaskStore, type TestDatabase } from "@frank/adapters"
+import {
+  makeSqlWebhookStore,
+  pgliteTestDatabase,
+  postgresTestDatabase,
+  SqlLedgerStore,
+  SqlTaskStore,
+  type TestDatabase
+} from "@frank/adapters"
 import { Ledger, StoreError, type TaskOutcome, Tasks, Webhooks, WebhookStore } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Ref } from "effect"
@@ -12,7 +19,8 @@ import { tasksEngine } from "./contract/tasksContract.js"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => postgresTestDatabase(url, { maxConnections: 10 })])
+if (url !== undefined && url.length > 0)
+  engines.push(["PostgreSQL", () => postgresTestDatabase(url, { maxConnections: 10 })])
 
 /** A switch that makes the outbox refuse `task.succeeded` events. */
 const breakSucceeded = Ref.unsafeMake(false)
@@ -24,18 +32,26 @@ const FlakyWebhookStore = Layer.effect(
     ...store,
     appendEvent: (event, target, now) =>
       Effect.flatMap(Ref.get(breakSucceeded), (broken) =>
-        broken && event.type === "task.succeeded" ? Effect.fail(new StoreError({ message: "outbox unavailable" })) : store.appendEvent(event, target, now)
+        broken && event.type === "task.succeeded"
+          ? Effect.fail(new StoreError({ message: "outbox unavailable" }))
+          : store.appendEvent(event, target, now)
       )
   }))
 )
 
-const succeeded: TaskOutcome = { _tag: "Succeeded", costMinor: 100, output: { _tag: "Content", mimeType: "text/plain", bytes: new TextEncoder().encode("hi"), text: "hi" } }
+const succeeded: TaskOutcome = {
+  _tag: "Succeeded",
+  costMinor: 100,
+  output: { _tag: "Content", mimeType: "text/plain", bytes: new TextEncoder().encode("hi"), text: "hi" }
+}
 
 for (const [name, database] of engines)
-  layer(tasksEngine(Layer.mergeAll(SqlLedgerStore, FlakyWebhookStore, SqlTaskStore).pipe(Layer.provide(database()))), { timeout: 120_000 })(
-    `task settlement atomicity on ${name}`,
-    (it) => {
-      it.effect("a failing event write rolls back the status, the charge and billing.settled; a later report settles once", () =>
+  layer(tasksEngine(Layer.mergeAll(SqlLedgerStore, FlakyWebhookStore, SqlTaskStore).pipe(Layer.provide(database()))), {
+    timeout: 120_000
+  })(`task settlement atomicity on ${name}`, (it) => {
+    it.effect(
+      "a failing event write rolls back the status, the charge and billing.settled; a later report settles once",
+      () =>
         Effect.gen(function* () {
           const partnerId = `p_${randomUUID()}`
           const ledger = yield* Ledger
@@ -48,19 +64,29 @@ for (const [name, database] of engines)
           yield* Ref.set(breakSucceeded, true)
           const error = yield* Effect.flip(tasks.report(partnerId, task.id, succeeded))
           expect(error).toMatchObject({ _tag: "StoreError", message: "outbox unavailable" })
-          expect(yield* tasks.get(partnerId, task.id)).toMatchObject({ status: "queued", costMinor: null, result: null })
+          expect(yield* tasks.get(partnerId, task.id)).toMatchObject({
+            status: "queued",
+            costMinor: null,
+            result: null
+          })
           expect((yield* ledger.hold(partnerId, task.id))?.status).toBe("open")
           expect(yield* Effect.flip(tasks.result(partnerId, task.id))).toMatchObject({ _tag: "TaskResultUnavailable" })
-          const types = (yield* webhooks.listDeliveries(partnerId, {}, 100, undefined)).deliveries.map((d) => d.eventType)
+          const types = (yield* webhooks.listDeliveries(partnerId, {}, 100, undefined)).deliveries.map(
+            (d) => d.eventType
+          )
           expect(types).not.toContain("billing.settled")
 
           yield* Ref.set(breakSucceeded, false)
           expect((yield* tasks.report(partnerId, task.id, succeeded)).changed).toBe(true)
           expect((yield* ledger.hold(partnerId, task.id))?.status).toBe("confirmed")
-          expect(yield* tasks.result(partnerId, task.id)).toEqual({ mimeType: "text/plain", bytes: new TextEncoder().encode("hi") })
-          const after = (yield* webhooks.listDeliveries(partnerId, {}, 100, undefined)).deliveries.map((d) => d.eventType).sort()
+          expect(yield* tasks.result(partnerId, task.id)).toEqual({
+            mimeType: "text/plain",
+            bytes: new TextEncoder().encode("hi")
+          })
+          const after = (yield* webhooks.listDeliveries(partnerId, {}, 100, undefined)).deliveries
+            .map((d) => d.eventType)
+            .sort()
           expect(after).toEqual(["billing.settled", "task.succeeded"])
         })
-      )
-    }
-  )
+    )
+  })

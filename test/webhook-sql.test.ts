@@ -4,7 +4,14 @@
  * the same attempt twice. Live clock and real concurrency.
  */
 import { SqlClient } from "@effect/sql"
-import { pgliteTestDatabase, postgresTestDatabase, SqlLedgerStore, SqlWebhookStore, type TestDatabase, withSearchPath } from "@frank/adapters"
+import {
+  pgliteTestDatabase,
+  postgresTestDatabase,
+  SqlLedgerStore,
+  SqlWebhookStore,
+  type TestDatabase,
+  withSearchPath
+} from "@frank/adapters"
 import {
   DeliveryEndpointDeleted,
   DeliveryWakeup,
@@ -28,7 +35,8 @@ import pg from "pg"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => postgresTestDatabase(url, { maxConnections: 10 })])
+if (url !== undefined && url.length > 0)
+  engines.push(["PostgreSQL", () => postgresTestDatabase(url, { maxConnections: 10 })])
 
 /** A receiver that records every request's event id and answers 200 after a short random pause. */
 class Recorded extends Context.Tag("test/Recorded")<Recorded, Ref.Ref<ReadonlyArray<string>>>() {}
@@ -48,11 +56,15 @@ const RecordingTransport = Layer.effectContext(
 /** An announcer that counts its announcements (what another process would hear). */
 class Announced extends Context.Tag("test/Announced")<Announced, Ref.Ref<number>>() {}
 const CountingAnnouncer = Layer.effectContext(
-  Effect.map(Ref.make(0), (count) => Context.make(Announced, count).pipe(Context.add(EventAnnouncer, { announce: Ref.update(count, (n) => n + 1) })))
+  Effect.map(Ref.make(0), (count) =>
+    Context.make(Announced, count).pipe(Context.add(EventAnnouncer, { announce: Ref.update(count, (n) => n + 1) }))
+  )
 )
 
 /** Whether the worker's wake-up holds a signal now (taken, so the next check starts empty). */
-const signalled = Effect.flatMap(DeliveryWakeup, (w) => Effect.map(Effect.timeoutOption(w.await, "10 millis"), Option.isSome))
+const signalled = Effect.flatMap(DeliveryWakeup, (w) =>
+  Effect.map(Effect.timeoutOption(w.await, "10 millis"), Option.isSome)
+)
 
 /**
  * Polls until some connection of this test waits (`waiting`), or none does, on a lock in a
@@ -90,12 +102,17 @@ const openTransaction = (partnerId: string) =>
         Effect.zipRight(
           // The outbox alone: a ledger movement would also lock the partner's account, and a
           // second such transaction would wait on that instead.
-          outbox.emit(partnerId, { type: "billing.topup.confirmed", data: { transactionId: randomUUID(), paymentId: "pay", amountFranks: 1 } }),
+          outbox.emit(partnerId, {
+            type: "billing.topup.confirmed",
+            data: { transactionId: randomUUID(), paymentId: "pay", amountFranks: 1 }
+          }),
           Effect.zipRight(Deferred.succeed(emitted, undefined), Deferred.await(release))
         )
       )
     )
-    yield* Deferred.await(emitted).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "a business transaction could not emit" }))
+    yield* Deferred.await(emitted).pipe(
+      Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "a business transaction could not emit" })
+    )
     return { fiber, release: Deferred.succeed(release, undefined) }
   })
 
@@ -115,7 +132,10 @@ const interleaved = <A, E1, R1, B, E2, R2>(first: Effect.Effect<A, E1, R1>, seco
     )
     const a = yield* Deferred.await(done)
     const contender = yield* Effect.fork(second)
-    yield* Effect.raceFirst(Fiber.await(contender), untilEndpointLockWait("the second operation neither finished nor waited on a lock within 5 s"))
+    yield* Effect.raceFirst(
+      Fiber.await(contender),
+      untilEndpointLockWait("the second operation neither finished nor waited on a lock within 5 s")
+    )
     yield* Deferred.succeed(release, undefined)
     yield* Fiber.join(holder)
     const b = yield* Fiber.join(contender)
@@ -147,47 +167,59 @@ for (const [engine, database] of engines) {
         const partnerId = `p_${randomUUID()}`
         yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/hook" })
         const failed = yield* sql
-          .withTransaction(Effect.zipRight(ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-rolled-back" }), Effect.fail("business step failed" as const)))
+          .withTransaction(
+            Effect.zipRight(
+              ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-rolled-back" }),
+              Effect.fail("business step failed" as const)
+            )
+          )
           .pipe(Effect.flip)
         expect(failed).toBe("business step failed")
         const count = (table: string) =>
-          Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)} WHERE partner_id = ${partnerId}`, (r) => r[0]?.n)
+          Effect.map(
+            sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)} WHERE partner_id = ${partnerId}`,
+            (r) => r[0]?.n
+          )
         expect(yield* count("ledger_entries")).toBe(0)
         expect(yield* count("webhook_events")).toBe(0)
         expect(yield* count("webhook_deliveries")).toBe(0)
-        yield* sql.withTransaction(ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-committed" }))
+        yield* sql.withTransaction(
+          ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-committed" })
+        )
         expect(yield* count("ledger_entries")).toBe(1)
         expect(yield* count("webhook_events")).toBe(1)
         expect(yield* count("webhook_deliveries")).toBe(1)
       })
     )
 
-    it.effect("a movement inside a caller's transaction wakes no worker before the commit; the caller's wake after it does", () =>
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const ledger = yield* Ledger
-        const outbox = yield* Outbox
-        const announced = yield* Announced
-        const partnerId = `p_${randomUUID()}`
-        yield* (yield* Webhooks).createEndpoint(partnerId, { url: "https://receiver.example/hook" })
-        yield* signalled
-        const before = yield* Ref.get(announced)
-        yield* sql.withTransaction(
-          Effect.gen(function* () {
-            // billing.topup.confirmed is written, not yet committed: no worker could find it.
-            yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-nested" })
-            expect(yield* signalled).toBe(false)
-            expect(yield* Ref.get(announced)).toBe(before)
-          })
-        )
-        yield* outbox.wake
-        expect(yield* signalled).toBe(true)
-        expect(yield* Ref.get(announced)).toBe(before + 1)
-        // Outside any caller's transaction the movement commits on its own and wakes by itself.
-        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-alone" })
-        expect(yield* signalled).toBe(true)
-        expect(yield* Ref.get(announced)).toBe(before + 2)
-      })
+    it.effect(
+      "a movement inside a caller's transaction wakes no worker before the commit; the caller's wake after it does",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const ledger = yield* Ledger
+          const outbox = yield* Outbox
+          const announced = yield* Announced
+          const partnerId = `p_${randomUUID()}`
+          yield* (yield* Webhooks).createEndpoint(partnerId, { url: "https://receiver.example/hook" })
+          yield* signalled
+          const before = yield* Ref.get(announced)
+          yield* sql.withTransaction(
+            Effect.gen(function* () {
+              // billing.topup.confirmed is written, not yet committed: no worker could find it.
+              yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-nested" })
+              expect(yield* signalled).toBe(false)
+              expect(yield* Ref.get(announced)).toBe(before)
+            })
+          )
+          yield* outbox.wake
+          expect(yield* signalled).toBe(true)
+          expect(yield* Ref.get(announced)).toBe(before + 1)
+          // Outside any caller's transaction the movement commits on its own and wakes by itself.
+          yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: "pay-alone" })
+          expect(yield* signalled).toBe(true)
+          expect(yield* Ref.get(announced)).toBe(before + 2)
+        })
     )
 
     it.effect("two workers on one database deliver every attempt exactly once", () =>
@@ -199,15 +231,30 @@ for (const [engine, database] of engines) {
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/two-workers" })
         const EVENTS = 200
         // Two independent workers (own claim tokens, own loops), as two host instances would run.
-        const workerLayer = Layer.fresh(DeliveryWorker.layer({ concurrency: 8, batchSize: 8, leaseMs: 60_000, pollIntervalMs: 20, drainMs: 5_000 }))
+        const workerLayer = Layer.fresh(
+          DeliveryWorker.layer({ concurrency: 8, batchSize: 8, leaseMs: 60_000, pollIntervalMs: 20, drainMs: 5_000 })
+        )
         const context = yield* Effect.context<never>()
         const workers = yield* Effect.forEach([1, 2], () => Layer.build(workerLayer).pipe(Effect.provide(context)))
-        const fibers = yield* Effect.forEach(workers, (ctx) => Effect.fork(Effect.provide(Effect.flatMap(DeliveryWorker, (w) => w.run), ctx)))
-        const emitted = yield* Effect.forEach(Array.from({ length: EVENTS }), () => webhooks.sendTest(partnerId, endpoint.id), { concurrency: 4 })
+        const fibers = yield* Effect.forEach(workers, (ctx) =>
+          Effect.fork(
+            Effect.provide(
+              Effect.flatMap(DeliveryWorker, (w) => w.run),
+              ctx
+            )
+          )
+        )
+        const emitted = yield* Effect.forEach(
+          Array.from({ length: EVENTS }),
+          () => webhooks.sendTest(partnerId, endpoint.id),
+          { concurrency: 4 }
+        )
         const ids = new Set(emitted.map((e) => e.event.id))
         const deadline = (yield* Clock.currentTimeMillis) + 60_000
         for (;;) {
-          const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'delivered'`
+          const [row] = yield* sql<{
+            n: number
+          }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'delivered'`
           if ((row?.n ?? 0) === EVENTS || (yield* Clock.currentTimeMillis) > deadline) break
           yield* Effect.sleep(50)
         }
@@ -215,7 +262,9 @@ for (const [engine, database] of engines) {
         const got = (yield* Ref.get(recorded)).filter((id) => ids.has(id))
         expect(got).toHaveLength(EVENTS)
         expect(new Set(got).size).toBe(EVENTS)
-        const [attempts] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_attempts WHERE partner_id = ${partnerId}`
+        const [attempts] = yield* sql<{
+          n: number
+        }>`SELECT count(*)::int AS n FROM webhook_attempts WHERE partner_id = ${partnerId}`
         expect(attempts?.n).toBe(EVENTS)
       }).pipe(Effect.scoped)
     )
@@ -229,11 +278,15 @@ for (const [engine, database] of engines) {
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/paused" })
         for (let i = 0; i < 3; i++) yield* webhooks.sendTest(partnerId, endpoint.id)
         const flagged = Effect.map(
-          sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending' AND endpoint_paused`,
+          sql<{
+            n: number
+          }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending' AND endpoint_paused`,
           (rows) => rows[0]?.n
         )
         const claimOurs = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.map(store.claimDue(now + 1, 60_000, 1_000, `paused-${randomUUID()}`), (claims) => claims.filter((c) => c.partnerId === partnerId))
+          Effect.map(store.claimDue(now + 1, 60_000, 1_000, `paused-${randomUUID()}`), (claims) =>
+            claims.filter((c) => c.partnerId === partnerId)
+          )
         )
         expect(yield* flagged).toBe(0)
         yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: false })
@@ -245,7 +298,9 @@ for (const [engine, database] of engines) {
         expect(yield* flagged).toBe(3)
         yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: true })
         expect(yield* flagged).toBe(0)
-        expect((yield* claimOurs).map((c) => c.url)).toEqual(Array.from({ length: 3 }, () => "https://receiver.example/paused-2"))
+        expect((yield* claimOurs).map((c) => c.url)).toEqual(
+          Array.from({ length: 3 }, () => "https://receiver.example/paused-2")
+        )
       })
     )
 
@@ -254,10 +309,14 @@ for (const [engine, database] of engines) {
         const webhooks = yield* Webhooks
         const store = yield* WebhookStore
         const partnerId = `p_${randomUUID()}`
-        const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/paused-mid-attempt" })
+        const endpoint = yield* webhooks.createEndpoint(partnerId, {
+          url: "https://receiver.example/paused-mid-attempt"
+        })
         yield* webhooks.sendTest(partnerId, endpoint.id)
         const now = yield* Clock.currentTimeMillis
-        const [claim] = (yield* store.claimDue(now + 1, 60_000, 1_000, `lag-${randomUUID()}`)).filter((c) => c.partnerId === partnerId)
+        const [claim] = (yield* store.claimDue(now + 1, 60_000, 1_000, `lag-${randomUUID()}`)).filter(
+          (c) => c.partnerId === partnerId
+        )
         if (claim === undefined) return yield* Effect.dieMessage("the test delivery was not claimed")
         const later = now + 10 * 60_000
         const backlogAt = store.dueBacklog
@@ -270,7 +329,9 @@ for (const [engine, database] of engines) {
         expect(failed.next.status).toBe("pending")
         expect(yield* store.finishAttempts([failed], now + 5)).toEqual([claim.id])
         expect((yield* backlogAt(later)).count).toBe(before.count)
-        expect((yield* store.claimDue(later, 60_000, 1_000, `lag-${randomUUID()}`)).filter((c) => c.partnerId === partnerId)).toEqual([])
+        expect(
+          (yield* store.claimDue(later, 60_000, 1_000, `lag-${randomUUID()}`)).filter((c) => c.partnerId === partnerId)
+        ).toEqual([])
         yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: true })
         expect((yield* backlogAt(later)).count).toBe(before.count + 1)
       })
@@ -278,79 +339,111 @@ for (const [engine, database] of engines) {
 
     // Several connections at once: only a server has them (PGlite serves one at a time).
     if (engine === "PostgreSQL") {
-      it.effect("the worker's claim and outcome write find deliveries and endpoints by primary key, however many endpoints share the table or a partner has deleted (migrations 0012, 0013)", () =>
-        Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
-          // Forty endpoints with 25 due deliveries each: the shape (deliveries correlated with their
-          // endpoint and partner) that made the planner reach a claimed delivery through its
-          // endpoint's whole history, and a table small enough that it hashed a full scan into the
-          // outcome write. Due long ago, so the claim takes these first.
-          const tag = randomUUID().slice(0, 8)
-          const prefix = `p_plan_${tag}_`
-          // Gone afterwards: these due rows would be claimed ahead of the other tests' deliveries.
-          yield* Effect.addFinalizer(() =>
-            Effect.ignore(
-              Effect.all([
-                sql`DELETE FROM webhook_deliveries WHERE starts_with(partner_id, ${prefix})`,
-                sql`DELETE FROM webhook_events WHERE starts_with(partner_id, ${prefix})`,
-                sql`DELETE FROM webhook_endpoints WHERE starts_with(partner_id, ${prefix})`
-              ])
+      it.effect(
+        "the worker's claim and outcome write find deliveries and endpoints by primary key, however many endpoints share the table or a partner has deleted (migrations 0012, 0013)",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
+            // Forty endpoints with 25 due deliveries each: the shape (deliveries correlated with their
+            // endpoint and partner) that made the planner reach a claimed delivery through its
+            // endpoint's whole history, and a table small enough that it hashed a full scan into the
+            // outcome write. Due long ago, so the claim takes these first.
+            const tag = randomUUID().slice(0, 8)
+            const prefix = `p_plan_${tag}_`
+            // Gone afterwards: these due rows would be claimed ahead of the other tests' deliveries.
+            yield* Effect.addFinalizer(() =>
+              Effect.ignore(
+                Effect.all([
+                  sql`DELETE FROM webhook_deliveries WHERE starts_with(partner_id, ${prefix})`,
+                  sql`DELETE FROM webhook_events WHERE starts_with(partner_id, ${prefix})`,
+                  sql`DELETE FROM webhook_endpoints WHERE starts_with(partner_id, ${prefix})`
+                ])
+              )
             )
-          )
-          yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
+            yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
             SELECT ${prefix} || k, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/plan', NULL, true, 'whsec_plan', 0, 0
             FROM generate_series(1, 40) k`
-          // And a partner that registered and deleted endpoints many times (a deletion is soft),
-          // one whose deliveries the claim below takes (due at 1, 41, …): migration 0012's claim
-          // looked their endpoint up among all of these.
-          yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at, deleted_at)
+            // And a partner that registered and deleted endpoints many times (a deletion is soft),
+            // one whose deliveries the claim below takes (due at 1, 41, …): migration 0012's claim
+            // looked their endpoint up among all of these.
+            yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at, deleted_at)
             SELECT ${prefix} || 2, md5(${tag} || 'deleted' || k)::uuid, 'https://receiver.example/plan', NULL, false, '', 0, 0, 1
             FROM generate_series(1, 400) k`
-          yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+            yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
             SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'ev' || g)::uuid, 'webhook.test', g, '{}' FROM generate_series(1, 1000) g`
-          yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+            yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
             SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'd' || g)::uuid, md5(${tag} || 'ep' || (g % 40 + 1))::uuid, md5(${tag} || 'ev' || g)::uuid,
               'webhook.test', 'pending', 0, g, g, g
             FROM generate_series(1, 1000) g`
-          yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
-          // The plans of the statements inside the functions, as auto_explain reports them to this session.
-          const [claimPlan, finishPlan] = yield* Effect.acquireUseRelease(
-            Effect.promise(async () => {
-              const client = new pg.Client({ connectionString: withSearchPath(url ?? "", row?.schema ?? "public") })
-              await client.connect()
-              return client
-            }),
-            (client) =>
+            yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
+            // The plans of the statements inside the functions, as auto_explain reports them to this session.
+            const [claimPlan, finishPlan] = yield* Effect.acquireUseRelease(
               Effect.promise(async () => {
-                let notices: Array<string> = []
-                client.on("notice", (n) => notices.push(n.message ?? ""))
-                await client.query("LOAD 'auto_explain'")
-                await client.query("SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice")
-                // Rolled back: the claim would otherwise also take what other tests left due.
-                await client.query("BEGIN")
-                const claimed = await client.query("SELECT * FROM webhook_claim_due($1, $2, $3, $4)", [2_000, 60_000, 30, "plan"])
-                await client.query("ROLLBACK")
-                if (claimed.rowCount !== 30) throw new Error(`the claim took ${claimed.rowCount} rows`)
-                const claim = notices.join("\n")
-                notices = []
-                const outcome = { partner_id: "p_plan", id: randomUUID(), claim_token: "t", status: "delivered", attempts: 1, next_attempt_at: null, attempt: 1, started_at: 0, duration_ms: 1, response_status: 200, error: null }
-                await client.query("SELECT * FROM webhook_finish_attempts($1::json, $2)", [JSON.stringify([outcome]), 1])
-                return [claim, notices.join("\n")] as const
+                const client = new pg.Client({ connectionString: withSearchPath(url ?? "", row?.schema ?? "public") })
+                await client.connect()
+                return client
               }),
-            (client) => Effect.promise(() => client.end())
-          )
-          // Each claimed row updated through the primary key, not through its endpoint's deliveries.
-          expect(claimPlan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries \w+[^\n]*\n\s*Index Cond: \(\(partner_id = due\.partner_id\) AND \(id = due\.id\)\)/)
-          expect(claimPlan).not.toMatch(/webhook_deliveries_by_endpoint|Hash Join|Merge Join|Seq Scan on webhook_(deliveries|events)/)
-          // Each claimed row's endpoint by its whole key, never a partner's endpoints filtered by id.
-          expect(claimPlan).toMatch(/Index Scan using webhook_endpoints_pkey on webhook_endpoints \w+[^\n]*\n\s*Index Cond: \(\(partner_id = c\.partner_id\) AND \(id = c\.endpoint_id\)\)/)
-          expect(claimPlan).not.toMatch(/Join Filter/)
-          // Each outcome looked up by its key (an index scan whose condition is the outcome row), never
-          // a pass over the whole table into a hash join.
-          expect(finishPlan).toMatch(/Nested Loop[\s\S]*Function Scan on json_to_recordset[\s\S]*Index Scan using \w+ on webhook_deliveries d[^\n]*\n\s*Index Cond: \(\(?partner_id = \w+\.partner_id\)/)
-          expect(finishPlan).not.toMatch(/Hash Join|Merge Join|Seq Scan on webhook_deliveries/)
-        }).pipe(Effect.scoped)
+              (client) =>
+                Effect.promise(async () => {
+                  let notices: Array<string> = []
+                  client.on("notice", (n) => notices.push(n.message ?? ""))
+                  await client.query("LOAD 'auto_explain'")
+                  await client.query(
+                    "SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice"
+                  )
+                  // Rolled back: the claim would otherwise also take what other tests left due.
+                  await client.query("BEGIN")
+                  const claimed = await client.query("SELECT * FROM webhook_claim_due($1, $2, $3, $4)", [
+                    2_000,
+                    60_000,
+                    30,
+                    "plan"
+                  ])
+                  await client.query("ROLLBACK")
+                  if (claimed.rowCount !== 30) throw new Error(`the claim took ${claimed.rowCount} rows`)
+                  const claim = notices.join("\n")
+                  notices = []
+                  const outcome = {
+                    partner_id: "p_plan",
+                    id: randomUUID(),
+                    claim_token: "t",
+                    status: "delivered",
+                    attempts: 1,
+                    next_attempt_at: null,
+                    attempt: 1,
+                    started_at: 0,
+                    duration_ms: 1,
+                    response_status: 200,
+                    error: null
+                  }
+                  await client.query("SELECT * FROM webhook_finish_attempts($1::json, $2)", [
+                    JSON.stringify([outcome]),
+                    1
+                  ])
+                  return [claim, notices.join("\n")] as const
+                }),
+              (client) => Effect.promise(() => client.end())
+            )
+            // Each claimed row updated through the primary key, not through its endpoint's deliveries.
+            expect(claimPlan).toMatch(
+              /Index Scan using webhook_deliveries_pkey on webhook_deliveries \w+[^\n]*\n\s*Index Cond: \(\(partner_id = due\.partner_id\) AND \(id = due\.id\)\)/
+            )
+            expect(claimPlan).not.toMatch(
+              /webhook_deliveries_by_endpoint|Hash Join|Merge Join|Seq Scan on webhook_(deliveries|events)/
+            )
+            // Each claimed row's endpoint by its whole key, never a partner's endpoints filtered by id.
+            expect(claimPlan).toMatch(
+              /Index Scan using webhook_endpoints_pkey on webhook_endpoints \w+[^\n]*\n\s*Index Cond: \(\(partner_id = c\.partner_id\) AND \(id = c\.endpoint_id\)\)/
+            )
+            expect(claimPlan).not.toMatch(/Join Filter/)
+            // Each outcome looked up by its key (an index scan whose condition is the outcome row), never
+            // a pass over the whole table into a hash join.
+            expect(finishPlan).toMatch(
+              /Nested Loop[\s\S]*Function Scan on json_to_recordset[\s\S]*Index Scan using \w+ on webhook_deliveries d[^\n]*\n\s*Index Cond: \(\(?partner_id = \w+\.partner_id\)/
+            )
+            expect(finishPlan).not.toMatch(/Hash Join|Merge Join|Seq Scan on webhook_deliveries/)
+          }).pipe(Effect.scoped)
       )
 
       /**
@@ -361,175 +454,229 @@ for (const [engine, database] of engines) {
       const writers = { event: "an event", retry: "a retry", replay: "a replay" } as const
       for (const writer of ["event", "retry", "replay"] as const)
         for (const deleteFirst of [false, true])
-          it.effect(`deleting an endpoint ${deleteFirst ? "before" : "after"} ${writers[writer]} makes a delivery pending leaves none pending`, () =>
-            Effect.gen(function* () {
-              const webhooks = yield* Webhooks
-              const store = yield* WebhookStore
-              const ledger = yield* Ledger
-              const sql = yield* SqlClient.SqlClient
-              const partnerId = `p_${randomUUID()}`
-              const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/deleted" })
-              const now = yield* Clock.currentTimeMillis
-              // A delivery of this endpoint claimed by a worker (the retry and replay cases start there).
-              const claimed = Effect.gen(function* () {
-                yield* webhooks.sendTest(partnerId, endpoint.id)
-                const claims = yield* store.claimDue(yield* Clock.currentTimeMillis, 60_000, 1_000, `race-${randomUUID()}`)
-                const claim = claims.find((c) => c.partnerId === partnerId)
-                if (claim === undefined) return yield* Effect.dieMessage("the test delivery was not claimed")
-                return claim
-              })
-              const outcome = (claim: Effect.Effect.Success<typeof claimed>, status: number) =>
-                Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status }, now, now + 5))
-              let write: Effect.Effect<unknown, unknown>
-              if (writer === "event") write = ledger.credit(partnerId, { kind: "topup", amountMinor: 100_000, reference: `pay-${randomUUID()}` })
-              else if (writer === "retry") {
-                const failed = outcome(yield* claimed, 503)
-                expect(failed.next.status).toBe("pending")
-                write = Effect.flatMap(Clock.currentTimeMillis, (at) => store.finishAttempts([failed], at))
-              } else {
-                yield* store.finishAttempts([outcome(yield* claimed, 200)], yield* Clock.currentTimeMillis)
-                const [delivered] = (yield* webhooks.listDeliveries(partnerId, { status: "delivered" }, 10, undefined)).deliveries
-                write = Effect.either(webhooks.replay(partnerId, delivered?.id ?? ""))
-              }
-              const remove = webhooks.deleteEndpoint(partnerId, endpoint.id)
-              const written = deleteFirst ? (yield* interleaved(remove, write))[1] : (yield* interleaved(write, remove))[0]
-
-              // The race was real: each write did what it does (a retry is recorded either way).
-              if (writer === "event") {
-                const [events] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
-                expect(events?.n).toBe(1)
-              }
-              if (writer === "retry") expect(written).toHaveLength(1)
-              if (writer === "replay" && !deleteFirst) expect(Either.isRight(written as Either.Either<unknown, unknown>)).toBe(true)
-
-              expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
-              const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
-              expect(pending?.n).toBe(0)
-              // A replay that waited for the deletion answers as a replay after it does.
-              if (writer === "replay" && deleteFirst) {
-                const result = written as Either.Either<unknown, unknown>
-                expect(Either.isLeft(result) && result.left).toBeInstanceOf(DeliveryEndpointDeleted)
-              }
-            })
-          )
-
-      it.effect("an event whose statement began before a deletion and reached the endpoint after it fans out to nothing", () =>
-        Effect.gen(function* () {
-          const webhooks = yield* Webhooks
-          const store = yield* WebhookStore
-          const sql = yield* SqlClient.SqlClient
-          const partnerId = `p_${randomUUID()}`
-          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/late-fan-out" })
-          const now = yield* Clock.currentTimeMillis
-          const event = { partnerId, id: randomUUID(), type: "webhook.test" as const, occurredAt: now, payload: "{}" }
-          // Another transaction inserts the same event id and stays open: the append's statement
-          // has taken its snapshot and waits on that row before it reaches the endpoint.
-          const inserted = yield* Deferred.make<void>()
-          const rollBack = yield* Deferred.make<void>()
-          const other = yield* Effect.fork(
-            sql
-              .withTransaction(
-                Effect.gen(function* () {
-                  yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
-                    VALUES (${partnerId}, ${event.id}::uuid, ${event.type}, ${now}, '{}')`
-                  yield* Deferred.succeed(inserted, undefined)
-                  yield* Deferred.await(rollBack)
-                  return yield* Effect.fail("rolled back" as const)
+          it.effect(
+            `deleting an endpoint ${deleteFirst ? "before" : "after"} ${writers[writer]} makes a delivery pending leaves none pending`,
+            () =>
+              Effect.gen(function* () {
+                const webhooks = yield* Webhooks
+                const store = yield* WebhookStore
+                const ledger = yield* Ledger
+                const sql = yield* SqlClient.SqlClient
+                const partnerId = `p_${randomUUID()}`
+                const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/deleted" })
+                const now = yield* Clock.currentTimeMillis
+                // A delivery of this endpoint claimed by a worker (the retry and replay cases start there).
+                const claimed = Effect.gen(function* () {
+                  yield* webhooks.sendTest(partnerId, endpoint.id)
+                  const claims = yield* store.claimDue(
+                    yield* Clock.currentTimeMillis,
+                    60_000,
+                    1_000,
+                    `race-${randomUUID()}`
+                  )
+                  const claim = claims.find((c) => c.partnerId === partnerId)
+                  if (claim === undefined) return yield* Effect.dieMessage("the test delivery was not claimed")
+                  return claim
                 })
-              )
-              .pipe(Effect.flip)
+                const outcome = (claim: Effect.Effect.Success<typeof claimed>, status: number) =>
+                  Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status }, now, now + 5))
+                let write: Effect.Effect<unknown, unknown>
+                if (writer === "event")
+                  write = ledger.credit(partnerId, {
+                    kind: "topup",
+                    amountMinor: 100_000,
+                    reference: `pay-${randomUUID()}`
+                  })
+                else if (writer === "retry") {
+                  const failed = outcome(yield* claimed, 503)
+                  expect(failed.next.status).toBe("pending")
+                  write = Effect.flatMap(Clock.currentTimeMillis, (at) => store.finishAttempts([failed], at))
+                } else {
+                  yield* store.finishAttempts([outcome(yield* claimed, 200)], yield* Clock.currentTimeMillis)
+                  const [delivered] = (yield* webhooks.listDeliveries(
+                    partnerId,
+                    { status: "delivered" },
+                    10,
+                    undefined
+                  )).deliveries
+                  write = Effect.either(webhooks.replay(partnerId, delivered?.id ?? ""))
+                }
+                const remove = webhooks.deleteEndpoint(partnerId, endpoint.id)
+                const written = deleteFirst
+                  ? (yield* interleaved(remove, write))[1]
+                  : (yield* interleaved(write, remove))[0]
+
+                // The race was real: each write did what it does (a retry is recorded either way).
+                if (writer === "event") {
+                  const [events] = yield* sql<{
+                    n: number
+                  }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
+                  expect(events?.n).toBe(1)
+                }
+                if (writer === "retry") expect(written).toHaveLength(1)
+                if (writer === "replay" && !deleteFirst)
+                  expect(Either.isRight(written as Either.Either<unknown, unknown>)).toBe(true)
+
+                expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
+                const [pending] = yield* sql<{
+                  n: number
+                }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
+                expect(pending?.n).toBe(0)
+                // A replay that waited for the deletion answers as a replay after it does.
+                if (writer === "replay" && deleteFirst) {
+                  const result = written as Either.Either<unknown, unknown>
+                  expect(Either.isLeft(result) && result.left).toBeInstanceOf(DeliveryEndpointDeleted)
+                }
+              })
           )
-          yield* Deferred.await(inserted)
-          const append = yield* Effect.fork(store.appendEvent(event, { _tag: "Endpoint", endpointId: endpoint.id }, now))
-          yield* untilEndpointLockWait("the append never waited for the other transaction's event row")
-          // The whole deletion runs meanwhile: the append holds nothing on the endpoint yet.
-          yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
-          yield* Deferred.succeed(rollBack, undefined)
-          expect(yield* Fiber.join(other)).toBe("rolled back")
-          // The event is written (its id is free again); the deleted endpoint gets no delivery.
-          expect(yield* Fiber.join(append)).toBe(0)
-          const [deliveries] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId}`
-          expect(deliveries?.n).toBe(0)
-          const [events] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
-          expect(events?.n).toBe(1)
-        })
+
+      it.effect(
+        "an event whose statement began before a deletion and reached the endpoint after it fans out to nothing",
+        () =>
+          Effect.gen(function* () {
+            const webhooks = yield* Webhooks
+            const store = yield* WebhookStore
+            const sql = yield* SqlClient.SqlClient
+            const partnerId = `p_${randomUUID()}`
+            const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/late-fan-out" })
+            const now = yield* Clock.currentTimeMillis
+            const event = { partnerId, id: randomUUID(), type: "webhook.test" as const, occurredAt: now, payload: "{}" }
+            // Another transaction inserts the same event id and stays open: the append's statement
+            // has taken its snapshot and waits on that row before it reaches the endpoint.
+            const inserted = yield* Deferred.make<void>()
+            const rollBack = yield* Deferred.make<void>()
+            const other = yield* Effect.fork(
+              sql
+                .withTransaction(
+                  Effect.gen(function* () {
+                    yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+                    VALUES (${partnerId}, ${event.id}::uuid, ${event.type}, ${now}, '{}')`
+                    yield* Deferred.succeed(inserted, undefined)
+                    yield* Deferred.await(rollBack)
+                    return yield* Effect.fail("rolled back" as const)
+                  })
+                )
+                .pipe(Effect.flip)
+            )
+            yield* Deferred.await(inserted)
+            const append = yield* Effect.fork(
+              store.appendEvent(event, { _tag: "Endpoint", endpointId: endpoint.id }, now)
+            )
+            yield* untilEndpointLockWait("the append never waited for the other transaction's event row")
+            // The whole deletion runs meanwhile: the append holds nothing on the endpoint yet.
+            yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
+            yield* Deferred.succeed(rollBack, undefined)
+            expect(yield* Fiber.join(other)).toBe("rolled back")
+            // The event is written (its id is free again); the deleted endpoint gets no delivery.
+            expect(yield* Fiber.join(append)).toBe(0)
+            const [deliveries] = yield* sql<{
+              n: number
+            }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId}`
+            expect(deliveries?.n).toBe(0)
+            const [events] = yield* sql<{
+              n: number
+            }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
+            expect(events?.n).toBe(1)
+          })
       )
 
-      it.effect("a deletion cut short after its first step is finished by the worker's sweep, which skips it while a writer holds it", () =>
-        Effect.gen(function* () {
-          const webhooks = yield* Webhooks
-          const store = yield* WebhookStore
-          const sql = yield* SqlClient.SqlClient
-          const partnerId = `p_${randomUUID()}`
-          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/cut-short" })
-          yield* webhooks.sendTest(partnerId, endpoint.id)
-          yield* webhooks.sendTest(partnerId, endpoint.id)
-          const pendingCount = Effect.map(
-            sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`,
-            (rows) => rows[0]?.n
-          )
-          // A business transaction fans an event out to the endpoint and stays open: the
-          // deletion's second step waits for it.
-          const writer = yield* openTransaction(partnerId)
-          const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
-          yield* untilEndpointLockWait("the deletion's second step never waited for the open transaction")
-          // The host stops there (its statement is cancelled, its transaction rolled back).
-          yield* Fiber.interrupt(deletion)
-          yield* untilEndpointLockWaits(false, "a statement on webhook_endpoints still waits on a lock after 5 s")
+      it.effect(
+        "a deletion cut short after its first step is finished by the worker's sweep, which skips it while a writer holds it",
+        () =>
+          Effect.gen(function* () {
+            const webhooks = yield* Webhooks
+            const store = yield* WebhookStore
+            const sql = yield* SqlClient.SqlClient
+            const partnerId = `p_${randomUUID()}`
+            const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/cut-short" })
+            yield* webhooks.sendTest(partnerId, endpoint.id)
+            yield* webhooks.sendTest(partnerId, endpoint.id)
+            const pendingCount = Effect.map(
+              sql<{
+                n: number
+              }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`,
+              (rows) => rows[0]?.n
+            )
+            // A business transaction fans an event out to the endpoint and stays open: the
+            // deletion's second step waits for it.
+            const writer = yield* openTransaction(partnerId)
+            const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
+            yield* untilEndpointLockWait("the deletion's second step never waited for the open transaction")
+            // The host stops there (its statement is cancelled, its transaction rolled back).
+            yield* Fiber.interrupt(deletion)
+            yield* untilEndpointLockWaits(false, "a statement on webhook_endpoints still waits on a lock after 5 s")
 
-          // The first step stands: the endpoint is deleted for the partner.
-          expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
-          const workerLayer = Layer.fresh(DeliveryWorker.layer({ concurrency: 8, batchSize: 8, leaseMs: 60_000, pollIntervalMs: 20, drainMs: 5_000 }))
-          const worker = yield* Effect.provide(DeliveryWorker, yield* Layer.build(workerLayer))
-          const now = yield* Clock.currentTimeMillis
-          // While the writer holds the endpoint, the sweep passes it by instead of waiting.
-          const skipped = yield* store.purgeDeletedEndpoints(now).pipe(Effect.timeout("5 seconds"), Effect.option)
-          expect(skipped).toEqual(Option.some(0))
-          // A step of the worker meanwhile does not leave it "due now": a caller scheduling the
-          // next step by nextWakeAt would otherwise spin for as long as the writer's transaction.
-          yield* worker.runDue.pipe(Effect.timeout("5 seconds"))
-          const next = yield* worker.nextWakeAt
-          expect(next === undefined || next > now).toBe(true)
-          yield* writer.release
-          yield* Fiber.join(writer.fiber)
-          expect(yield* pendingCount).toBe(3)
+            // The first step stands: the endpoint is deleted for the partner.
+            expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
+            const workerLayer = Layer.fresh(
+              DeliveryWorker.layer({
+                concurrency: 8,
+                batchSize: 8,
+                leaseMs: 60_000,
+                pollIntervalMs: 20,
+                drainMs: 5_000
+              })
+            )
+            const worker = yield* Effect.provide(DeliveryWorker, yield* Layer.build(workerLayer))
+            const now = yield* Clock.currentTimeMillis
+            // While the writer holds the endpoint, the sweep passes it by instead of waiting.
+            const skipped = yield* store.purgeDeletedEndpoints(now).pipe(Effect.timeout("5 seconds"), Effect.option)
+            expect(skipped).toEqual(Option.some(0))
+            // A step of the worker meanwhile does not leave it "due now": a caller scheduling the
+            // next step by nextWakeAt would otherwise spin for as long as the writer's transaction.
+            yield* worker.runDue.pipe(Effect.timeout("5 seconds"))
+            const next = yield* worker.nextWakeAt
+            expect(next === undefined || next > now).toBe(true)
+            yield* writer.release
+            yield* Fiber.join(writer.fiber)
+            expect(yield* pendingCount).toBe(3)
 
-          // The worker's next sweep purges it; nothing of it was claimed meanwhile (all three
-          // deliveries were still pending, and are gone).
-          yield* worker.runDue
-          const [left] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId}`
-          expect(left?.n).toBe(0)
-          const [mark] = yield* sql<{ purgePending: boolean }>`SELECT purge_pending FROM webhook_endpoints WHERE partner_id = ${partnerId}`
-          expect(mark?.purgePending).toBe(false)
-          expect(yield* store.purgeDeletedEndpoints(yield* Clock.currentTimeMillis)).toBe(0)
-        }).pipe(Effect.scoped)
+            // The worker's next sweep purges it; nothing of it was claimed meanwhile (all three
+            // deliveries were still pending, and are gone).
+            yield* worker.runDue
+            const [left] = yield* sql<{
+              n: number
+            }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId}`
+            expect(left?.n).toBe(0)
+            const [mark] = yield* sql<{
+              purgePending: boolean
+            }>`SELECT purge_pending FROM webhook_endpoints WHERE partner_id = ${partnerId}`
+            expect(mark?.purgePending).toBe(false)
+            expect(yield* store.purgeDeletedEndpoints(yield* Clock.currentTimeMillis)).toBe(0)
+          }).pipe(Effect.scoped)
       )
 
-      it.effect("a deletion waits only for the writers that saw the endpoint active: overlapping business transactions cannot starve it", () =>
-        Effect.gen(function* () {
-          const webhooks = yield* Webhooks
-          const sql = yield* SqlClient.SqlClient
-          const partnerId = `p_${randomUUID()}`
-          const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/busy" })
-          const first = yield* openTransaction(partnerId)
-          const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
-          // The deletion waits for the first transaction, which fanned out to the endpoint.
-          yield* untilEndpointLockWait("the deletion never waited for the open transaction")
-          // A second one begins and commits nothing yet; the first commits. The deletion must not
-          // also wait for the second (it would, were the second holding the endpoint locked, and
-          // a third would follow, and so on).
-          const second = yield* openTransaction(partnerId)
-          yield* first.release
-          yield* Fiber.join(first.fiber)
-          const finished = yield* Fiber.join(deletion).pipe(Effect.timeout("5 seconds"), Effect.option)
-          yield* second.release
-          yield* Fiber.join(second.fiber)
-          expect(finished._tag).toBe("Some")
-          const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
-          expect(pending?.n).toBe(0)
-          const [events] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
-          expect(events?.n).toBe(2)
-        })
+      it.effect(
+        "a deletion waits only for the writers that saw the endpoint active: overlapping business transactions cannot starve it",
+        () =>
+          Effect.gen(function* () {
+            const webhooks = yield* Webhooks
+            const sql = yield* SqlClient.SqlClient
+            const partnerId = `p_${randomUUID()}`
+            const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/busy" })
+            const first = yield* openTransaction(partnerId)
+            const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))
+            // The deletion waits for the first transaction, which fanned out to the endpoint.
+            yield* untilEndpointLockWait("the deletion never waited for the open transaction")
+            // A second one begins and commits nothing yet; the first commits. The deletion must not
+            // also wait for the second (it would, were the second holding the endpoint locked, and
+            // a third would follow, and so on).
+            const second = yield* openTransaction(partnerId)
+            yield* first.release
+            yield* Fiber.join(first.fiber)
+            const finished = yield* Fiber.join(deletion).pipe(Effect.timeout("5 seconds"), Effect.option)
+            yield* second.release
+            yield* Fiber.join(second.fiber)
+            expect(finished._tag).toBe("Some")
+            const [pending] = yield* sql<{
+              n: number
+            }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
+            expect(pending?.n).toBe(0)
+            const [events] = yield* sql<{
+              n: number
+            }>`SELECT count(*)::int AS n FROM webhook_events WHERE partner_id = ${partnerId}`
+            expect(events?.n).toBe(2)
+          })
       )
     }
   })

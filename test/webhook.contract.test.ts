@@ -12,4 +12,7 @@ webhookContract("memory", Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore))
 webhookContract("PGlite", Layer.mergeAll(SqlLedgerStore, SqlWebhookStore).pipe(Layer.provide(pgliteTestDatabase())))
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0)
-  webhookContract("PostgreSQL", Layer.mergeAll(SqlLedgerStore, SqlWebhookStore).pipe(Layer.provide(postgresTestDatabase(url))))
+  webhookContract(
+    "PostgreSQL",
+    Layer.mergeAll(SqlLedgerStore, SqlWebhookStore).pipe(Layer.provide(postgresTestDatabase(url)))
+  )

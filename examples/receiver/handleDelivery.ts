@@ -30,14 +30,22 @@ export interface Delivery {
 }
 
 /** Signature, timestamp and body; only then is anything in the request trusted. */
-export const authenticate = (secrets: ReadonlyArray<string>, delivery: Delivery): Effect.Effect<ReceivedEvent, WebhookRejected> =>
-  Effect.flatMap(verifyWebhookEffect({ secret: secrets, headers: delivery.headers, rawBody: delivery.rawBody }), (verified) =>
-    // Dedup on the eventId inside the signed body; the header alone is not covered by the signature.
-    decodeReceivedEvent(delivery.rawBody, verified)
+export const authenticate = (
+  secrets: ReadonlyArray<string>,
+  delivery: Delivery
+): Effect.Effect<ReceivedEvent, WebhookRejected> =>
+  Effect.flatMap(
+    verifyWebhookEffect({ secret: secrets, headers: delivery.headers, rawBody: delivery.rawBody }),
+    (verified) =>
+      // Dedup on the eventId inside the signed body; the header alone is not covered by the signature.
+      decodeReceivedEvent(delivery.rawBody, verified)
   )
 
 /** The answer to a request that is not provably Frank's (401) or is malformed (400). */
-export const rejectionReply = (rejected: WebhookRejected): Reply => ({ status: rejected.status, body: { error: rejected.reason, message: rejected.message } })
+export const rejectionReply = (rejected: WebhookRejected): Reply => ({
+  status: rejected.status,
+  body: { error: rejected.reason, message: rejected.message }
+})
 
 export const handleDelivery = <E, R>(
   secrets: ReadonlyArray<string>,

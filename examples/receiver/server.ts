@@ -45,9 +45,12 @@ const secrets = previous === undefined || previous.length === 0 ? [secret] : [se
 const port = Number(process.env.PORT ?? 8787)
 
 const failStatusSetting = process.env.FAIL_STATUS
-const failStatus = failStatusSetting === undefined || failStatusSetting.length === 0 ? undefined : Number(failStatusSetting)
+const failStatus =
+  failStatusSetting === undefined || failStatusSetting.length === 0 ? undefined : Number(failStatusSetting)
 if (failStatus !== undefined && !(Number.isInteger(failStatus) && failStatus >= 300 && failStatus <= 599)) {
-  console.error(`FAIL_STATUS must be an HTTP status from 300 to 599 (anything Frank counts as a failed attempt), got ${JSON.stringify(failStatusSetting)}`)
+  console.error(
+    `FAIL_STATUS must be an HTTP status from 300 to 599 (anything Frank counts as a failed attempt), got ${JSON.stringify(failStatusSetting)}`
+  )
   process.exit(1)
 }
 
@@ -55,7 +58,11 @@ const runtime = ManagedRuntime.make(MemoryProcessedEvents)
 
 /** The business action; replace with yours. Runs at most once per eventId that succeeded. */
 const onEvent = (event: ReceivedEvent) =>
-  Effect.sync(() => console.log(JSON.stringify({ msg: "event processed", eventId: event.eventId, eventType: event.eventType, data: event.data })))
+  Effect.sync(() =>
+    console.log(
+      JSON.stringify({ msg: "event processed", eventId: event.eventId, eventType: event.eventType, data: event.data })
+    )
+  )
 
 /** FAIL_STATUS: authenticated like any delivery (a bad signature still gets its 400/401), never processed. */
 const failOnPurpose = (status: number, delivery: Delivery): Effect.Effect<Reply> =>
@@ -87,7 +94,9 @@ const server = createServer(async (req, res) => {
     const rawBody = await readBody(req)
     if (rawBody === undefined) return send(res, { status: 413, body: { error: "body_too_large" } })
     const delivery = { headers: req.headers, rawBody }
-    const reply = await runtime.runPromise(failStatus === undefined ? handleDelivery(secrets, delivery, onEvent) : failOnPurpose(failStatus, delivery))
+    const reply = await runtime.runPromise(
+      failStatus === undefined ? handleDelivery(secrets, delivery, onEvent) : failOnPurpose(failStatus, delivery)
+    )
     console.log(JSON.stringify({ msg: "delivery answered", status: reply.status, ...reply.body }))
     send(res, reply)
   } catch (error) {
@@ -98,7 +107,9 @@ const server = createServer(async (req, res) => {
 
 server.listen(port, () => {
   const address = server.address()
-  console.log(JSON.stringify({ msg: "listening", port: typeof address === "object" && address !== null ? address.port : port }))
+  console.log(
+    JSON.stringify({ msg: "listening", port: typeof address === "object" && address !== null ? address.port : port })
+  )
 })
 
 const shutdown = () => {

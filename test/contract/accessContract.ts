@@ -27,7 +27,13 @@ const DAY = 86_400_000
 
 export const accessContract = (
   engine: string,
-  stores: Layer.Layer<import("@frank/core").PartnerStore | import("@frank/core").ApiKeyStore | import("@frank/core").SessionStore | RateLimitStore, unknown>
+  stores: Layer.Layer<
+    | import("@frank/core").PartnerStore
+    | import("@frank/core").ApiKeyStore
+    | import("@frank/core").SessionStore
+    | RateLimitStore,
+    unknown
+  >
 ) => {
   const config: RateLimitConfig = { ...defaultRateLimitConfig, perApiKeyPerMinute: 3, perIpPerMethodPerMinute: 5 }
   const Env = Layer.mergeAll(Access.layer, RateLimiter.layer(config)).pipe(
@@ -44,8 +50,17 @@ export const accessContract = (
         const p = yield* access.createPartner("Acme")
         const full = yield* access.issueKey(p.id, { label: "ci" })
         expect(full.raw).toMatch(/^svc_live_[0-9a-f]{64}$/)
-        expect(full.view).toMatchObject({ label: "ci", access: "full", active: true, prefix: full.raw.slice(0, 16), expiresAt: null })
-        const narrow = yield* access.issueKey(p.id, { scopes: ["usage:read", "billing:read", "usage:read"], expiresInDays: 30 })
+        expect(full.view).toMatchObject({
+          label: "ci",
+          access: "full",
+          active: true,
+          prefix: full.raw.slice(0, 16),
+          expiresAt: null
+        })
+        const narrow = yield* access.issueKey(p.id, {
+          scopes: ["usage:read", "billing:read", "usage:read"],
+          expiresInDays: 30
+        })
         expect(narrow.view.scopes).toEqual(["billing:read", "usage:read"])
         expect(narrow.view.expiresAt).toBe(new Date(T0 + 30 * DAY).toISOString())
         const authed = yield* access.authenticateKey(full.raw)
@@ -107,9 +122,14 @@ export const accessContract = (
         const access = yield* Access
         const p = yield* access.createPartner("Narrow")
         const full = yield* access.issueKey(p.id, {})
-        const narrowed = yield* access.changeKey(p.id, full.view.id, { scopes: ["pricing:read", "billing:read"], label: "n" })
+        const narrowed = yield* access.changeKey(p.id, full.view.id, {
+          scopes: ["pricing:read", "billing:read"],
+          label: "n"
+        })
         expect(narrowed).toMatchObject({ access: "restricted", scopes: ["billing:read", "pricing:read"], label: "n" })
-        const widen = yield* Effect.flip(access.changeKey(p.id, full.view.id, { scopes: ["billing:read", "media:run"] }))
+        const widen = yield* Effect.flip(
+          access.changeKey(p.id, full.view.id, { scopes: ["billing:read", "media:run"] })
+        )
         expect(codeOf(widen)).toBe("API_KEY_SCOPE_DOWNGRADE_FORBIDDEN")
         const back = yield* Effect.flip(access.changeKey(p.id, full.view.id, { scopes: null }))
         expect(codeOf(back)).toBe("API_KEY_SCOPE_DOWNGRADE_FORBIDDEN")
@@ -119,7 +139,10 @@ export const accessContract = (
         expect(codeOf(star)).toBe("API_KEY_SCOPE_UNKNOWN")
         const empty = yield* Effect.flip(access.issueKey(p.id, { scopes: [] }))
         expect(codeOf(empty)).toBe("API_KEY_SCOPE_EMPTY")
-        for (const days of [0, 366, 1.5]) expect(codeOf(yield* Effect.flip(access.issueKey(p.id, { expiresInDays: days })))).toBe("API_KEY_EXPIRY_OUT_OF_RANGE")
+        for (const days of [0, 366, 1.5])
+          expect(codeOf(yield* Effect.flip(access.issueKey(p.id, { expiresInDays: days })))).toBe(
+            "API_KEY_EXPIRY_OUT_OF_RANGE"
+          )
       })
     )
 

@@ -37,7 +37,11 @@ const expectFolded = (partnerId: string) =>
   })
 
 export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<LedgerStore, unknown>) => {
-  const EngineLayer = Ledger.layer.pipe(Layer.provideMerge(storeLayer), Layer.provideMerge(OutboxOnMemory), Layer.provideMerge(Ids.Live))
+  const EngineLayer = Ledger.layer.pipe(
+    Layer.provideMerge(storeLayer),
+    Layer.provideMerge(OutboxOnMemory),
+    Layer.provideMerge(Ids.Live)
+  )
 
   layer(EngineLayer, { timeout: 120_000 })(`LedgerStore contract on ${engine}`, (it) => {
     it.effect("credits raise total and available; balance view in franks", () =>
@@ -181,7 +185,9 @@ export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<Ledg
         expect(c).toBeInstanceOf(ReferenceConflict)
         // The same reference belongs to each partner separately.
         const q = newPartner()
-        expect((yield* ledger.credit(q, { kind: "topup", amountMinor: 6_000, reference: "pay-1" })).replayed).toBe(false)
+        expect((yield* ledger.credit(q, { kind: "topup", amountMinor: 6_000, reference: "pay-1" })).replayed).toBe(
+          false
+        )
         expect((yield* ledger.totals(p)).totalMinor).toBe(5_000)
       })
     )
@@ -197,7 +203,9 @@ export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<Ledg
         yield* ledger.reserve(p, { taskId: "t", amountMinor: 1_000 })
         expect(yield* Effect.flip(ledger.reverseBonus(p, { amountMinor: 501 }))).toBeInstanceOf(InsufficientFunds)
         expect(yield* Effect.flip(ledger.debit(p, { amountMinor: 501 }))).toBeInstanceOf(InsufficientFunds)
-        expect(yield* Effect.flip(ledger.credit(p, { kind: "adjustment", amountMinor: -501 }))).toBeInstanceOf(InsufficientFunds)
+        expect(yield* Effect.flip(ledger.credit(p, { kind: "adjustment", amountMinor: -501 }))).toBeInstanceOf(
+          InsufficientFunds
+        )
         yield* ledger.credit(p, { kind: "adjustment", amountMinor: -500 })
         expect(yield* ledger.balance(p)).toMatchObject({ total: 15, used: 5, reserved: 10, available: 0 })
         yield* expectFolded(p)
@@ -241,8 +249,12 @@ export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<Ledg
         yield* ledger.reserve(a, { taskId: "shared-task-id", amountMinor: 1_000 })
         expect((yield* ledger.listEntries(b, {}, 0, 20)).total).toBe(0)
         expect(yield* ledger.hold(b, "shared-task-id")).toBeUndefined()
-        expect(yield* Effect.flip(ledger.confirm(b, { taskId: "shared-task-id", amountMinor: 1 }))).toBeInstanceOf(HoldNotFound)
-        expect(yield* Effect.flip(ledger.reserve(b, { taskId: "shared-task-id", amountMinor: 1 }))).toBeInstanceOf(InsufficientFunds)
+        expect(yield* Effect.flip(ledger.confirm(b, { taskId: "shared-task-id", amountMinor: 1 }))).toBeInstanceOf(
+          HoldNotFound
+        )
+        expect(yield* Effect.flip(ledger.reserve(b, { taskId: "shared-task-id", amountMinor: 1 }))).toBeInstanceOf(
+          InsufficientFunds
+        )
         expect(yield* ledger.usageByDay(b, 0, T0 + 10 * DAY)).toEqual([])
       })
     )
@@ -268,7 +280,9 @@ export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<Ledg
           { dayStartMs: midnight - DAY, spentMinor: 4_000 },
           { dayStartMs: midnight, spentMinor: 2_500 }
         ])
-        expect(yield* ledger.usageByDay(p, midnight, midnight + DAY)).toEqual([{ dayStartMs: midnight, spentMinor: 2_500 }])
+        expect(yield* ledger.usageByDay(p, midnight, midnight + DAY)).toEqual([
+          { dayStartMs: midnight, spentMinor: 2_500 }
+        ])
         yield* expectFolded(p)
       })
     )
@@ -297,11 +311,19 @@ export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<Ledg
         yield* ledger.credit(p, { kind: "bonus", amountMinor: 5 })
         yield* ledger.credit(p, { kind: "bonus", amountMinor: 6 })
         const csv = (max: number) =>
-          Stream.runFold(csvExportStream(ledger.streamEntries(p, {}, max), ledger.countEntries(p, {}), max), "", (a, b) => a + b)
+          Stream.runFold(
+            csvExportStream(ledger.streamEntries(p, {}, max), ledger.countEntries(p, {}), max),
+            "",
+            (a, b) => a + b
+          )
         const full = yield* csv(10)
         const lines = full.split("\r\n")
-        expect(lines[0]).toBe("id,occurredAt,type,kind,amountFranks,unitPriceFranks,taskId,attribution,label,description")
-        expect(full).toContain(',topup,adjustment,12.34,,,,Корректировка баланса,"Корректировка баланса: счёт ""А"", строка\nвторая"\r\n')
+        expect(lines[0]).toBe(
+          "id,occurredAt,type,kind,amountFranks,unitPriceFranks,taskId,attribution,label,description"
+        )
+        expect(full).toContain(
+          ',topup,adjustment,12.34,,,,Корректировка баланса,"Корректировка баланса: счёт ""А"", строка\nвторая"\r\n'
+        )
         expect(full).not.toContain("# truncated")
         const cut = yield* csv(2)
         expect(cut.endsWith("# truncated: 3\r\n")).toBe(true)

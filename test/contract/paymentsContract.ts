@@ -37,7 +37,11 @@ export type PaymentStores = LedgerStore | WebhookStore | PaymentStore | SandboxA
 
 /** The engine as the host wires it, on the given stores. */
 export const paymentsEngine = <E>(stores: Layer.Layer<PaymentStores, E>) => {
-  const base = Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("contract-pepper")), WebhookSettings.layer({ allowPrivateNetwork: true }))
+  const base = Layer.mergeAll(
+    Ids.Live,
+    Secrets.layer(Redacted.make("contract-pepper")),
+    WebhookSettings.layer({ allowPrivateNetwork: true })
+  )
   return Layer.mergeAll(Payments.layer, Webhooks.layer).pipe(
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(SandboxAcquirerLive({ baseUrl: BASE_URL, secret: SANDBOX_SECRET })),
@@ -58,38 +62,48 @@ const notice = (p: Payment, status: PaymentStatus, amountRub = p.amountRub) =>
 
 const receive = (raw: ReturnType<typeof notice>) => Effect.flatMap(Payments, (p) => p.receiveNotification(raw))
 
-const totalFranks = (partnerId: string) => Effect.flatMap(Ledger, (l) => Effect.map(l.balance(partnerId), (b) => b.total))
+const totalFranks = (partnerId: string) =>
+  Effect.flatMap(Ledger, (l) => Effect.map(l.balance(partnerId), (b) => b.total))
 
 const topupEntries = (partnerId: string) =>
   Effect.flatMap(Ledger, (l) => Effect.map(l.listEntries(partnerId, { type: "topup" }, 0, 100), (page) => page.items))
 
-const statusOf = (partnerId: string, id: string) => Effect.flatMap(Payments, (p) => Effect.map(p.get(partnerId, id), (x) => x.status))
+const statusOf = (partnerId: string, id: string) =>
+  Effect.flatMap(Payments, (p) => Effect.map(p.get(partnerId, id), (x) => x.status))
 
 export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentStores, E>) => {
   layer(paymentsEngine(stores), { timeout: 120_000 })(`top-ups on ${engine}`, (it) => {
-    it.effect("a link is a pending payment with the sandbox checkout URL; the same key and amount answer it again; another amount is 409", () =>
-      Effect.gen(function* () {
-        const partnerId = newPartner()
-        const first = yield* link(partnerId, 1500, "key-1", "Пополнение для теста")
-        expect(first.replayed).toBe(false)
-        expect(first.payment).toMatchObject({ partnerId, amountRub: 1500, description: "Пополнение для теста", idempotencyKey: "key-1", status: "pending" })
-        expect(first.payment.paymentUrl).toBe(`${BASE_URL}/sandbox/checkout/${first.payment.id}`)
-        expect(first.payment.providerPaymentId).toMatch(/^sbx_[0-9a-f]{32}$/)
+    it.effect(
+      "a link is a pending payment with the sandbox checkout URL; the same key and amount answer it again; another amount is 409",
+      () =>
+        Effect.gen(function* () {
+          const partnerId = newPartner()
+          const first = yield* link(partnerId, 1500, "key-1", "Пополнение для теста")
+          expect(first.replayed).toBe(false)
+          expect(first.payment).toMatchObject({
+            partnerId,
+            amountRub: 1500,
+            description: "Пополнение для теста",
+            idempotencyKey: "key-1",
+            status: "pending"
+          })
+          expect(first.payment.paymentUrl).toBe(`${BASE_URL}/sandbox/checkout/${first.payment.id}`)
+          expect(first.payment.providerPaymentId).toMatch(/^sbx_[0-9a-f]{32}$/)
 
-        const again = yield* link(partnerId, 1500, "key-1")
-        expect(again.replayed).toBe(true)
-        expect(again.payment.id).toBe(first.payment.id)
-        expect(again.payment.paymentUrl).toBe(first.payment.paymentUrl)
+          const again = yield* link(partnerId, 1500, "key-1")
+          expect(again.replayed).toBe(true)
+          expect(again.payment.id).toBe(first.payment.id)
+          expect(again.payment.paymentUrl).toBe(first.payment.paymentUrl)
 
-        const conflict = yield* Effect.flip(link(partnerId, 1501, "key-1"))
-        expect(conflict).toBeInstanceOf(PaymentIdempotencyConflict)
-        expect(conflict).toMatchObject({ code: "PAYMENT_IDEMPOTENCY_CONFLICT", status: 409 })
+          const conflict = yield* Effect.flip(link(partnerId, 1501, "key-1"))
+          expect(conflict).toBeInstanceOf(PaymentIdempotencyConflict)
+          expect(conflict).toMatchObject({ code: "PAYMENT_IDEMPOTENCY_CONFLICT", status: 409 })
 
-        // Keys belong to their partner: another partner's same key is another payment.
-        const other = yield* link(newPartner(), 1500, "key-1")
-        expect(other.replayed).toBe(false)
-        expect(other.payment.id).not.toBe(first.payment.id)
-      })
+          // Keys belong to their partner: another partner's same key is another payment.
+          const other = yield* link(newPartner(), 1500, "key-1")
+          expect(other.replayed).toBe(false)
+          expect(other.payment.id).not.toBe(first.payment.id)
+        })
     )
 
     it.effect("20 concurrent link requests with one key and amount create one payment", () =>
@@ -114,7 +128,9 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
     it.effect("invalid links are refused with every problem at once", () =>
       Effect.gen(function* () {
         const e = yield* Effect.flip(
-          Effect.flatMap(Payments, (p) => p.createLink(newPartner(), { amountRub: 100_001, description: "x".repeat(141), idempotencyKey: "" }))
+          Effect.flatMap(Payments, (p) =>
+            p.createLink(newPartner(), { amountRub: 100_001, description: "x".repeat(141), idempotencyKey: "" })
+          )
         )
         expect(e).toBeInstanceOf(PaymentRequestInvalid)
         expect((e as PaymentRequestInvalid).messages).toHaveLength(3)
@@ -125,30 +141,38 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
       })
     )
 
-    it.effect("paying through the acquirer: authorized, then confirmed; the ledger is credited once, 1 RUB = 1 ₣, personal, with the event", () =>
-      Effect.gen(function* () {
-        const partnerId = newPartner()
-        const webhooks = yield* Webhooks
-        yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/hook" })
-        const { payment } = yield* link(partnerId, 2500)
-        const acquirer = yield* SandboxAcquirer
-        const sent = yield* acquirer.act(payment.id, "pay")
-        expect(sent).toHaveLength(2)
-        const outcomes = []
-        for (const raw of sent) outcomes.push(yield* receive(raw))
-        expect(outcomes.map((o) => o.payment.status)).toEqual(["authorized", "confirmed"])
-        expect(outcomes[0]!.transactionId).toBeNull()
-        const transactionId = outcomes[1]!.transactionId
-        expect(transactionId).not.toBeNull()
+    it.effect(
+      "paying through the acquirer: authorized, then confirmed; the ledger is credited once, 1 RUB = 1 ₣, personal, with the event",
+      () =>
+        Effect.gen(function* () {
+          const partnerId = newPartner()
+          const webhooks = yield* Webhooks
+          yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/hook" })
+          const { payment } = yield* link(partnerId, 2500)
+          const acquirer = yield* SandboxAcquirer
+          const sent = yield* acquirer.act(payment.id, "pay")
+          expect(sent).toHaveLength(2)
+          const outcomes = []
+          for (const raw of sent) outcomes.push(yield* receive(raw))
+          expect(outcomes.map((o) => o.payment.status)).toEqual(["authorized", "confirmed"])
+          expect(outcomes[0]!.transactionId).toBeNull()
+          const transactionId = outcomes[1]!.transactionId
+          expect(transactionId).not.toBeNull()
 
-        expect(yield* totalFranks(partnerId)).toBe(2500)
-        const entries = yield* topupEntries(partnerId)
-        expect(entries).toHaveLength(1)
-        expect(entries[0]).toMatchObject({ id: transactionId, kind: "topup", amountMinor: 250_000, attribution: "personal", reference: payment.id })
+          expect(yield* totalFranks(partnerId)).toBe(2500)
+          const entries = yield* topupEntries(partnerId)
+          expect(entries).toHaveLength(1)
+          expect(entries[0]).toMatchObject({
+            id: transactionId,
+            kind: "topup",
+            amountMinor: 250_000,
+            attribution: "personal",
+            reference: payment.id
+          })
 
-        const page = yield* webhooks.listDeliveries(partnerId, {}, 10, undefined)
-        expect(page.deliveries.map((d) => d.eventType)).toEqual(["billing.topup.confirmed"])
-      })
+          const page = yield* webhooks.listDeliveries(partnerId, {}, 10, undefined)
+          expect(page.deliveries.map((d) => d.eventType)).toEqual(["billing.topup.confirmed"])
+        })
     )
 
     it.effect("duplicated confirmations credit once", () =>
@@ -209,7 +233,12 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
         const canceled = yield* receive(notice(payment, "canceled"))
         expect(canceled.payment.status).toBe("canceled")
         const confirm = yield* receive(notice(payment, "confirmed"))
-        expect(confirm.transition).toEqual({ _tag: "Refused", status: "canceled", reported: "confirmed", reason: "final" })
+        expect(confirm.transition).toEqual({
+          _tag: "Refused",
+          status: "canceled",
+          reported: "confirmed",
+          reason: "final"
+        })
         expect(confirm.transactionId).toBeNull()
         expect(yield* statusOf(partnerId, payment.id)).toBe("canceled")
         expect(yield* totalFranks(partnerId)).toBe(0)
@@ -228,16 +257,32 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
         const partnerId = newPartner()
         const { payment } = yield* link(partnerId, 100)
         const genuine = notice(payment, "confirmed")
-        const forged = { ...genuine, headers: { ...genuine.headers, "x-sandbox-signature": `sha256=${"0".repeat(64)}` } }
+        const forged = {
+          ...genuine,
+          headers: { ...genuine.headers, "x-sandbox-signature": `sha256=${"0".repeat(64)}` }
+        }
         const unsigned = { body: genuine.body, headers: {} }
         const tampered = { ...genuine, body: genuine.body.replace('"Amount":10000', '"Amount":99990000') }
-        for (const raw of [forged, unsigned, tampered]) expect(yield* Effect.flip(receive(raw))).toBeInstanceOf(PaymentNotificationInvalid)
+        for (const raw of [forged, unsigned, tampered])
+          expect(yield* Effect.flip(receive(raw))).toBeInstanceOf(PaymentNotificationInvalid)
         // Correctly signed, but the amount or the acquirer's id is not this payment's.
-        expect(yield* Effect.flip(receive(notice(payment, "confirmed", 101)))).toBeInstanceOf(PaymentNotificationInvalid)
-        const otherId = encodeNotification(SANDBOX_SECRET, { orderId: payment.id, paymentId: "sbx_other", status: "confirmed", amountRub: 100 })
+        expect(yield* Effect.flip(receive(notice(payment, "confirmed", 101)))).toBeInstanceOf(
+          PaymentNotificationInvalid
+        )
+        const otherId = encodeNotification(SANDBOX_SECRET, {
+          orderId: payment.id,
+          paymentId: "sbx_other",
+          status: "confirmed",
+          amountRub: 100
+        })
         expect(yield* Effect.flip(receive(otherId))).toBeInstanceOf(PaymentNotificationInvalid)
         // Unknown payment.
-        const unknown = encodeNotification(SANDBOX_SECRET, { orderId: uuid(), paymentId: "sbx_x", status: "confirmed", amountRub: 100 })
+        const unknown = encodeNotification(SANDBOX_SECRET, {
+          orderId: uuid(),
+          paymentId: "sbx_x",
+          status: "confirmed",
+          amountRub: 100
+        })
         expect(yield* Effect.flip(receive(unknown))).toBeInstanceOf(PaymentNotFound)
         expect(yield* statusOf(partnerId, payment.id)).toBe("pending")
         expect(yield* totalFranks(partnerId)).toBe(0)
@@ -285,7 +330,12 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
         const payments = yield* Payments
         const history = yield* payments.history(partnerId)
         expect(history).toHaveLength(50)
-        expect(history.map((p) => p.id)).toEqual(created.slice(2).reverse().map((p) => p.id))
+        expect(history.map((p) => p.id)).toEqual(
+          created
+            .slice(2)
+            .reverse()
+            .map((p) => p.id)
+        )
 
         const stranger = newPartner()
         expect(yield* payments.history(stranger)).toHaveLength(0)

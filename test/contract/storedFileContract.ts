@@ -23,7 +23,10 @@ const file = (partnerId: string, overrides: Partial<StoredFile> = {}): StoredFil
   }
 }
 
-export const storedFileContract = (engine: string, stores: Layer.Layer<StoredFileStore | StoredFileLookup, unknown>) => {
+export const storedFileContract = (
+  engine: string,
+  stores: Layer.Layer<StoredFileStore | StoredFileLookup, unknown>
+) => {
   layer(stores, { timeout: 120_000 })(`stored files on ${engine}`, (it) => {
     it.effect("round-trips every kind with exactly its measurements", () =>
       Effect.gen(function* () {
@@ -31,9 +34,24 @@ export const storedFileContract = (engine: string, stores: Layer.Layer<StoredFil
         const partner = `p_${uuid()}`
         const files = [
           file(partner),
-          file(partner, { kind: "image", mimeType: "image/jpeg", sizeBytes: 9159, measurements: { width: 240, height: 320 } }),
-          file(partner, { kind: "audio", mimeType: "audio/mpeg", sizeBytes: 44731, measurements: { durationSeconds: 5.042 } }),
-          file(partner, { kind: "document", mimeType: "application/pdf", sizeBytes: 3229, measurements: { pageCount: 3 } }),
+          file(partner, {
+            kind: "image",
+            mimeType: "image/jpeg",
+            sizeBytes: 9159,
+            measurements: { width: 240, height: 320 }
+          }),
+          file(partner, {
+            kind: "audio",
+            mimeType: "audio/mpeg",
+            sizeBytes: 44731,
+            measurements: { durationSeconds: 5.042 }
+          }),
+          file(partner, {
+            kind: "document",
+            mimeType: "application/pdf",
+            sizeBytes: 3229,
+            measurements: { pageCount: 3 }
+          }),
           file(partner, { kind: "document", mimeType: "text/markdown", sizeBytes: 0, measurements: {} })
         ]
         for (const f of files) yield* store.insert(f)

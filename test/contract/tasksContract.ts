@@ -24,7 +24,13 @@ import {
   Webhooks,
   type WebhookStore
 } from "@frank/core"
-import { ManualGeneration, ManualGenerationProvider, MemoryStoredFileLookup, OwnedFiles, SimulationEngine } from "@frank/core/testing"
+import {
+  ManualGeneration,
+  ManualGenerationProvider,
+  MemoryStoredFileLookup,
+  OwnedFiles,
+  SimulationEngine
+} from "@frank/core/testing"
 import { Effect, Either, Layer, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
@@ -67,9 +73,12 @@ const quoteMinor = (request: EstimateRequest) =>
 
 /** Event types written for the partner, sorted (events of one transaction share their time, so their order is not defined). */
 const eventTypes = (partnerId: string) =>
-  Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries.map((d) => d.eventType).sort()))
+  Effect.flatMap(Webhooks, (w) =>
+    Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries.map((d) => d.eventType).sort())
+  )
 
-const deliveriesOf = (partnerId: string) => Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
+const deliveriesOf = (partnerId: string) =>
+  Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
 
 /** The ledger rows of one task, oldest first, as `type:kind:amount`. */
 const taskRows = (partnerId: string, taskId: string) =>
@@ -82,42 +91,47 @@ const taskRows = (partnerId: string, taskId: string) =>
     )
   )
 
-const png: TaskOutcome = { _tag: "Succeeded", output: { _tag: "Content", mimeType: "image/png", bytes: Uint8Array.of(0x89, 0x50, 0x4e, 0x47) } }
+const png: TaskOutcome = {
+  _tag: "Succeeded",
+  output: { _tag: "Content", mimeType: "image/png", bytes: Uint8Array.of(0x89, 0x50, 0x4e, 0x47) }
+}
 const withCost = (costMinor: number): TaskOutcome => ({ ...png, costMinor }) as TaskOutcome
 const failure: TaskOutcome = { _tag: "Failed", failure: { code: "PROVIDER_ERROR", message: "the model crashed" } }
 
 export const tasksContract = (engine: string, stores: Layer.Layer<LedgerStore | WebhookStore | TaskStore, unknown>) => {
   layer(tasksEngine(stores), { timeout: 120_000 })(`generation tasks on ${engine}`, (it) => {
-    it.effect("launch prices like the estimate, reserves in one step with creating the task, and hands it to the provider", () =>
-      Effect.gen(function* () {
-        const { partnerId, tasks, ledger } = yield* setup()
-        const expected = yield* quoteMinor(image)
-        const { task, created } = yield* tasks.launch(partnerId, image)
-        expect(created).toBe(true)
-        expect(task).toMatchObject({
-          partnerId,
-          status: "queued",
-          modelId: "gpt-image-1",
-          family: "image",
-          operation: "text-to-image",
-          mode: "standard",
-          resolution: "1024x1024",
-          quality: "low",
-          request: image,
-          inputs: [],
-          reservedMinor: expected,
-          costMinor: null,
-          idempotencyKey: null,
-          result: null,
-          failure: null,
-          createdAt: T0
+    it.effect(
+      "launch prices like the estimate, reserves in one step with creating the task, and hands it to the provider",
+      () =>
+        Effect.gen(function* () {
+          const { partnerId, tasks, ledger } = yield* setup()
+          const expected = yield* quoteMinor(image)
+          const { task, created } = yield* tasks.launch(partnerId, image)
+          expect(created).toBe(true)
+          expect(task).toMatchObject({
+            partnerId,
+            status: "queued",
+            modelId: "gpt-image-1",
+            family: "image",
+            operation: "text-to-image",
+            mode: "standard",
+            resolution: "1024x1024",
+            quality: "low",
+            request: image,
+            inputs: [],
+            reservedMinor: expected,
+            costMinor: null,
+            idempotencyKey: null,
+            result: null,
+            failure: null,
+            createdAt: T0
+          })
+          expect(yield* tasks.get(partnerId, task.id)).toEqual(task)
+          expect((yield* ledger.balance(partnerId)).reserved).toBe(expected / 100)
+          expect(yield* ledger.hold(partnerId, task.id)).toMatchObject({ status: "open", reservedMinor: expected })
+          expect(yield* taskRows(partnerId, task.id)).toEqual([`reservation:task_hold:${expected}`])
+          expect((yield* (yield* ManualGeneration).submitted).map((t) => t.id)).toContain(task.id)
         })
-        expect(yield* tasks.get(partnerId, task.id)).toEqual(task)
-        expect((yield* ledger.balance(partnerId)).reserved).toBe(expected / 100)
-        expect(yield* ledger.hold(partnerId, task.id)).toMatchObject({ status: "open", reservedMinor: expected })
-        expect(yield* taskRows(partnerId, task.id)).toEqual([`reservation:task_hold:${expected}`])
-        expect((yield* (yield* ManualGeneration).submitted).map((t) => t.id)).toContain(task.id)
-      })
     )
 
     it.effect("insufficient funds: 402 INSUFFICIENT_FUNDS and neither a task nor a reservation exists", () =>
@@ -160,7 +174,9 @@ export const tasksContract = (engine: string, stores: Layer.Layer<LedgerStore | 
           `inputs: stored file ${missing} not found`
         ])
         // Pricing problems and input problems come together; the code is pricing's.
-        const both = yield* Effect.flip(tasks.launch(partnerId, { modelId: "gpt-image-1", inputs: [{ storedFileId: missing, role: "image" }] }))
+        const both = yield* Effect.flip(
+          tasks.launch(partnerId, { modelId: "gpt-image-1", inputs: [{ storedFileId: missing, role: "image" }] })
+        )
         expect(both).toMatchObject({ code: "ESTIMATE_INVALID" })
         expect(both._tag === "TaskRequestInvalid" ? both.messages.some((m) => m.includes(missing)) : false).toBe(true)
         expect((yield* tasks.list(partnerId, {}, 0, 10)).total).toBe(0)
@@ -188,40 +204,55 @@ export const tasksContract = (engine: string, stores: Layer.Layer<LedgerStore | 
           { storedFileId: a, role: "referenceImage" },
           { storedFileId: b, role: "referenceImage" }
         ])
-        expect(task.reservedMinor).toBe(yield* quoteMinor({ modelId: "veo-3", prompt: "a storm", referenceImageCount: 2 }))
+        expect(task.reservedMinor).toBe(
+          yield* quoteMinor({ modelId: "veo-3", prompt: "a storm", referenceImageCount: 2 })
+        )
         expect(task.reservedMinor).toBeGreaterThan(yield* quoteMinor({ modelId: "veo-3", prompt: "a storm" }))
       })
     )
 
-    it.effect("success charges the actual cost, releases the rest and emits billing.settled and task.succeeded with derived ids", () =>
-      Effect.gen(function* () {
-        const { partnerId, tasks, ledger } = yield* setup()
-        const { task } = yield* tasks.launch(partnerId, image)
-        const provider = yield* ManualGeneration
-        yield* provider.report(task.id, { _tag: "Started" })
-        expect((yield* tasks.get(partnerId, task.id)).status).toBe("running")
-        yield* TestClock.adjust("3 seconds")
-        const cost = task.reservedMinor - 7
-        yield* provider.report(task.id, withCost(cost))
-        const done = yield* tasks.get(partnerId, task.id)
-        expect(done).toMatchObject({
-          status: "succeeded",
-          costMinor: cost,
-          startedAt: T0,
-          finishedAt: T0 + 3000,
-          result: { url: `${BASE_URL}/v1/tasks/${task.id}/result`, mimeType: "image/png", sizeBytes: 4, text: null }
+    it.effect(
+      "success charges the actual cost, releases the rest and emits billing.settled and task.succeeded with derived ids",
+      () =>
+        Effect.gen(function* () {
+          const { partnerId, tasks, ledger } = yield* setup()
+          const { task } = yield* tasks.launch(partnerId, image)
+          const provider = yield* ManualGeneration
+          yield* provider.report(task.id, { _tag: "Started" })
+          expect((yield* tasks.get(partnerId, task.id)).status).toBe("running")
+          yield* TestClock.adjust("3 seconds")
+          const cost = task.reservedMinor - 7
+          yield* provider.report(task.id, withCost(cost))
+          const done = yield* tasks.get(partnerId, task.id)
+          expect(done).toMatchObject({
+            status: "succeeded",
+            costMinor: cost,
+            startedAt: T0,
+            finishedAt: T0 + 3000,
+            result: { url: `${BASE_URL}/v1/tasks/${task.id}/result`, mimeType: "image/png", sizeBytes: 4, text: null }
+          })
+          expect(yield* tasks.result(partnerId, task.id)).toEqual({
+            mimeType: "image/png",
+            bytes: Uint8Array.of(0x89, 0x50, 0x4e, 0x47)
+          })
+          expect(yield* ledger.balance(partnerId)).toMatchObject({
+            reserved: 0,
+            used: cost / 100,
+            available: (500_000 - cost) / 100
+          })
+          expect(yield* taskRows(partnerId, task.id)).toEqual([
+            `reservation:task_hold:${task.reservedMinor}`,
+            `confirm:task_charge:${cost}`,
+            "refund:task_release:7"
+          ])
+          const deliveries = yield* deliveriesOf(partnerId)
+          const settled = deliveries.find((d) => d.eventType === "billing.settled")
+          const succeeded = deliveries.find((d) => d.eventType === "task.succeeded")
+          expect(succeeded?.eventId).toBe(sourceEventId(partnerId, "task.succeeded", `${task.id}:succeeded`))
+          const hold = yield* ledger.hold(partnerId, task.id)
+          expect(settled?.eventId).toBe(sourceEventId(partnerId, "billing.settled", hold!.settlementEntryId!))
+          expect(yield* eventTypes(partnerId)).toEqual(["billing.settled", "task.succeeded"])
         })
-        expect(yield* tasks.result(partnerId, task.id)).toEqual({ mimeType: "image/png", bytes: Uint8Array.of(0x89, 0x50, 0x4e, 0x47) })
-        expect(yield* ledger.balance(partnerId)).toMatchObject({ reserved: 0, used: cost / 100, available: (500_000 - cost) / 100 })
-        expect(yield* taskRows(partnerId, task.id)).toEqual([`reservation:task_hold:${task.reservedMinor}`, `confirm:task_charge:${cost}`, "refund:task_release:7"])
-        const deliveries = yield* deliveriesOf(partnerId)
-        const settled = deliveries.find((d) => d.eventType === "billing.settled")
-        const succeeded = deliveries.find((d) => d.eventType === "task.succeeded")
-        expect(succeeded?.eventId).toBe(sourceEventId(partnerId, "task.succeeded", `${task.id}:succeeded`))
-        const hold = yield* ledger.hold(partnerId, task.id)
-        expect(settled?.eventId).toBe(sourceEventId(partnerId, "billing.settled", hold!.settlementEntryId!))
-        expect(yield* eventTypes(partnerId)).toEqual(["billing.settled", "task.succeeded"])
-      })
     )
 
     it.effect("failure refunds the reservation and emits task.failed, billing.refunded and task.refunded", () =>
@@ -230,13 +261,24 @@ export const tasksContract = (engine: string, stores: Layer.Layer<LedgerStore | 
         const { task } = yield* tasks.launch(partnerId, image)
         const reported = yield* tasks.report(partnerId, task.id, failure)
         expect(reported.changed).toBe(true)
-        expect(reported.task).toMatchObject({ status: "failed", failure: { code: "PROVIDER_ERROR", message: "the model crashed" }, costMinor: null, finishedAt: T0 })
+        expect(reported.task).toMatchObject({
+          status: "failed",
+          failure: { code: "PROVIDER_ERROR", message: "the model crashed" },
+          costMinor: null,
+          finishedAt: T0
+        })
         expect(yield* ledger.balance(partnerId)).toMatchObject({ reserved: 0, used: 0, available: 5000 })
-        expect(yield* taskRows(partnerId, task.id)).toEqual([`reservation:task_hold:${task.reservedMinor}`, `refund:task_refund:${task.reservedMinor}`])
+        expect(yield* taskRows(partnerId, task.id)).toEqual([
+          `reservation:task_hold:${task.reservedMinor}`,
+          `refund:task_refund:${task.reservedMinor}`
+        ])
         expect(yield* eventTypes(partnerId)).toEqual(["billing.refunded", "task.failed", "task.refunded"])
         const refunded = (yield* deliveriesOf(partnerId)).find((d) => d.eventType === "task.refunded")
         expect(refunded?.eventId).toBe(sourceEventId(partnerId, "task.refunded", `${task.id}:failed`))
-        expect(yield* Effect.flip(tasks.result(partnerId, task.id))).toMatchObject({ _tag: "TaskResultUnavailable", code: "TASK_RESULT_NOT_AVAILABLE" })
+        expect(yield* Effect.flip(tasks.result(partnerId, task.id))).toMatchObject({
+          _tag: "TaskResultUnavailable",
+          code: "TASK_RESULT_NOT_AVAILABLE"
+        })
       })
     )
 
@@ -261,46 +303,56 @@ export const tasksContract = (engine: string, stores: Layer.Layer<LedgerStore | 
       Effect.gen(function* () {
         const { partnerId, tasks, ledger } = yield* setup()
         const { task } = yield* tasks.launch(partnerId, image)
-        const reports = Array.from({ length: 10 }, (_, i) => tasks.report(partnerId, task.id, i % 2 === 0 ? withCost(123) : failure))
+        const reports = Array.from({ length: 10 }, (_, i) =>
+          tasks.report(partnerId, task.id, i % 2 === 0 ? withCost(123) : failure)
+        )
         const results = yield* Effect.all(reports, { concurrency: "unbounded" })
         expect(results.filter((r) => r.changed)).toHaveLength(1)
         const final = yield* tasks.get(partnerId, task.id)
         const hold = yield* ledger.hold(partnerId, task.id)
         expect(hold?.status).toBe(final.status === "succeeded" ? "confirmed" : "refunded")
         const types = yield* eventTypes(partnerId)
-        expect(types).toEqual(final.status === "succeeded" ? ["billing.settled", "task.succeeded"] : ["billing.refunded", "task.failed", "task.refunded"])
+        expect(types).toEqual(
+          final.status === "succeeded"
+            ? ["billing.settled", "task.succeeded"]
+            : ["billing.refunded", "task.failed", "task.refunded"]
+        )
         expect((yield* ledger.balance(partnerId)).reserved).toBe(0)
       })
     )
 
-    it.effect("Idempotency-Key: a retry answers the same task and reserves once, also under 10 concurrent retries", () =>
-      Effect.gen(function* () {
-        const { partnerId, tasks, ledger } = yield* setup()
-        const first = yield* tasks.launch(partnerId, image, "order-42")
-        const again = yield* tasks.launch(partnerId, { ...image }, "order-42")
-        expect(again).toEqual({ task: first.task, created: false })
-        expect(first.task.idempotencyKey).toBe("order-42")
+    it.effect(
+      "Idempotency-Key: a retry answers the same task and reserves once, also under 10 concurrent retries",
+      () =>
+        Effect.gen(function* () {
+          const { partnerId, tasks, ledger } = yield* setup()
+          const first = yield* tasks.launch(partnerId, image, "order-42")
+          const again = yield* tasks.launch(partnerId, { ...image }, "order-42")
+          expect(again).toEqual({ task: first.task, created: false })
+          expect(first.task.idempotencyKey).toBe("order-42")
 
-        const concurrent = yield* Effect.all(
-          Array.from({ length: 10 }, () => tasks.launch(partnerId, image, "order-43")),
-          { concurrency: "unbounded" }
-        )
-        expect(concurrent.filter((l) => l.created)).toHaveLength(1)
-        expect(new Set(concurrent.map((l) => l.task.id)).size).toBe(1)
+          const concurrent = yield* Effect.all(
+            Array.from({ length: 10 }, () => tasks.launch(partnerId, image, "order-43")),
+            { concurrency: "unbounded" }
+          )
+          expect(concurrent.filter((l) => l.created)).toHaveLength(1)
+          expect(new Set(concurrent.map((l) => l.task.id)).size).toBe(1)
 
-        expect((yield* tasks.list(partnerId, {}, 0, 50)).total).toBe(2)
-        expect((yield* ledger.balance(partnerId)).reserved).toBe((2 * first.task.reservedMinor) / 100)
-        const reservations = (yield* ledger.listEntries(partnerId, { type: "reservation" }, 0, 50)).items
-        expect(reservations).toHaveLength(2)
+          expect((yield* tasks.list(partnerId, {}, 0, 50)).total).toBe(2)
+          expect((yield* ledger.balance(partnerId)).reserved).toBe((2 * first.task.reservedMinor) / 100)
+          const reservations = (yield* ledger.listEntries(partnerId, { type: "reservation" }, 0, 50)).items
+          expect(reservations).toHaveLength(2)
 
-        // The same key for another request is a conflict; another partner's key space is its own.
-        const conflict = yield* Effect.flip(tasks.launch(partnerId, { ...image, prompt: "something else" }, "order-42"))
-        expect(conflict).toMatchObject({ _tag: "IdempotencyKeyReused", code: "IDEMPOTENCY_KEY_REUSED", status: 409 })
-        const other = yield* setup()
-        const theirs = yield* other.tasks.launch(other.partnerId, image, "order-42")
-        expect(theirs.created).toBe(true)
-        expect(theirs.task.id).not.toBe(first.task.id)
-      })
+          // The same key for another request is a conflict; another partner's key space is its own.
+          const conflict = yield* Effect.flip(
+            tasks.launch(partnerId, { ...image, prompt: "something else" }, "order-42")
+          )
+          expect(conflict).toMatchObject({ _tag: "IdempotencyKeyReused", code: "IDEMPOTENCY_KEY_REUSED", status: 409 })
+          const other = yield* setup()
+          const theirs = yield* other.tasks.launch(other.partnerId, image, "order-42")
+          expect(theirs.created).toBe(true)
+          expect(theirs.task.id).not.toBe(first.task.id)
+        })
     )
 
     it.effect("a provider that refuses the task fails it at once and refunds", () =>
@@ -309,45 +361,57 @@ export const tasksContract = (engine: string, stores: Layer.Layer<LedgerStore | 
         yield* (yield* ManualGeneration).rejectNext("PROVIDER_UNAVAILABLE", "no capacity")
         const { task, created } = yield* tasks.launch(partnerId, image)
         expect(created).toBe(true)
-        expect(task).toMatchObject({ status: "failed", failure: { code: "PROVIDER_UNAVAILABLE", message: "no capacity" } })
+        expect(task).toMatchObject({
+          status: "failed",
+          failure: { code: "PROVIDER_UNAVAILABLE", message: "no capacity" }
+        })
         expect((yield* ledger.balance(partnerId)).reserved).toBe(0)
         expect(yield* eventTypes(partnerId)).toEqual(["billing.refunded", "task.failed", "task.refunded"])
       })
     )
 
-    it.effect("listing: newest first with page totals and a status filter; foreign and malformed ids are not found", () =>
-      Effect.gen(function* () {
-        const { partnerId, tasks } = yield* setup()
-        const ids: string[] = []
-        for (let i = 0; i < 5; i++) {
-          ids.push((yield* tasks.launch(partnerId, image)).task.id)
-          yield* TestClock.adjust("1 second")
-        }
-        yield* tasks.report(partnerId, ids[1]!, failure)
-        const page = yield* tasks.list(partnerId, {}, 0, 2)
-        expect(page.total).toBe(5)
-        expect(page.items.map((t) => t.id)).toEqual([ids[4], ids[3]])
-        expect((yield* tasks.list(partnerId, {}, 4, 2)).items.map((t) => t.id)).toEqual([ids[0]])
-        const failed = yield* tasks.list(partnerId, { status: "failed" }, 0, 10)
-        expect(failed).toMatchObject({ total: 1, items: [{ id: ids[1], status: "failed" }] })
+    it.effect(
+      "listing: newest first with page totals and a status filter; foreign and malformed ids are not found",
+      () =>
+        Effect.gen(function* () {
+          const { partnerId, tasks } = yield* setup()
+          const ids: string[] = []
+          for (let i = 0; i < 5; i++) {
+            ids.push((yield* tasks.launch(partnerId, image)).task.id)
+            yield* TestClock.adjust("1 second")
+          }
+          yield* tasks.report(partnerId, ids[1]!, failure)
+          const page = yield* tasks.list(partnerId, {}, 0, 2)
+          expect(page.total).toBe(5)
+          expect(page.items.map((t) => t.id)).toEqual([ids[4], ids[3]])
+          expect((yield* tasks.list(partnerId, {}, 4, 2)).items.map((t) => t.id)).toEqual([ids[0]])
+          const failed = yield* tasks.list(partnerId, { status: "failed" }, 0, 10)
+          expect(failed).toMatchObject({ total: 1, items: [{ id: ids[1], status: "failed" }] })
 
-        const stranger = `p_${uuid()}`
-        expect(yield* Effect.flip(tasks.get(stranger, ids[0]!))).toMatchObject({ _tag: "TaskNotFound", code: "TASK_NOT_FOUND", status: 404 })
-        expect((yield* tasks.list(stranger, {}, 0, 10)).total).toBe(0)
-        expect(yield* Effect.flip(tasks.report(stranger, ids[0]!, failure))).toMatchObject({ _tag: "TaskNotFound" })
-        expect(yield* Effect.flip(tasks.get(partnerId, "not-a-uuid"))).toMatchObject({ _tag: "TaskNotFound" })
-        expect(yield* Effect.flip(tasks.result(partnerId, "not-a-uuid"))).toMatchObject({ _tag: "TaskNotFound" })
-        // The operator finds a task by its id alone.
-        expect((yield* tasks.locate(ids[0]!)).partnerId).toBe(partnerId)
-        expect(yield* Effect.flip(tasks.locate(uuid()))).toMatchObject({ _tag: "TaskNotFound" })
-      })
+          const stranger = `p_${uuid()}`
+          expect(yield* Effect.flip(tasks.get(stranger, ids[0]!))).toMatchObject({
+            _tag: "TaskNotFound",
+            code: "TASK_NOT_FOUND",
+            status: 404
+          })
+          expect((yield* tasks.list(stranger, {}, 0, 10)).total).toBe(0)
+          expect(yield* Effect.flip(tasks.report(stranger, ids[0]!, failure))).toMatchObject({ _tag: "TaskNotFound" })
+          expect(yield* Effect.flip(tasks.get(partnerId, "not-a-uuid"))).toMatchObject({ _tag: "TaskNotFound" })
+          expect(yield* Effect.flip(tasks.result(partnerId, "not-a-uuid"))).toMatchObject({ _tag: "TaskNotFound" })
+          // The operator finds a task by its id alone.
+          expect((yield* tasks.locate(ids[0]!)).partnerId).toBe(partnerId)
+          expect(yield* Effect.flip(tasks.locate(uuid()))).toMatchObject({ _tag: "TaskNotFound" })
+        })
     )
 
     it.effect("a malformed outcome is refused before anything is written", () =>
       Effect.gen(function* () {
         const { partnerId, tasks } = yield* setup()
         const { task } = yield* tasks.launch(partnerId, image)
-        expect(yield* Effect.flip(tasks.report(partnerId, task.id, withCost(-5)))).toMatchObject({ _tag: "TaskOutcomeInvalid", code: "TASK_OUTCOME_INVALID" })
+        expect(yield* Effect.flip(tasks.report(partnerId, task.id, withCost(-5)))).toMatchObject({
+          _tag: "TaskOutcomeInvalid",
+          code: "TASK_OUTCOME_INVALID"
+        })
         expect((yield* tasks.get(partnerId, task.id)).status).toBe("queued")
       })
     )

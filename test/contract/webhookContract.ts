@@ -49,7 +49,8 @@ const setup = (answers: ReadonlyArray<ScriptedAnswer> = [], eventTypes?: Readonl
     return { webhooks, partnerId, url, endpoint }
   })
 
-const deliveriesOf = (partnerId: string) => Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
+const deliveriesOf = (partnerId: string) =>
+  Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
 
 const onlyDelivery = (partnerId: string) =>
   Effect.map(deliveriesOf(partnerId), (ds) => {
@@ -77,19 +78,21 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
       })
     )
 
-    it.effect("failures then success: timeouts and connection errors count as failures; delivered at the third attempt", () =>
-      Effect.gen(function* () {
-        const { webhooks, partnerId, url, endpoint } = yield* setup([500, "timeout", "connection-error", 204])
-        const sim = yield* Simulation
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        yield* sim.advance(2 * HOUR)
-        // The connection error never reached the receiver; the 4th attempt (36 min) did.
-        expect(minutesOf(yield* receivedAt(url))).toEqual([0, 1, 36])
-        const d = yield* onlyDelivery(partnerId)
-        expect(d.status).toBe("delivered")
-        expect(d.responseCodes).toEqual([500, null, null, 204])
-        expect(d.lastError).toBeNull()
-      })
+    it.effect(
+      "failures then success: timeouts and connection errors count as failures; delivered at the third attempt",
+      () =>
+        Effect.gen(function* () {
+          const { webhooks, partnerId, url, endpoint } = yield* setup([500, "timeout", "connection-error", 204])
+          const sim = yield* Simulation
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* sim.advance(2 * HOUR)
+          // The connection error never reached the receiver; the 4th attempt (36 min) did.
+          expect(minutesOf(yield* receivedAt(url))).toEqual([0, 1, 36])
+          const d = yield* onlyDelivery(partnerId)
+          expect(d.status).toBe("delivered")
+          expect(d.responseCodes).toEqual([500, null, null, 204])
+          expect(d.lastError).toBeNull()
+        })
     )
 
     it.effect("a 3xx is a failure and is not followed", () =>
@@ -103,30 +106,32 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
       })
     )
 
-    it.effect("crash mid-request: uncertain after the lease, never retried automatically; replay delivers the same event", () =>
-      Effect.gen(function* () {
-        const { webhooks, partnerId, url, endpoint } = yield* setup(["crash"])
-        const sim = yield* Simulation
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        yield* sim.runDue
-        expect((yield* onlyDelivery(partnerId)).status).toBe("delivering")
-        yield* sim.advance(2 * MINUTE)
-        const d = yield* onlyDelivery(partnerId)
-        expect(d.status).toBe("uncertain")
-        expect(d.responseCodes).toEqual([null])
-        expect(d.lastError).toContain("outcome unknown")
-        yield* sim.advance(12 * HOUR)
-        expect(yield* receivedAt(url)).toHaveLength(1)
-        const replayed = yield* webhooks.replay(partnerId, d.id)
-        expect(replayed.status).toBe("pending")
-        expect(replayed.attempts).toBe(0)
-        yield* sim.runDue
-        const got = yield* receivedAt(url)
-        expect(got).toHaveLength(2)
-        expect(got[1]?.headers["X-Service-Event-Id"]).toBe(got[0]?.headers["X-Service-Event-Id"])
-        expect(got[1]?.body).toBe(got[0]?.body)
-        expect((yield* onlyDelivery(partnerId)).status).toBe("delivered")
-      })
+    it.effect(
+      "crash mid-request: uncertain after the lease, never retried automatically; replay delivers the same event",
+      () =>
+        Effect.gen(function* () {
+          const { webhooks, partnerId, url, endpoint } = yield* setup(["crash"])
+          const sim = yield* Simulation
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* sim.runDue
+          expect((yield* onlyDelivery(partnerId)).status).toBe("delivering")
+          yield* sim.advance(2 * MINUTE)
+          const d = yield* onlyDelivery(partnerId)
+          expect(d.status).toBe("uncertain")
+          expect(d.responseCodes).toEqual([null])
+          expect(d.lastError).toContain("outcome unknown")
+          yield* sim.advance(12 * HOUR)
+          expect(yield* receivedAt(url)).toHaveLength(1)
+          const replayed = yield* webhooks.replay(partnerId, d.id)
+          expect(replayed.status).toBe("pending")
+          expect(replayed.attempts).toBe(0)
+          yield* sim.runDue
+          const got = yield* receivedAt(url)
+          expect(got).toHaveLength(2)
+          expect(got[1]?.headers["X-Service-Event-Id"]).toBe(got[0]?.headers["X-Service-Event-Id"])
+          expect(got[1]?.body).toBe(got[0]?.body)
+          expect((yield* onlyDelivery(partnerId)).status).toBe("delivered")
+        })
     )
 
     it.effect("replay codes: not found, not replayable while queued, endpoint inactive, endpoint deleted", () =>
@@ -152,59 +157,69 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
       })
     )
 
-    it.effect("rotation: both signatures inside the 6 h window, only the new one after; a second rotation drops the oldest secret", () =>
-      Effect.gen(function* () {
-        const { webhooks, partnerId, url, endpoint } = yield* setup()
-        const sim = yield* Simulation
-        const s0 = endpoint.secret
-        const s1 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
-        expect(s1).not.toBe(s0)
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        yield* sim.runDue
-        const verify = (secret: string, r: { headers: Readonly<Record<string, string>>; body: string; at: number }, header: string) =>
-          Effect.promise(() =>
-            verifyWebhook({
-              secret,
-              headers: { ...r.headers, "X-Service-Signature": r.headers[header] ?? "", "X-Service-Signature-Previous": "" },
-              rawBody: r.body,
-              now: r.at
-            })
-          ).pipe(Effect.map((v) => v.ok))
-        let got = yield* receivedAt(url)
-        const first = got[0] as (typeof got)[number]
-        expect(yield* verify(s1, first, "X-Service-Signature")).toBe(true)
-        expect(yield* verify(s0, first, "X-Service-Signature-Previous")).toBe(true)
-        expect(yield* verify(s0, first, "X-Service-Signature")).toBe(false)
+    it.effect(
+      "rotation: both signatures inside the 6 h window, only the new one after; a second rotation drops the oldest secret",
+      () =>
+        Effect.gen(function* () {
+          const { webhooks, partnerId, url, endpoint } = yield* setup()
+          const sim = yield* Simulation
+          const s0 = endpoint.secret
+          const s1 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
+          expect(s1).not.toBe(s0)
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* sim.runDue
+          const verify = (
+            secret: string,
+            r: { headers: Readonly<Record<string, string>>; body: string; at: number },
+            header: string
+          ) =>
+            Effect.promise(() =>
+              verifyWebhook({
+                secret,
+                headers: {
+                  ...r.headers,
+                  "X-Service-Signature": r.headers[header] ?? "",
+                  "X-Service-Signature-Previous": ""
+                },
+                rawBody: r.body,
+                now: r.at
+              })
+            ).pipe(Effect.map((v) => v.ok))
+          let got = yield* receivedAt(url)
+          const first = got[0] as (typeof got)[number]
+          expect(yield* verify(s1, first, "X-Service-Signature")).toBe(true)
+          expect(yield* verify(s0, first, "X-Service-Signature-Previous")).toBe(true)
+          expect(yield* verify(s0, first, "X-Service-Signature")).toBe(false)
 
-        // Inside the window the store keeps the old secret; the first sweep after it wipes it.
-        const store = yield* WebhookStore
-        expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
-        // Nothing else is due: the window's end is the next thing to wake for (the wipe).
-        expect(yield* store.nextWakeAt()).toBe(T0 + 6 * HOUR)
-        yield* sim.advance(6 * HOUR - 1000)
-        expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
-        yield* sim.advance(2000)
-        const wiped = yield* store.getEndpoint(partnerId, endpoint.id)
-        expect([wiped?.previousSecret, wiped?.previousSecretValidUntil, wiped?.secret]).toEqual([null, null, s1])
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        yield* sim.runDue
-        got = yield* receivedAt(url)
-        const afterWindow = got[1] as (typeof got)[number]
-        expect(afterWindow.headers["X-Service-Signature-Previous"]).toBeUndefined()
-        expect(yield* verify(s1, afterWindow, "X-Service-Signature")).toBe(true)
+          // Inside the window the store keeps the old secret; the first sweep after it wipes it.
+          const store = yield* WebhookStore
+          expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
+          // Nothing else is due: the window's end is the next thing to wake for (the wipe).
+          expect(yield* store.nextWakeAt()).toBe(T0 + 6 * HOUR)
+          yield* sim.advance(6 * HOUR - 1000)
+          expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
+          yield* sim.advance(2000)
+          const wiped = yield* store.getEndpoint(partnerId, endpoint.id)
+          expect([wiped?.previousSecret, wiped?.previousSecretValidUntil, wiped?.secret]).toEqual([null, null, s1])
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* sim.runDue
+          got = yield* receivedAt(url)
+          const afterWindow = got[1] as (typeof got)[number]
+          expect(afterWindow.headers["X-Service-Signature-Previous"]).toBeUndefined()
+          expect(yield* verify(s1, afterWindow, "X-Service-Signature")).toBe(true)
 
-        // Two rotations inside one window: s1 → s2 → s3 keeps only s2 as previous.
-        const s2 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
-        yield* sim.advance(MINUTE)
-        const s3 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        yield* sim.runDue
-        got = yield* receivedAt(url)
-        const twice = got[2] as (typeof got)[number]
-        expect(yield* verify(s3, twice, "X-Service-Signature")).toBe(true)
-        expect(yield* verify(s2, twice, "X-Service-Signature-Previous")).toBe(true)
-        expect(yield* verify(s1, twice, "X-Service-Signature-Previous")).toBe(false)
-      })
+          // Two rotations inside one window: s1 → s2 → s3 keeps only s2 as previous.
+          const s2 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
+          yield* sim.advance(MINUTE)
+          const s3 = (yield* webhooks.rotateSecret(partnerId, endpoint.id)).secret
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* sim.runDue
+          got = yield* receivedAt(url)
+          const twice = got[2] as (typeof got)[number]
+          expect(yield* verify(s3, twice, "X-Service-Signature")).toBe(true)
+          expect(yield* verify(s2, twice, "X-Service-Signature-Previous")).toBe(true)
+          expect(yield* verify(s1, twice, "X-Service-Signature-Previous")).toBe(false)
+        })
     )
 
     it.effect("endpoints: at most 10 per partner under concurrent registration; deleting frees a slot", () =>
@@ -226,37 +241,44 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
         yield* webhooks.deleteEndpoint(partnerId, firstCreated.right.id)
         expect(Either.isRight(yield* Effect.either(webhooks.createEndpoint(partnerId, { url: newUrl() })))).toBe(true)
         // Another partner's quota is its own.
-        expect(Either.isRight(yield* Effect.either(webhooks.createEndpoint(newPartner(), { url: newUrl() })))).toBe(true)
+        expect(Either.isRight(yield* Effect.either(webhooks.createEndpoint(newPartner(), { url: newUrl() })))).toBe(
+          true
+        )
       })
     )
 
-    it.effect("fan-out follows subscriptions and the active flag; a paused endpoint's deliveries resume on reactivation", () =>
-      Effect.gen(function* () {
-        yield* TestClock.setTime(T0)
-        const webhooks = yield* Webhooks
-        const ledger = yield* Ledger
-        const sim = yield* Simulation
-        const partnerId = newPartner()
-        const settledOnly = yield* webhooks.createEndpoint(partnerId, { url: newUrl(), eventTypes: ["billing.settled"] })
-        const all = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
-        yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 500_000, reference: "pay-1" })
-        let ds = yield* deliveriesOf(partnerId)
-        expect(ds.map((d) => [d.endpointId, d.eventType])).toEqual([[all.id, "billing.topup.confirmed"]])
-        // Paused before the worker ran: the delivery waits, new events skip the endpoint.
-        yield* webhooks.updateEndpoint(partnerId, all.id, { active: false })
-        yield* sim.advance(MINUTE)
-        ds = yield* deliveriesOf(partnerId)
-        expect(ds.map((d) => d.status)).toEqual(["pending"])
-        yield* ledger.reserve(partnerId, { taskId: "t1", amountMinor: 10_000 })
-        yield* ledger.confirm(partnerId, { taskId: "t1", amountMinor: 7_000 })
-        ds = yield* deliveriesOf(partnerId)
-        expect(ds.filter((d) => d.endpointId === all.id)).toHaveLength(1)
-        expect(ds.filter((d) => d.endpointId === settledOnly.id).map((d) => d.eventType)).toEqual(["billing.settled"])
-        yield* webhooks.updateEndpoint(partnerId, all.id, { active: true })
-        yield* sim.runDue
-        ds = yield* deliveriesOf(partnerId)
-        expect(ds.every((d) => d.status === "delivered")).toBe(true)
-      })
+    it.effect(
+      "fan-out follows subscriptions and the active flag; a paused endpoint's deliveries resume on reactivation",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(T0)
+          const webhooks = yield* Webhooks
+          const ledger = yield* Ledger
+          const sim = yield* Simulation
+          const partnerId = newPartner()
+          const settledOnly = yield* webhooks.createEndpoint(partnerId, {
+            url: newUrl(),
+            eventTypes: ["billing.settled"]
+          })
+          const all = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+          yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 500_000, reference: "pay-1" })
+          let ds = yield* deliveriesOf(partnerId)
+          expect(ds.map((d) => [d.endpointId, d.eventType])).toEqual([[all.id, "billing.topup.confirmed"]])
+          // Paused before the worker ran: the delivery waits, new events skip the endpoint.
+          yield* webhooks.updateEndpoint(partnerId, all.id, { active: false })
+          yield* sim.advance(MINUTE)
+          ds = yield* deliveriesOf(partnerId)
+          expect(ds.map((d) => d.status)).toEqual(["pending"])
+          yield* ledger.reserve(partnerId, { taskId: "t1", amountMinor: 10_000 })
+          yield* ledger.confirm(partnerId, { taskId: "t1", amountMinor: 7_000 })
+          ds = yield* deliveriesOf(partnerId)
+          expect(ds.filter((d) => d.endpointId === all.id)).toHaveLength(1)
+          expect(ds.filter((d) => d.endpointId === settledOnly.id).map((d) => d.eventType)).toEqual(["billing.settled"])
+          yield* webhooks.updateEndpoint(partnerId, all.id, { active: true })
+          yield* sim.runDue
+          ds = yield* deliveriesOf(partnerId)
+          expect(ds.every((d) => d.status === "delivered")).toBe(true)
+        })
     )
 
     it.effect("deleting an endpoint removes its pending deliveries and keeps the others in the log", () =>
@@ -276,26 +298,33 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
       })
     )
 
-    it.effect("ids in upper case address the same endpoint and delivery; endpoints made at one instant list by id", () =>
-      Effect.gen(function* () {
-        const { webhooks, partnerId, endpoint } = yield* setup()
-        const second = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
-        const third = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
-        // TestClock stands still: the three share their creation time, and the id breaks the tie.
-        const listed = Effect.map(webhooks.listEndpoints(partnerId), (es) => es.map((e) => e.id))
-        expect(yield* listed).toEqual([endpoint.id, second.id, third.id].sort())
-        const { event } = yield* webhooks.sendTest(partnerId, endpoint.id.toUpperCase())
-        expect(JSON.parse(event.payload).data).toEqual({ endpointId: endpoint.id })
-        const d = yield* onlyDelivery(partnerId)
-        expect(d.endpointId).toBe(endpoint.id)
-        const filtered = yield* webhooks.listDeliveries(partnerId, { endpointId: endpoint.id.toUpperCase() }, 10, undefined)
-        expect(filtered.deliveries.map((x) => x.id)).toEqual([d.id])
-        yield* (yield* Simulation).runDue
-        expect((yield* webhooks.replay(partnerId, d.id.toUpperCase())).id).toBe(d.id)
-        expect((yield* webhooks.rotateSecret(partnerId, second.id.toUpperCase())).previousSecret).toBe(second.secret)
-        yield* webhooks.deleteEndpoint(partnerId, third.id.toUpperCase())
-        expect(yield* listed).toEqual([endpoint.id, second.id].sort())
-      })
+    it.effect(
+      "ids in upper case address the same endpoint and delivery; endpoints made at one instant list by id",
+      () =>
+        Effect.gen(function* () {
+          const { webhooks, partnerId, endpoint } = yield* setup()
+          const second = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+          const third = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+          // TestClock stands still: the three share their creation time, and the id breaks the tie.
+          const listed = Effect.map(webhooks.listEndpoints(partnerId), (es) => es.map((e) => e.id))
+          expect(yield* listed).toEqual([endpoint.id, second.id, third.id].sort())
+          const { event } = yield* webhooks.sendTest(partnerId, endpoint.id.toUpperCase())
+          expect(JSON.parse(event.payload).data).toEqual({ endpointId: endpoint.id })
+          const d = yield* onlyDelivery(partnerId)
+          expect(d.endpointId).toBe(endpoint.id)
+          const filtered = yield* webhooks.listDeliveries(
+            partnerId,
+            { endpointId: endpoint.id.toUpperCase() },
+            10,
+            undefined
+          )
+          expect(filtered.deliveries.map((x) => x.id)).toEqual([d.id])
+          yield* (yield* Simulation).runDue
+          expect((yield* webhooks.replay(partnerId, d.id.toUpperCase())).id).toBe(d.id)
+          expect((yield* webhooks.rotateSecret(partnerId, second.id.toUpperCase())).previousSecret).toBe(second.secret)
+          yield* webhooks.deleteEndpoint(partnerId, third.id.toUpperCase())
+          expect(yield* listed).toEqual([endpoint.id, second.id].sort())
+        })
     )
 
     it.effect("delivery log: newest first, filters, cursor pages that cover every row once", () =>
@@ -322,8 +351,12 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
         expect([...created].sort((a, b) => b - a)).toEqual(created)
         const onFirst = yield* webhooks.listDeliveries(partnerId, { endpointId: endpoint.id }, 100, undefined)
         expect(onFirst.deliveries).toHaveLength(4)
-        expect((yield* webhooks.listDeliveries(partnerId, { status: "delivered" }, 100, undefined)).deliveries).toHaveLength(0)
-        expect((yield* Effect.flip(webhooks.listDeliveries(partnerId, {}, 3, "garbage")))._tag).toBe("DeliveryCursorInvalid")
+        expect(
+          (yield* webhooks.listDeliveries(partnerId, { status: "delivered" }, 100, undefined)).deliveries
+        ).toHaveLength(0)
+        expect((yield* Effect.flip(webhooks.listDeliveries(partnerId, {}, 3, "garbage")))._tag).toBe(
+          "DeliveryCursorInvalid"
+        )
         expect((yield* webhooks.listDeliveries(newPartner(), {}, 100, undefined)).deliveries).toHaveLength(0)
       })
     )
@@ -344,7 +377,11 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
         yield* sim.runDue
         // Delivery order is not guaranteed (spec: at-least-once, deduplicate by eventId); compare by type.
         const bodies = (yield* receivedAt(url)).map((r) => JSON.parse(r.body))
-        expect(bodies.map((b) => b.eventType).sort()).toEqual(["billing.refunded", "billing.settled", "billing.topup.confirmed"])
+        expect(bodies.map((b) => b.eventType).sort()).toEqual([
+          "billing.refunded",
+          "billing.settled",
+          "billing.topup.confirmed"
+        ])
         const byType = (type: string) => bodies.find((b) => b.eventType === type)
         const [t, s, r] = [byType("billing.topup.confirmed"), byType("billing.settled"), byType("billing.refunded")]
         expect(t).toMatchObject({
@@ -357,7 +394,9 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
           eventId: sourceEventId(partnerId, "billing.settled", settled.hold.settlementEntryId ?? ""),
           data: { transactionId: settled.hold.settlementEntryId, taskId: "task-a", amountFranks: 123.45 }
         })
-        expect(r).toMatchObject({ data: { transactionId: refunded.hold.settlementEntryId, taskId: "task-b", amountFranks: 200 } })
+        expect(r).toMatchObject({
+          data: { transactionId: refunded.hold.settlementEntryId, taskId: "task-b", amountFranks: 200 }
+        })
         expect(new Date(t.occurredAt).getTime()).toBe(T0)
       })
     )
@@ -384,32 +423,37 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
       })
     )
 
-    it.effect("the due backlog counts, across partners, what is due on endpoints not paused, and its oldest due time", () =>
-      Effect.gen(function* () {
-        const { webhooks, partnerId, endpoint } = yield* setup()
-        const backlogAt = (yield* WebhookStore).dueBacklog
-        if (backlogAt === undefined) return yield* Effect.dieMessage(`${engine}: the store has no dueBacklog`)
-        // Other cases of this suite leave deliveries behind: every figure is relative to these.
-        const [atT0, atT5] = [yield* backlogAt(T0), yield* backlogAt(T0 + 5 * MINUTE)]
-        const other = newPartner()
-        const paused = yield* webhooks.createEndpoint(other, { url: newUrl() })
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        yield* webhooks.sendTest(other, paused.id)
-        yield* webhooks.updateEndpoint(other, paused.id, { active: false })
-        yield* TestClock.setTime(T0 + 5 * MINUTE)
-        yield* webhooks.sendTest(partnerId, endpoint.id)
-        // Due by T0: the first two; the paused endpoint's waits, the third is not due yet.
-        expect(yield* backlogAt(T0)).toEqual({ count: atT0.count + 2, oldestDueAt: Math.min(atT0.oldestDueAt ?? T0, T0) })
-        expect((yield* backlogAt(T0 + 5 * MINUTE)).count).toBe(atT5.count + 3)
-        yield* webhooks.updateEndpoint(other, paused.id, { active: true })
-        expect((yield* backlogAt(T0)).count).toBe(atT0.count + 3)
-        // Deleted endpoints take their pending deliveries with them.
-        yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
-        yield* webhooks.deleteEndpoint(other, paused.id)
-        expect(yield* backlogAt(T0)).toEqual(atT0)
-        expect(yield* backlogAt(T0 + 5 * MINUTE)).toEqual(atT5)
-      })
+    it.effect(
+      "the due backlog counts, across partners, what is due on endpoints not paused, and its oldest due time",
+      () =>
+        Effect.gen(function* () {
+          const { webhooks, partnerId, endpoint } = yield* setup()
+          const backlogAt = (yield* WebhookStore).dueBacklog
+          if (backlogAt === undefined) return yield* Effect.dieMessage(`${engine}: the store has no dueBacklog`)
+          // Other cases of this suite leave deliveries behind: every figure is relative to these.
+          const [atT0, atT5] = [yield* backlogAt(T0), yield* backlogAt(T0 + 5 * MINUTE)]
+          const other = newPartner()
+          const paused = yield* webhooks.createEndpoint(other, { url: newUrl() })
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* webhooks.sendTest(other, paused.id)
+          yield* webhooks.updateEndpoint(other, paused.id, { active: false })
+          yield* TestClock.setTime(T0 + 5 * MINUTE)
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          // Due by T0: the first two; the paused endpoint's waits, the third is not due yet.
+          expect(yield* backlogAt(T0)).toEqual({
+            count: atT0.count + 2,
+            oldestDueAt: Math.min(atT0.oldestDueAt ?? T0, T0)
+          })
+          expect((yield* backlogAt(T0 + 5 * MINUTE)).count).toBe(atT5.count + 3)
+          yield* webhooks.updateEndpoint(other, paused.id, { active: true })
+          expect((yield* backlogAt(T0)).count).toBe(atT0.count + 3)
+          // Deleted endpoints take their pending deliveries with them.
+          yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
+          yield* webhooks.deleteEndpoint(other, paused.id)
+          expect(yield* backlogAt(T0)).toEqual(atT0)
+          expect(yield* backlogAt(T0 + 5 * MINUTE)).toEqual(atT5)
+        })
     )
   })
 }

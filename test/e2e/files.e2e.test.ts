@@ -20,7 +20,11 @@ beforeAll(async () => {
   media = await startMediaServer()
   caDir = mkdtempSync(join(tmpdir(), "frank-ca-"))
   writeFileSync(join(caDir, "ca.pem"), media.ca)
-  host = await spawnHost({ FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_SANDBOX_CLOCK: "true", NODE_EXTRA_CA_CERTS: join(caDir, "ca.pem") })
+  host = await spawnHost({
+    FRANK_ALLOW_PRIVATE_NETWORK: "true",
+    FRANK_SANDBOX_CLOCK: "true",
+    NODE_EXTRA_CA_CERTS: join(caDir, "ca.pem")
+  })
 }, 120_000)
 
 afterAll(async () => {
@@ -33,29 +37,59 @@ afterAll(async () => {
 const newKey = async (name: string, body: object = {}) => {
   const p = await call(host, "POST", "/admin/v1/partners", { headers: admin(), body: { name } })
   const s = await call(host, "POST", `/admin/v1/partners/${p.json.id}/sessions`, { headers: admin(), body: {} })
-  const k = await call(host, "POST", "/v1/billing/api-keys", { headers: { cookie: `service_token=${s.json.token}` }, body })
+  const k = await call(host, "POST", "/v1/billing/api-keys", {
+    headers: { cookie: `service_token=${s.json.token}` },
+    body
+  })
   expect(k.status, k.text).toBe(201)
   return { "x-api-key": k.json.key as string }
 }
 
-const importFile = (key: Record<string, string>, body: object) => call(host, "POST", "/service/jobs/import", { headers: key, body })
+const importFile = (key: Record<string, string>, body: object) =>
+  call(host, "POST", "/service/jobs/import", { headers: key, body })
 
 describe("import over HTTP", () => {
   it("imports each kind and serves it at its url with the sniffed content type", async () => {
     const key = await newKey("Media LLC")
     const cases = [
-      { kind: "image", file: "image-exif-rotated.jpg", expect: { mimeType: "image/jpeg", width: 240, height: 320 }, type: "image/jpeg" },
-      { kind: "video", file: "video.mov", expect: { mimeType: "video/quicktime", width: 320, height: 240, durationSeconds: 2.002, fps: 29.97 }, type: "video/quicktime" },
+      {
+        kind: "image",
+        file: "image-exif-rotated.jpg",
+        expect: { mimeType: "image/jpeg", width: 240, height: 320 },
+        type: "image/jpeg"
+      },
+      {
+        kind: "video",
+        file: "video.mov",
+        expect: { mimeType: "video/quicktime", width: 320, height: 240, durationSeconds: 2.002, fps: 29.97 },
+        type: "video/quicktime"
+      },
       { kind: "audio", file: "audio.wav", expect: { mimeType: "audio/wav", durationSeconds: 2 }, type: "audio/wav" },
-      { kind: "document", file: "document-3pages.pdf", expect: { mimeType: "application/pdf", pageCount: 3 }, type: "application/pdf" },
-      { kind: "document", file: "document.md", expect: { mimeType: "text/markdown" }, type: "text/markdown; charset=utf-8" }
+      {
+        kind: "document",
+        file: "document-3pages.pdf",
+        expect: { mimeType: "application/pdf", pageCount: 3 },
+        type: "application/pdf"
+      },
+      {
+        kind: "document",
+        file: "document.md",
+        expect: { mimeType: "text/markdown" },
+        type: "text/markdown; charset=utf-8"
+      }
     ]
     for (const c of cases) {
       const res = await importFile(key, { kind: c.kind, url: `${media.baseUrl}/fixtures/${c.file}` })
       expect(res.status, res.text).toBe(200)
       expect(res.json.success).toBe(true)
       const data = res.json.data
-      expect(data).toEqual({ storedFileId: data.storedFileId, url: data.url, kind: c.kind, sizeBytes: fixture(c.file).length, ...c.expect })
+      expect(data).toEqual({
+        storedFileId: data.storedFileId,
+        url: data.url,
+        kind: c.kind,
+        sizeBytes: fixture(c.file).length,
+        ...c.expect
+      })
       expect(data.url).toBe(`${host.baseUrl}/files/${data.storedFileId}/${data.url.split("/").pop()}`)
       // The url needs no API key.
       const got = await fetch(data.url)
@@ -93,12 +127,19 @@ describe("import over HTTP", () => {
     expect(missingKind.json).toMatchObject({ success: false, code: "VALIDATION_FAILED" })
     const badKind = await importFile(key, { kind: "gif", url: `${media.baseUrl}/fixtures/image.gif` })
     expect(badKind.json).toMatchObject({ success: false, code: "VALIDATION_FAILED" })
-    const both = await importFile(key, { kind: "image", url: `${media.baseUrl}/fixtures/image.png`, storedFileId: "6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a" })
+    const both = await importFile(key, {
+      kind: "image",
+      url: `${media.baseUrl}/fixtures/image.png`,
+      storedFileId: "6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a"
+    })
     expect(both.json).toMatchObject({ success: false, code: "IMPORT_SOURCE_INVALID" })
     const html = await importFile(key, { kind: "image", url: `${media.baseUrl}/fixtures/page-html.png` })
     expect(html.status).toBe(400)
     expect(html.json).toMatchObject({ success: false, code: "IMPORT_FORMAT_UNSUPPORTED", data: null })
-    const encrypted = await importFile(key, { kind: "document", url: `${media.baseUrl}/fixtures/document-encrypted.pdf` })
+    const encrypted = await importFile(key, {
+      kind: "document",
+      url: `${media.baseUrl}/fixtures/document-encrypted.pdf`
+    })
     expect(encrypted.json).toMatchObject({ success: false, code: "IMPORT_PDF_ENCRYPTED" })
   })
 
@@ -113,7 +154,8 @@ describe("import over HTTP", () => {
     const key = await newKey("Busy Importer LLC")
     // Start at the beginning of a fresh fixed window, so all 11 requests fall into one minute.
     const advance = async (seconds: number) =>
-      (await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds } })).json.now as string
+      (await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds } })).json
+        .now as string
     await advance(60 - new Date(await advance(0)).getUTCSeconds())
     const first = await importFile(key, { kind: "audio", url: `${media.baseUrl}/fixtures/audio.ogg` })
     expect(first.status).toBe(200)

@@ -14,7 +14,10 @@ export const adminHeaders = (host: Host) => ({ authorization: `Bearer ${host.adm
 
 /** Moves the host's sandbox clock forward (FRANK_SANDBOX_CLOCK=true) and answers its new time in epoch ms. */
 export const advanceClock = async (host: Host, seconds: number): Promise<number> => {
-  const r = await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: adminHeaders(host), body: { seconds } })
+  const r = await call(host, "POST", "/admin/v1/sandbox/clock/advance", {
+    headers: adminHeaders(host),
+    body: { seconds }
+  })
   expect(r.status, r.text).toBe(200)
   return Date.parse(r.json.now)
 }
@@ -22,8 +25,16 @@ export const advanceClock = async (host: Host, seconds: number): Promise<number>
 /** The host's current time (the sandbox clock), in epoch ms. */
 export const hostNow = (host: Host): Promise<number> => advanceClock(host, 0)
 
-export const adminCredit = async (host: Host, partnerId: string, amountFranks: number, kind: "bonus" | "adjustment") => {
-  const r = await call(host, "POST", `/admin/v1/partners/${partnerId}/credits`, { headers: adminHeaders(host), body: { amountFranks, kind } })
+export const adminCredit = async (
+  host: Host,
+  partnerId: string,
+  amountFranks: number,
+  kind: "bonus" | "adjustment"
+) => {
+  const r = await call(host, "POST", `/admin/v1/partners/${partnerId}/credits`, {
+    headers: adminHeaders(host),
+    body: { amountFranks, kind }
+  })
   expect(r.status, r.text).toBe(201)
   return r.json as { transactionId: string; replayed: boolean }
 }
@@ -60,7 +71,10 @@ export const keyHeaders = (raw: string, ip: string = freshIp()) => ({ "x-api-key
 export const newPartner = async (host: Host, name: string): Promise<Partner> => {
   const p = await call(host, "POST", "/admin/v1/partners", { headers: adminHeaders(host), body: { name } })
   expect(p.status, p.text).toBe(201)
-  const s = await call(host, "POST", `/admin/v1/partners/${p.json.id}/sessions`, { headers: adminHeaders(host), body: {} })
+  const s = await call(host, "POST", `/admin/v1/partners/${p.json.id}/sessions`, {
+    headers: adminHeaders(host),
+    body: {}
+  })
   expect(s.status, s.text).toBe(201)
   const cookie = { cookie: `service_token=${s.json.token}`, "x-forwarded-for": freshIp() }
   const full = await issueKey(host, cookie, { label: "integration" })
@@ -72,7 +86,11 @@ export const newPartner = async (host: Host, name: string): Promise<Partner> => 
  * Polls `probe` until it answers something other than undefined, or fails after the deadline.
  * `intervalMs` keeps API polling inside the per-key rate limit.
  */
-export const waitFor = async <A>(what: string, probe: () => Promise<A | undefined> | A | undefined, options: { timeoutMs?: number; intervalMs?: number } = {}) => {
+export const waitFor = async <A>(
+  what: string,
+  probe: () => Promise<A | undefined> | A | undefined,
+  options: { timeoutMs?: number; intervalMs?: number } = {}
+) => {
   const deadline = performance.now() + (options.timeoutMs ?? 15_000)
   for (;;) {
     const value = await probe()
@@ -113,7 +131,12 @@ export const startReceiver = async (initial: Reply = { status: 200 }): Promise<R
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
-      received.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) })
+      received.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks)
+      })
       const r = reply
       if (r === "hold") held.push(res)
       else if (r.delayMs === undefined) res.writeHead(r.status).end("ok")
@@ -128,7 +151,10 @@ export const startReceiver = async (initial: Reply = { status: 200 }): Promise<R
       reply = r
     },
     nth: (count, timeoutMs = 15_000) =>
-      waitFor(`request #${count} at the receiver (got ${received.length})`, () => received[count - 1], { timeoutMs, intervalMs: 50 }),
+      waitFor(`request #${count} at the receiver (got ${received.length})`, () => received[count - 1], {
+        timeoutMs,
+        intervalMs: 50
+      }),
     close: async () => {
       for (const r of held) r.destroy()
       server.closeAllConnections()

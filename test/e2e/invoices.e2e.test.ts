@@ -33,7 +33,10 @@ const newPartner = async (name: string) => {
   const cookie = { cookie: `service_token=${s.json.token}` }
   const full = await call(host, "POST", "/v1/billing/api-keys", { headers: cookie, body: { label: "accounting" } })
   expect(full.status, full.text).toBe(201)
-  const reader = await call(host, "POST", "/v1/billing/api-keys", { headers: cookie, body: { label: "reports", scopes: ["billing:read"] } })
+  const reader = await call(host, "POST", "/v1/billing/api-keys", {
+    headers: cookie,
+    body: { label: "reports", scopes: ["billing:read"] }
+  })
   expect(reader.status, reader.text).toBe(201)
   const ip = freshIp()
   return {
@@ -78,14 +81,20 @@ describe("legal invoices through the host", () => {
     const partner = await newPartner("Romashka LLC")
     const hook = await call(host, "POST", "/v1/webhooks/endpoints", {
       headers: partner.key,
-      body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, eventTypes: ["billing.invoice.status_changed", "billing.topup.confirmed"] }
+      body: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        eventTypes: ["billing.invoice.status_changed", "billing.topup.confirmed"]
+      }
     })
     expect(hook.status, hook.text).toBe(201)
 
     const empty = await call(host, "GET", "/v1/billing/legal-invoices/profile", { headers: partner.reader })
     expect(empty.status).toBe(200)
     expect(empty.json).toMatchObject({ revision: 0, companyName: null })
-    const saved = await call(host, "PUT", "/v1/billing/legal-invoices/profile", { headers: partner.key, body: { ...profile, expectedProfileRevision: 0 } })
+    const saved = await call(host, "PUT", "/v1/billing/legal-invoices/profile", {
+      headers: partner.key,
+      body: { ...profile, expectedProfileRevision: 0 }
+    })
     expect(saved.status, saved.text).toBe(200)
     expect(saved.json).toMatchObject({ ...profile, revision: 1, ogrn: null })
 
@@ -95,7 +104,14 @@ describe("legal invoices through the host", () => {
     })
     expect(created.status, created.text).toBe(201)
     const invoice = created.json
-    expect(invoice).toMatchObject({ status: "issued", amountRub: 12345, amountFranks: 12345, profileRevision: 1, creditedAt: null, transactionId: null })
+    expect(invoice).toMatchObject({
+      status: "issued",
+      amountRub: 12345,
+      amountFranks: 12345,
+      profileRevision: 1,
+      creditedAt: null,
+      transactionId: null
+    })
     expect(invoice.pdfUrl).toBe(`/v1/billing/legal-invoices/${invoice.id}/pdf`)
 
     const pdf = await fetch(host.baseUrl + invoice.pdfUrl, { headers: partner.reader })
@@ -118,7 +134,9 @@ describe("legal invoices through the host", () => {
     expect(paid.status, paid.text).toBe(200)
     expect(paid.json).toMatchObject({ invoiceId: invoice.id, bankStatus: "paid", changed: true })
 
-    const refreshed = await call(host, "POST", `/v1/billing/legal-invoices/${invoice.id}/refresh`, { headers: partner.reader })
+    const refreshed = await call(host, "POST", `/v1/billing/legal-invoices/${invoice.id}/refresh`, {
+      headers: partner.reader
+    })
     expect(refreshed.status, refreshed.text).toBe(200)
     expect(refreshed.json.status).toBe("paid")
     expect(refreshed.json.transactionId).toBeTruthy()
@@ -128,14 +146,26 @@ describe("legal invoices through the host", () => {
     expect(after.json.total).toBe(12345)
     const topups = await call(host, "GET", "/v1/billing/transactions?attribution=company", { headers: partner.reader })
     expect(topups.json.items).toHaveLength(1)
-    expect(topups.json.items[0]).toMatchObject({ id: refreshed.json.transactionId, type: "topup", amount: 12345, attribution: "company" })
+    expect(topups.json.items[0]).toMatchObject({
+      id: refreshed.json.transactionId,
+      type: "topup",
+      amount: 12345,
+      attribution: "company"
+    })
 
     // Paying again at the bank and refreshing again change nothing.
-    expect((await call(host, "POST", `/admin/v1/sandbox/invoices/${invoice.id}/pay`, { headers: admin() })).json.changed).toBe(false)
-    expect((await call(host, "POST", `/v1/billing/legal-invoices/${invoice.id}/refresh`, { headers: partner.reader })).json.status).toBe("paid")
+    expect(
+      (await call(host, "POST", `/admin/v1/sandbox/invoices/${invoice.id}/pay`, { headers: admin() })).json.changed
+    ).toBe(false)
+    expect(
+      (await call(host, "POST", `/v1/billing/legal-invoices/${invoice.id}/refresh`, { headers: partner.reader })).json
+        .status
+    ).toBe("paid")
     expect((await call(host, "GET", "/v1/billing/balance", { headers: partner.reader })).json.total).toBe(12345)
 
-    const history = await call(host, "GET", "/v1/billing/legal-invoices/history?page=1&limit=10", { headers: partner.reader })
+    const history = await call(host, "GET", "/v1/billing/legal-invoices/history?page=1&limit=10", {
+      headers: partner.reader
+    })
     expect(history.json).toMatchObject({ page: 1, limit: 10, total: 1 })
     expect(history.json.items[0]).toMatchObject({ id: invoice.id, status: "paid" })
 
@@ -148,13 +178,24 @@ describe("legal invoices through the host", () => {
     )
     expect(topup.data).toMatchObject({ transactionId: refreshed.json.transactionId, amountFranks: 12345 })
     const deliveries = await call(host, "GET", "/v1/webhooks/deliveries", { headers: partner.key })
-    expect(deliveries.json.deliveries.map((d: { eventType: string }) => d.eventType).sort()).toEqual(["billing.invoice.status_changed", "billing.topup.confirmed"])
+    expect(deliveries.json.deliveries.map((d: { eventType: string }) => d.eventType).sort()).toEqual([
+      "billing.invoice.status_changed",
+      "billing.topup.confirmed"
+    ])
   })
 
   it("the SBP link opens the bank's page; paying there reaches Frank through the bank's notice", async () => {
     const partner = await newPartner("SBP LLC")
-    await call(host, "PUT", "/v1/billing/legal-invoices/profile", { headers: partner.key, body: { ...profile, expectedProfileRevision: 0 } })
-    const invoice = (await call(host, "POST", "/v1/billing/legal-invoices/create", { headers: partner.key, body: { amountRub: 500, expectedProfileRevision: 1 } })).json
+    await call(host, "PUT", "/v1/billing/legal-invoices/profile", {
+      headers: partner.key,
+      body: { ...profile, expectedProfileRevision: 0 }
+    })
+    const invoice = (
+      await call(host, "POST", "/v1/billing/legal-invoices/create", {
+        headers: partner.key,
+        body: { amountRub: 500, expectedProfileRevision: 1 }
+      })
+    ).json
     const link = await call(host, "POST", `/v1/billing/legal-invoices/${invoice.id}/sbp-link`, { headers: partner.key })
     expect(link.status, link.text).toBe(200)
     expect(link.json.url).toMatch(new RegExp(`^${host.baseUrl}/sandbox/bank/sbp/sbx_[0-9a-f]+$`))
@@ -172,21 +213,32 @@ describe("legal invoices through the host", () => {
     expect(history.json.items[0]).toMatchObject({ id: invoice.id, status: "paid" })
     expect((await call(host, "GET", "/v1/billing/balance", { headers: partner.reader })).json.total).toBe(500)
     // A paid invoice has no payment link any more.
-    const again = await call(host, "POST", `/v1/billing/legal-invoices/${invoice.id}/sbp-link`, { headers: partner.key })
+    const again = await call(host, "POST", `/v1/billing/legal-invoices/${invoice.id}/sbp-link`, {
+      headers: partner.key
+    })
     expect(again.status).toBe(409)
     expect(again.json).toMatchObject({ statusCode: 409, code: "INVOICE_NOT_PAYABLE" })
   })
 
   it("HTTP contract: revision race (one 200, one 409), every violation at once, scopes, unknown ids, per-IP limit", async () => {
     const partner = await newPartner("Contract LLC")
-    await call(host, "PUT", "/v1/billing/legal-invoices/profile", { headers: partner.key, body: { ...profile, expectedProfileRevision: 0 } })
+    await call(host, "PUT", "/v1/billing/legal-invoices/profile", {
+      headers: partner.key,
+      body: { ...profile, expectedProfileRevision: 0 }
+    })
     const race = await Promise.all(
       ["+7 495 111-11-11", "+7 495 222-22-22"].map((phone) =>
-        call(host, "PUT", "/v1/billing/legal-invoices/profile", { headers: partner.key, body: { ...profile, phone, expectedProfileRevision: 1 } })
+        call(host, "PUT", "/v1/billing/legal-invoices/profile", {
+          headers: partner.key,
+          body: { ...profile, phone, expectedProfileRevision: 1 }
+        })
       )
     )
     expect(race.map((r) => r.status).sort()).toEqual([200, 409])
-    expect(race.find((r) => r.status === 409)?.json).toMatchObject({ statusCode: 409, code: "COMPANY_PROFILE_REVISION_CONFLICT" })
+    expect(race.find((r) => r.status === 409)?.json).toMatchObject({
+      statusCode: 409,
+      code: "COMPANY_PROFILE_REVISION_CONFLICT"
+    })
 
     const invalid = await call(host, "PUT", "/v1/billing/legal-invoices/profile", {
       headers: partner.key,
@@ -195,28 +247,48 @@ describe("legal invoices through the host", () => {
     expect(invalid.status).toBe(400)
     expect(invalid.json.code).toBe("VALIDATION_FAILED")
     expect(invalid.json.message).toEqual(
-      expect.arrayContaining(["companyName: required", expect.stringContaining("inn:"), "legalAddress: required", expect.stringContaining("email:")])
+      expect.arrayContaining([
+        "companyName: required",
+        expect.stringContaining("inn:"),
+        "legalAddress: required",
+        expect.stringContaining("email:")
+      ])
     )
 
-    const badCreate = await call(host, "POST", "/v1/billing/legal-invoices/create", { headers: partner.key, body: { amountRub: 0, comment: "x".repeat(141) } })
+    const badCreate = await call(host, "POST", "/v1/billing/legal-invoices/create", {
+      headers: partner.key,
+      body: { amountRub: 0, comment: "x".repeat(141) }
+    })
     expect(badCreate.status).toBe(400)
     expect(badCreate.json.message.length).toBeGreaterThanOrEqual(3)
 
     // A restricted key reads but cannot save, issue or ask for a payment link.
-    expect((await call(host, "GET", "/v1/billing/legal-invoices/profile", { headers: partner.reader })).json.revision).toBe(2)
+    expect(
+      (await call(host, "GET", "/v1/billing/legal-invoices/profile", { headers: partner.reader })).json.revision
+    ).toBe(2)
     for (const [method, path] of [
       ["PUT", "/v1/billing/legal-invoices/profile"],
       ["POST", "/v1/billing/legal-invoices/create"],
       ["POST", "/v1/billing/legal-invoices/00000000-0000-4000-8000-000000000000/sbp-link"]
     ] as const) {
-      const r = await call(host, method, path, { headers: partner.reader, body: { amountRub: 1, expectedProfileRevision: 2 } })
+      const r = await call(host, method, path, {
+        headers: partner.reader,
+        body: { amountRub: 1, expectedProfileRevision: 2 }
+      })
       expect(r.status, `${method} ${path}`).toBe(403)
       expect(r.json.code).toBe("API_KEY_SCOPE_REQUIRED")
     }
-    const missing = await call(host, "POST", "/v1/billing/legal-invoices/00000000-0000-4000-8000-000000000000/refresh", { headers: partner.reader })
+    const missing = await call(
+      host,
+      "POST",
+      "/v1/billing/legal-invoices/00000000-0000-4000-8000-000000000000/refresh",
+      { headers: partner.reader }
+    )
     expect(missing.status).toBe(404)
     expect(missing.json.code).toBe("INVOICE_NOT_FOUND")
-    expect((await call(host, "GET", "/v1/billing/legal-invoices/not-an-id/pdf", { headers: partner.reader })).status).toBe(404)
+    expect(
+      (await call(host, "GET", "/v1/billing/legal-invoices/not-an-id/pdf", { headers: partner.reader })).status
+    ).toBe(404)
 
     // Spec "Limits": invoice create, 3 per minute per IP.
     const ip = freshIp()

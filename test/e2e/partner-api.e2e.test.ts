@@ -82,7 +82,10 @@ describe("host operations", () => {
   it("the admin API refuses requests without the admin token", async () => {
     const r = await call(host, "POST", "/admin/v1/partners", { body: { name: "x" } })
     expect(r.status).toBe(401)
-    const wrong = await call(host, "POST", "/admin/v1/partners", { headers: { authorization: "Bearer wrong" }, body: { name: "x" } })
+    const wrong = await call(host, "POST", "/admin/v1/partners", {
+      headers: { authorization: "Bearer wrong" },
+      body: { name: "x" }
+    })
     expect(wrong.status).toBe(401)
   })
 
@@ -100,9 +103,15 @@ describe("host operations", () => {
     })
     expect(badCredit.status).toBe(400)
     expect(badCredit.json.message).toHaveLength(2)
-    const unknown = await call(host, "POST", "/admin/v1/partners/00000000-0000-4000-8000-000000000000/sessions", { headers: admin(), body: {} })
+    const unknown = await call(host, "POST", "/admin/v1/partners/00000000-0000-4000-8000-000000000000/sessions", {
+      headers: admin(),
+      body: {}
+    })
     expect(unknown.status).toBe(404)
-    const tariff = await call(host, "PUT", `/admin/v1/partners/${p.id}/tariff`, { headers: admin(), body: { assignedPlan: "max" } })
+    const tariff = await call(host, "PUT", `/admin/v1/partners/${p.id}/tariff`, {
+      headers: admin(),
+      body: { assignedPlan: "max" }
+    })
     expect(tariff.status).toBe(200)
     const key = await issueKey(p.cookie)
     const t = await call(host, "GET", "/v1/billing/tariff", { headers: withKey(key.raw) })
@@ -124,8 +133,15 @@ describe("API keys", () => {
     expect(key.raw).toMatch(/^svc_live_[0-9a-f]{64}$/)
     expect(key.record).toMatchObject({ label: "ci", access: "full", active: true, prefix: key.raw.slice(0, 16) })
     const viaHeader = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
-    expect(viaHeader.json).toMatchObject({ total: 2500, available: 2500, isLow: false, lowBalanceThresholdFranks: 1000 })
-    const viaBearer = await call(host, "GET", "/v1/billing/balance", { headers: { authorization: `Bearer ${key.raw}` } })
+    expect(viaHeader.json).toMatchObject({
+      total: 2500,
+      available: 2500,
+      isLow: false,
+      lowBalanceThresholdFranks: 1000
+    })
+    const viaBearer = await call(host, "GET", "/v1/billing/balance", {
+      headers: { authorization: `Bearer ${key.raw}` }
+    })
     expect(viaBearer.status).toBe(200)
     // The raw key is never shown again.
     const list = await call(host, "GET", "/v1/billing/api-keys", { headers: withKey(key.raw) })
@@ -135,32 +151,51 @@ describe("API keys", () => {
     expect(byKey.status).toBe(403)
     const noSession = await call(host, "POST", "/v1/billing/api-keys", { body: {} })
     expect(noSession.status).toBe(401)
-    const badSession = await call(host, "POST", "/v1/billing/api-keys", { headers: { cookie: "service_token=nope" }, body: {} })
+    const badSession = await call(host, "POST", "/v1/billing/api-keys", {
+      headers: { cookie: "service_token=nope" },
+      body: {}
+    })
     expect(badSession.status).toBe(401)
   })
 
   it("answers every key error code", async () => {
     const p = await newPartner("Codes LLC")
-    const err = async (body: object) => (await call(host, "POST", "/v1/billing/api-keys", { headers: p.cookie, body })).json
+    const err = async (body: object) =>
+      (await call(host, "POST", "/v1/billing/api-keys", { headers: p.cookie, body })).json
     expect((await err({ expiresInDays: 0 })).code).toBe("API_KEY_EXPIRY_OUT_OF_RANGE")
     expect((await err({ expiresInDays: 366 })).code).toBe("API_KEY_EXPIRY_OUT_OF_RANGE")
     expect((await err({ scopes: [] })).code).toBe("API_KEY_SCOPE_EMPTY")
     expect((await err({ scopes: ["*"] })).code).toBe("API_KEY_SCOPE_UNKNOWN")
     expect((await err({ scopes: ["billing:read", "billing:write"] })).code).toBe("API_KEY_SCOPE_UNKNOWN")
-    const long = await call(host, "POST", "/v1/billing/api-keys", { headers: p.cookie, body: { label: "x".repeat(121) } })
+    const long = await call(host, "POST", "/v1/billing/api-keys", {
+      headers: p.cookie,
+      body: { label: "x".repeat(121) }
+    })
     expect(long.status).toBe(400)
     // Numeric strings are coerced.
     const coerced = await issueKey(p.cookie, { expiresInDays: "30" })
     expect(coerced.record.expiresAt).not.toBeNull()
 
     const restricted = await issueKey(p.cookie, { scopes: ["billing:read"] })
-    const widen = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { scopes: ["billing:read", "pricing:read"] } })
+    const widen = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, {
+      headers: p.cookie,
+      body: { scopes: ["billing:read", "pricing:read"] }
+    })
     expect(widen.json.code).toBe("API_KEY_SCOPE_DOWNGRADE_FORBIDDEN")
-    const toFull = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { scopes: null } })
+    const toFull = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, {
+      headers: p.cookie,
+      body: { scopes: null }
+    })
     expect(toFull.json.code).toBe("API_KEY_SCOPE_DOWNGRADE_FORBIDDEN")
-    const expiry = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { expiresInDays: 10 } })
+    const expiry = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, {
+      headers: p.cookie,
+      body: { expiresInDays: 10 }
+    })
     expect(expiry.json.code).toBe("API_KEY_EXPIRY_IMMUTABLE")
-    const relabel = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, { headers: p.cookie, body: { label: "renamed" } })
+    const relabel = await call(host, "PATCH", `/v1/billing/api-keys/${restricted.id}`, {
+      headers: p.cookie,
+      body: { label: "renamed" }
+    })
     expect(relabel.status).toBe(200)
     expect(relabel.json).toMatchObject({ label: "renamed", scopes: ["billing:read"] })
 
@@ -168,7 +203,11 @@ describe("API keys", () => {
     expect(noScope.status).toBe(403)
     expect(noScope.json.code).toBe("API_KEY_SCOPE_REQUIRED")
     // HEAD is served by the GET route: it needs the same scope, or its Content-Length would leak the list's size.
-    for (const path of ["/v1/billing/pricing/catalog", "/v1/webhooks/endpoints", "/v1/webhooks/deliveries?status=pending"]) {
+    for (const path of [
+      "/v1/billing/pricing/catalog",
+      "/v1/webhooks/endpoints",
+      "/v1/webhooks/deliveries?status=pending"
+    ]) {
       const head = await call(host, "HEAD", path, { headers: withKey(restricted.raw) })
       expect(head.status, path).toBe(403)
     }
@@ -226,7 +265,10 @@ describe("API keys", () => {
     const shortLived = await issueKey(p.cookie, { expiresInDays: 1 })
     expect((await call(host, "GET", "/v1/billing/balance", { headers: withKey(shortLived.raw) })).status).toBe(200)
     // The sandbox clock moves the host's Effect Clock forward; nothing else changes.
-    const adv = await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds: 86_401 } })
+    const adv = await call(host, "POST", "/admin/v1/sandbox/clock/advance", {
+      headers: admin(),
+      body: { seconds: 86_401 }
+    })
     expect(adv.status).toBe(200)
     const expired = await call(host, "GET", "/v1/billing/balance", { headers: withKey(shortLived.raw) })
     expect(expired.status).toBe(401)
@@ -251,15 +293,27 @@ describe("billing and ledger", () => {
     expect(first.unitOfAccount).toBe("Франки")
     expect(first.currency).toBe("Франки")
 
-    const estimate = await call(host, "POST", "/v1/billing/pricing/estimate", { headers: h, body: { modelId: first.modelId, prompt: "Hello there" } })
+    const estimate = await call(host, "POST", "/v1/billing/pricing/estimate", {
+      headers: h,
+      body: { modelId: first.modelId, prompt: "Hello there" }
+    })
     expect(estimate.status, estimate.text).toBe(200)
     expect(estimate.json.totalFranks).toBeGreaterThan(0)
-    const unknownModel = await call(host, "POST", "/v1/billing/pricing/estimate", { headers: h, body: { modelId: "no-such-model" } })
+    const unknownModel = await call(host, "POST", "/v1/billing/pricing/estimate", {
+      headers: h,
+      body: { modelId: "no-such-model" }
+    })
     expect(unknownModel.status).toBe(400)
     expect(unknownModel.json.code).toBe("PRICING_MODEL_UNKNOWN")
     const threeWrong = await call(host, "POST", "/v1/billing/pricing/estimate", {
       headers: h,
-      body: { modelId: first.modelId, imageOutputCount: 0, referenceVideoCount: 11, prompt: "x".repeat(3001), extra: true }
+      body: {
+        modelId: first.modelId,
+        imageOutputCount: 0,
+        referenceVideoCount: 11,
+        prompt: "x".repeat(3001),
+        extra: true
+      }
     })
     expect(threeWrong.status).toBe(400)
     expect(threeWrong.json.code).toBe("VALIDATION_FAILED")
@@ -271,7 +325,12 @@ describe("billing and ledger", () => {
     const txs = await call(host, "GET", "/v1/billing/transactions?type=topup&page=1&limit=5", { headers: h })
     expect(txs.status).toBe(200)
     expect(txs.json).toMatchObject({ page: 1, limit: 5, total: 1 })
-    expect(txs.json.items[0]).toMatchObject({ type: "topup", kind: "adjustment", amount: 1500, label: "Корректировка баланса" })
+    expect(txs.json.items[0]).toMatchObject({
+      type: "topup",
+      kind: "adjustment",
+      amount: 1500,
+      label: "Корректировка баланса"
+    })
     const badQuery = await call(host, "GET", "/v1/billing/transactions?limit=101&page=0&type=gift", { headers: h })
     expect(badQuery.status).toBe(400)
     expect(badQuery.json.message).toHaveLength(3)
@@ -280,9 +339,13 @@ describe("billing and ledger", () => {
     expect(csv.status).toBe(200)
     expect(csv.headers.get("content-type")).toContain("text/csv")
     expect(csv.headers.get("content-disposition")).toContain("attachment")
-    expect(csv.text.split("\r\n")[0]).toBe("id,occurredAt,type,kind,amountFranks,unitPriceFranks,taskId,attribution,label,description")
+    expect(csv.text.split("\r\n")[0]).toBe(
+      "id,occurredAt,type,kind,amountFranks,unitPriceFranks,taskId,attribution,label,description"
+    )
 
-    const usage = await call(host, "GET", "/v1/billing/usage/daily?dateFrom=2026-01-01&dateTo=2026-01-03", { headers: h })
+    const usage = await call(host, "GET", "/v1/billing/usage/daily?dateFrom=2026-01-01&dateTo=2026-01-03", {
+      headers: h
+    })
     expect(usage.status).toBe(200)
     expect(usage.json.days.map((d: { date: string }) => d.date)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"])
   })
@@ -300,7 +363,10 @@ describe("tenancy", () => {
     expect((await call(host, "GET", "/v1/billing/balance", { headers: withKey(bKey.raw) })).json.total).toBe(0)
     // B's session revoking A's key matches nothing; A's key keeps working.
     expect((await call(host, "DELETE", `/v1/billing/api-keys/${aKey.id}`, { headers: b.cookie })).status).toBe(200)
-    const patch = await call(host, "PATCH", `/v1/billing/api-keys/${aKey.id}`, { headers: b.cookie, body: { label: "pwned" } })
+    const patch = await call(host, "PATCH", `/v1/billing/api-keys/${aKey.id}`, {
+      headers: b.cookie,
+      body: { label: "pwned" }
+    })
     expect(patch.status).toBe(404)
     const stillA = await call(host, "GET", "/v1/billing/balance", { headers: withKey(aKey.raw) })
     expect(stillA.json.total).toBe(700)
@@ -314,11 +380,13 @@ describe("rate limits", () => {
     // Start at the beginning of a fresh fixed window (the sandbox clock moves forward only), so
     // all 61 requests fall into one minute whatever the wall clock says.
     const advance = async (seconds: number) =>
-      (await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds } })).json.now as string
+      (await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds } })).json
+        .now as string
     await advance(60 - new Date(await advance(0)).getUTCSeconds())
     let last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
     expect(last.headers.get("ratelimit-limit")).toBeTruthy()
-    for (let i = 1; i < 60 && last.status === 200; i++) last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
+    for (let i = 1; i < 60 && last.status === 200; i++)
+      last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
     expect(last.status).toBe(200)
     const limited = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
     expect(limited.status).toBe(429)

@@ -18,13 +18,24 @@ let host: RunningHost
 let browser: Browser
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`)
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`
+    )
   host = await spawnHost({ FRANK_TRUST_PROXY: "true" })
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     // The machine has no outside network: keep Chromium from dialling its own services.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync"
+    ]
   })
 }, 120_000)
 
@@ -37,7 +48,12 @@ afterAll(async () => {
 describe("top-up in a browser", () => {
   it("the payer opens the payment link, presses Pay, sees the payment confirmed; the balance rises", async () => {
     const partner = await newTopUpPartner(host, "Browser LLC")
-    const link = await createLink(host, partner, { amountRub: 2750, description: "Пополнение из браузера" }, randomUUID())
+    const link = await createLink(
+      host,
+      partner,
+      { amountRub: 2750, description: "Пополнение из браузера" },
+      randomUUID()
+    )
     expect(link.status, link.text).toBe(201)
 
     const page = await browser.newPage()

@@ -37,7 +37,9 @@ afterAll(async () => {
 /** The action URL of the checkout page's form whose button has `buttonClass`. */
 const formAction = (html: string, buttonClass: "pay" | "decline"): string => {
   const forms = [...html.matchAll(/<form method="post" action="([^"]+)"><button([^>]*)>/g)]
-  const form = forms.find((m) => (buttonClass === "pay" ? m[2]!.includes('class="pay"') : m[2]!.includes('value="decline"')))
+  const form = forms.find((m) =>
+    buttonClass === "pay" ? m[2]!.includes('class="pay"') : m[2]!.includes('value="decline"')
+  )
   if (form === undefined) throw new Error(`no ${buttonClass} form on the page:\n${html}`)
   return form[1]!
 }
@@ -102,15 +104,24 @@ describe("top-ups through the sandbox checkout page", () => {
     const event = JSON.parse(delivered.body)
     expect(event).toMatchObject({ partnerId: partner.id, data: { paymentId, amountFranks: 1500 } })
     expect(typeof event.data.transactionId).toBe("string")
-    const verified = await verifyWebhook({ secret: endpoint.secret, headers: delivered.headers, rawBody: delivered.body, now: Date.now() })
+    const verified = await verifyWebhook({
+      secret: endpoint.secret,
+      headers: delivered.headers,
+      rawBody: delivered.body,
+      now: Date.now()
+    })
     expect(verified.ok).toBe(true)
     const deliveries = await call(host, "GET", "/v1/webhooks/deliveries", { headers: partner.key })
-    expect(deliveries.json.deliveries.map((d: { eventType: string }) => d.eventType)).toEqual(["billing.topup.confirmed"])
+    expect(deliveries.json.deliveries.map((d: { eventType: string }) => d.eventType)).toEqual([
+      "billing.topup.confirmed"
+    ])
 
     // Paying again (a reload, a double click) and the operator's confirm change nothing.
     const again = await submitForm(`/sandbox/checkout/${paymentId}/pay`, "pay")
     expect(again.status).toBe(303)
-    const confirm = await call(host, "POST", `/admin/v1/sandbox/payments/${paymentId}/confirm`, { headers: admin(host) })
+    const confirm = await call(host, "POST", `/admin/v1/sandbox/payments/${paymentId}/confirm`, {
+      headers: admin(host)
+    })
     expect(confirm.status, confirm.text).toBe(200)
     expect(confirm.json).toMatchObject({ paymentId, status: "confirmed", changed: false, transactionId: null })
     // The same key and amount answer the same (now confirmed) payment.
@@ -143,7 +154,9 @@ describe("top-ups through the sandbox checkout page", () => {
     const partner = await newTopUpPartner(host, "Retry Storm LLC")
     const key = `storm-${randomUUID()}`
     // Each from its own address: the per-IP limit of this route is 3/min.
-    const answers = await Promise.all(Array.from({ length: 20 }, () => createLink(host, partner, { amountRub: 700 }, key, freshIp())))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => createLink(host, partner, { amountRub: 700 }, key, freshIp()))
+    )
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 201))
     expect(new Set(answers.map((a) => a.json.paymentId)).size).toBe(1)
     expect(new Set(answers.map((a) => a.json.paymentUrl)).size).toBe(1)
@@ -176,7 +189,17 @@ describe("top-ups through the sandbox checkout page", () => {
     // No scope opens payment links: even a key restricted to every scope is refused; billing:read reads the history.
     const restricted = await call(host, "POST", "/v1/billing/api-keys", {
       headers: partner.cookie,
-      body: { scopes: ["usage:read", "billing:read", "pricing:read", "tasks:read", "media:run", "webhooks:read", "webhooks:manage"] }
+      body: {
+        scopes: [
+          "usage:read",
+          "billing:read",
+          "pricing:read",
+          "tasks:read",
+          "media:run",
+          "webhooks:read",
+          "webhooks:manage"
+        ]
+      }
     })
     expect(restricted.status, restricted.text).toBe(201)
     const refused = await call(host, "POST", "/v1/billing/payment/link", {
@@ -185,29 +208,43 @@ describe("top-ups through the sandbox checkout page", () => {
     })
     expect(refused.status).toBe(403)
     expect(refused.json.code).toBe("API_KEY_SCOPE_REQUIRED")
-    const history = await call(host, "GET", "/v1/billing/payment/history", { headers: { "x-api-key": restricted.json.key } })
+    const history = await call(host, "GET", "/v1/billing/payment/history", {
+      headers: { "x-api-key": restricted.json.key }
+    })
     expect(history.status).toBe(200)
     expect(history.json.items.map((p: { amountRub: number }) => p.amountRub)).toEqual([250])
 
     // Spec "Limits": 3 payment-link requests per minute per IP.
     const ip = freshIp()
     const statuses = []
-    for (let i = 0; i < 4; i++) statuses.push((await createLink(host, partner, { amountRub: 10 }, `ip-${i}`, ip)).status)
+    for (let i = 0; i < 4; i++)
+      statuses.push((await createLink(host, partner, { amountRub: 10 }, `ip-${i}`, ip)).status)
     expect(statuses).toEqual([201, 201, 201, 429])
   })
 
   it("admin sandbox controls move payments through the notification path; a confirmation after a cancel is refused", async () => {
     const partner = await newTopUpPartner(host, "Operator LLC")
     const a = (await createLink(host, partner, { amountRub: 900 }, randomUUID())).json
-    const canceled = await call(host, "POST", `/admin/v1/sandbox/payments/${a.paymentId}/cancel`, { headers: admin(host) })
+    const canceled = await call(host, "POST", `/admin/v1/sandbox/payments/${a.paymentId}/cancel`, {
+      headers: admin(host)
+    })
     expect(canceled.status, canceled.text).toBe(200)
-    expect(canceled.json).toMatchObject({ paymentId: a.paymentId, status: "canceled", changed: true, transactionId: null })
-    const confirm = await call(host, "POST", `/admin/v1/sandbox/payments/${a.paymentId}/confirm`, { headers: admin(host) })
+    expect(canceled.json).toMatchObject({
+      paymentId: a.paymentId,
+      status: "canceled",
+      changed: true,
+      transactionId: null
+    })
+    const confirm = await call(host, "POST", `/admin/v1/sandbox/payments/${a.paymentId}/confirm`, {
+      headers: admin(host)
+    })
     expect(confirm.status).toBe(409)
     expect(confirm.json.code).toBe("PAYMENT_TRANSITION_REFUSED")
 
     const b = (await createLink(host, partner, { amountRub: 400 }, randomUUID())).json
-    const confirmed = await call(host, "POST", `/admin/v1/sandbox/payments/${b.paymentId}/confirm`, { headers: admin(host) })
+    const confirmed = await call(host, "POST", `/admin/v1/sandbox/payments/${b.paymentId}/confirm`, {
+      headers: admin(host)
+    })
     expect(confirmed.status, confirmed.text).toBe(200)
     expect(confirmed.json).toMatchObject({ status: "confirmed", changed: true })
     expect(typeof confirmed.json.transactionId).toBe("string")
@@ -215,25 +252,45 @@ describe("top-ups through the sandbox checkout page", () => {
     const failed = await call(host, "POST", `/admin/v1/sandbox/payments/${c.paymentId}/fail`, { headers: admin(host) })
     expect(failed.json.status).toBe("failed")
     const d = (await createLink(host, partner, { amountRub: 60 }, randomUUID())).json
-    const rejected = await call(host, "POST", `/admin/v1/sandbox/payments/${d.paymentId}/reject`, { headers: admin(host) })
+    const rejected = await call(host, "POST", `/admin/v1/sandbox/payments/${d.paymentId}/reject`, {
+      headers: admin(host)
+    })
     expect(rejected.json.status).toBe("rejected")
 
     expect(await balanceTotal(host, partner)).toBe(400)
     const history = await call(host, "GET", "/v1/billing/payment/history", { headers: partner.key })
-    expect(history.json.items.map((p: { status: string }) => p.status)).toEqual(["rejected", "failed", "confirmed", "canceled"])
+    expect(history.json.items.map((p: { status: string }) => p.status)).toEqual([
+      "rejected",
+      "failed",
+      "confirmed",
+      "canceled"
+    ])
 
-    expect((await call(host, "POST", `/admin/v1/sandbox/payments/${randomUUID()}/confirm`, { headers: admin(host) })).status).toBe(404)
-    expect((await call(host, "POST", `/admin/v1/sandbox/payments/${a.paymentId}/refund`, { headers: admin(host) })).status).toBe(400)
+    expect(
+      (await call(host, "POST", `/admin/v1/sandbox/payments/${randomUUID()}/confirm`, { headers: admin(host) })).status
+    ).toBe(404)
+    expect(
+      (await call(host, "POST", `/admin/v1/sandbox/payments/${a.paymentId}/refund`, { headers: admin(host) })).status
+    ).toBe(400)
     expect((await call(host, "POST", `/admin/v1/sandbox/payments/${a.paymentId}/confirm`)).status).toBe(401)
   })
 
   it("the acquirer callback endpoint refuses a forged notification", async () => {
     const partner = await newTopUpPartner(host, "Forgery LLC")
     const link = (await createLink(host, partner, { amountRub: 5000 }, randomUUID())).json
-    const body = JSON.stringify({ OrderId: link.paymentId, PaymentId: "sbx_forged", Status: "CONFIRMED", Amount: 500_000 })
+    const body = JSON.stringify({
+      OrderId: link.paymentId,
+      PaymentId: "sbx_forged",
+      Status: "CONFIRMED",
+      Amount: 500_000
+    })
     const forged = await fetch(`${host.baseUrl}/payments/notifications`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-sandbox-signature": `sha256=${"ab".repeat(32)}`, "x-forwarded-for": freshIp() },
+      headers: {
+        "content-type": "application/json",
+        "x-sandbox-signature": `sha256=${"ab".repeat(32)}`,
+        "x-forwarded-for": freshIp()
+      },
       body
     })
     expect(forged.status).toBe(400)

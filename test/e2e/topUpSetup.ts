@@ -38,9 +38,19 @@ export const newTopUpPartner = async (host: Host, name: string): Promise<TopUpPa
   return { id: p.json.id, cookie, key: { "x-api-key": k.json.key, "x-forwarded-for": freshIp() }, rawKey: k.json.key }
 }
 
-export const createLink = (host: Host, partner: TopUpPartner, body: object, idempotencyKey: string | undefined, ip: string = freshIp()) =>
+export const createLink = (
+  host: Host,
+  partner: TopUpPartner,
+  body: object,
+  idempotencyKey: string | undefined,
+  ip: string = freshIp()
+) =>
   call(host, "POST", "/v1/billing/payment/link", {
-    headers: { ...partner.key, "x-forwarded-for": ip, ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }) },
+    headers: {
+      ...partner.key,
+      "x-forwarded-for": ip,
+      ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey })
+    },
     body
   })
 
@@ -50,7 +60,11 @@ export const balanceTotal = async (host: Host, partner: TopUpPartner): Promise<n
   return b.json.total as number
 }
 
-export const waitFor = async <A>(what: string, probe: () => Promise<A | undefined> | A | undefined, timeoutMs = 20_000): Promise<A> => {
+export const waitFor = async <A>(
+  what: string,
+  probe: () => Promise<A | undefined> | A | undefined,
+  timeoutMs = 20_000
+): Promise<A> => {
   const deadline = performance.now() + timeoutMs
   for (;;) {
     const value = await probe()
@@ -90,7 +104,10 @@ export const startWebhookReceiver = async () => {
 
 /** Registers a webhook endpoint for billing.topup.confirmed at `url`. */
 export const subscribeTopUps = async (host: Host, partner: TopUpPartner, url: string) => {
-  const r = await call(host, "POST", "/v1/webhooks/endpoints", { headers: partner.key, body: { url, eventTypes: ["billing.topup.confirmed"] } })
+  const r = await call(host, "POST", "/v1/webhooks/endpoints", {
+    headers: partner.key,
+    body: { url, eventTypes: ["billing.topup.confirmed"] }
+  })
   expect(r.status, r.text).toBe(201)
   return r.json as { id: string; secret: string }
 }

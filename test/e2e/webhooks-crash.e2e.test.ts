@@ -33,7 +33,11 @@ const startReceiver = async () => {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
-      received.push({ eventId: String(req.headers["x-service-event-id"]), body: Buffer.concat(chunks), headers: req.headers })
+      received.push({
+        eventId: String(req.headers["x-service-event-id"]),
+        body: Buffer.concat(chunks),
+        headers: req.headers
+      })
       if (mode === "hold") held.push(res)
       else if (mode === "answer") res.writeHead(200).end("ok")
       else setTimeout(() => res.writeHead(200).end("ok"), mode.delayMs)
@@ -69,7 +73,10 @@ const setUp = async (host: RunningHost, url: string) => {
   const admin = { authorization: `Bearer ${host.adminToken}` }
   const p = await call(host, "POST", "/admin/v1/partners", { headers: admin, body: { name: "Crash LLC" } })
   const s = await call(host, "POST", `/admin/v1/partners/${p.json.id}/sessions`, { headers: admin, body: {} })
-  const k = await call(host, "POST", "/v1/billing/api-keys", { headers: { cookie: `service_token=${s.json.token}` }, body: {} })
+  const k = await call(host, "POST", "/v1/billing/api-keys", {
+    headers: { cookie: `service_token=${s.json.token}` },
+    body: {}
+  })
   expect(k.status, k.text).toBe(201)
   const key = { "x-api-key": k.json.key as string }
   const e = await call(host, "POST", "/v1/webhooks/endpoints", { headers: key, body: { url } })
@@ -80,11 +87,20 @@ const setUp = async (host: RunningHost, url: string) => {
 const deliveriesOf = async (host: RunningHost, key: Record<string, string>) => {
   const r = await call(host, "GET", "/v1/webhooks/deliveries", { headers: key })
   expect(r.status, r.text).toBe(200)
-  return r.json.deliveries as Array<{ id: string; status: string; eventId: string; responseCodes: Array<number | null>; lastError: string | null }>
+  return r.json.deliveries as Array<{
+    id: string
+    status: string
+    eventId: string
+    responseCodes: Array<number | null>
+    lastError: string | null
+  }>
 }
 
 const advance = async (host: RunningHost, seconds: number) => {
-  const r = await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: { authorization: `Bearer ${host.adminToken}` }, body: { seconds } })
+  const r = await call(host, "POST", "/admin/v1/sandbox/clock/advance", {
+    headers: { authorization: `Bearer ${host.adminToken}` },
+    body: { seconds }
+  })
   expect(r.status, r.text).toBe(200)
 }
 
@@ -124,7 +140,9 @@ describe("webhook delivery across process deaths", { timeout: 240_000 }, () => {
     expect(uncertain.lastError).toContain("outcome unknown")
     // The restarted host's sweep expired the lease, and /metrics counts it.
     // (It counts right after the commit the listing saw, so it is polled for too.)
-    await waitFor("the uncertain counter", async () => (/^frank_webhook_uncertain_total 1$/m.test((await call(second, "GET", "/metrics")).text) ? true : undefined))
+    await waitFor("the uncertain counter", async () =>
+      /^frank_webhook_uncertain_total 1$/m.test((await call(second, "GET", "/metrics")).text) ? true : undefined
+    )
 
     // Never retried automatically, however much time passes.
     await advance(second, 7 * 3600)
@@ -134,7 +152,9 @@ describe("webhook delivery across process deaths", { timeout: 240_000 }, () => {
 
     const replay = await call(second, "POST", `/v1/webhooks/deliveries/${uncertain.id}/replay`, { headers: key })
     expect(replay.status, replay.text).toBe(200)
-    await waitFor("the replay to be delivered", async () => ((await deliveriesOf(second, key))[0]?.status === "delivered" ? true : undefined))
+    await waitFor("the replay to be delivered", async () =>
+      (await deliveriesOf(second, key))[0]?.status === "delivered" ? true : undefined
+    )
     expect(receiver.received).toHaveLength(2)
     const [before, after] = receiver.received as [Received, Received]
     expect(after.eventId).toBe(before.eventId)

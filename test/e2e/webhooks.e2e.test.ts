@@ -101,22 +101,28 @@ const deliveryOf = (p: Partner, eventId: string, ready: (d: Delivery) => boolean
     return d !== undefined && ready(d) ? d : undefined
   })
 
-const replay = (p: Partner, deliveryId: string) => call(host, "POST", `/v1/webhooks/deliveries/${deliveryId}/replay`, { headers: p.key })
+const replay = (p: Partner, deliveryId: string) =>
+  call(host, "POST", `/v1/webhooks/deliveries/${deliveryId}/replay`, { headers: p.key })
 
 /** The host's /metrics text and its webhook attempt counters as `result/answer` → count. */
 const attemptCounters = async () => {
   const text = (await call(host, "GET", "/metrics")).text
   const counts: Record<string, number> = {}
-  for (const m of text.matchAll(/^frank_webhook_attempts_total\{result="(\w+)",answer="(\w+)"\} (\d+)$/gm)) counts[`${m[1]}/${m[2]}`] = Number(m[3])
+  for (const m of text.matchAll(/^frank_webhook_attempts_total\{result="(\w+)",answer="(\w+)"\} (\d+)$/gm))
+    counts[`${m[1]}/${m[2]}`] = Number(m[3])
   return { text, counts }
 }
 
 /** Verifies a received request with `secret` at the host's current time. */
-const verify = async (r: ReceivedRequest, secret: string | Array<string>, headers: ReceivedRequest["headers"] = r.headers) =>
-  verifyWebhook({ secret, headers, rawBody: r.body, now: await hostNow(host) })
+const verify = async (
+  r: ReceivedRequest,
+  secret: string | Array<string>,
+  headers: ReceivedRequest["headers"] = r.headers
+) => verifyWebhook({ secret, headers, rawBody: r.body, now: await hostNow(host) })
 
 /** The request's headers without one of them. */
-const without = (r: ReceivedRequest, name: string) => Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== name))
+const without = (r: ReceivedRequest, name: string) =>
+  Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== name))
 
 const timestampMs = (r: ReceivedRequest) => Number(r.headers["x-service-timestamp"]) * 1000
 
@@ -137,7 +143,12 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const rx = await receiver()
     const created = await createEndpoint(p, { url: rx.url })
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
-    expect(created.view).toMatchObject({ url: rx.url, active: true, subscribedToAll: true, previousSecretValidUntil: null })
+    expect(created.view).toMatchObject({
+      url: rx.url,
+      active: true,
+      subscribedToAll: true,
+      previousSecretValidUntil: null
+    })
     expect(created.view.eventTypes).toContain("billing.settled")
 
     // The secret is never listed again.
@@ -161,18 +172,38 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     expect(Math.abs(timestampMs(r) - (await hostNow(host)))).toBeLessThan(300_000)
 
     const verified = await verify(r, created.secret)
-    expect(verified).toEqual({ ok: true, eventId, eventType: "webhook.test", timestampSeconds: Number(r.headers["x-service-timestamp"]) })
+    expect(verified).toEqual({
+      ok: true,
+      eventId,
+      eventType: "webhook.test",
+      timestampSeconds: Number(r.headers["x-service-timestamp"])
+    })
     // The signature covers exactly these bytes with exactly this secret.
     expect((await verify(r, `${created.secret}x`)).ok).toBe(false)
     const tampered = Buffer.concat([r.body, Buffer.from(" ")])
-    expect(await verifyWebhook({ secret: created.secret, headers: r.headers, rawBody: tampered, now: timestampMs(r) })).toEqual({
+    expect(
+      await verifyWebhook({ secret: created.secret, headers: r.headers, rawBody: tampered, now: timestampMs(r) })
+    ).toEqual({
       ok: false,
       reason: "signature_mismatch"
     })
 
     const envelope = envelopeOf(r)
-    expect(Object.keys(envelope).sort()).toEqual(["data", "eventId", "eventType", "occurredAt", "partnerId", "schemaVersion"])
-    expect(envelope).toMatchObject({ eventId, eventType: "webhook.test", partnerId: p.id, schemaVersion: 1, data: { endpointId: created.id } })
+    expect(Object.keys(envelope).sort()).toEqual([
+      "data",
+      "eventId",
+      "eventType",
+      "occurredAt",
+      "partnerId",
+      "schemaVersion"
+    ])
+    expect(envelope).toMatchObject({
+      eventId,
+      eventType: "webhook.test",
+      partnerId: p.id,
+      schemaVersion: 1,
+      data: { endpointId: created.id }
+    })
     expect(new Date(envelope.occurredAt).toISOString()).toBe(envelope.occurredAt)
 
     const d = await deliveryOf(p, eventId, (x) => x.status === "delivered")
@@ -238,7 +269,11 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     // /metrics counted each attempt by what became of the delivery and the answer it got.
     const counted = await waitFor("the attempt counters", async () => {
       const { text, counts } = await attemptCounters()
-      const delta = Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n - (countersBefore[k] ?? 0)]).filter(([, n]) => n !== 0))
+      const delta = Object.fromEntries(
+        Object.entries(counts)
+          .map(([k, n]) => [k, n - (countersBefore[k] ?? 0)])
+          .filter(([, n]) => n !== 0)
+      )
       return delta["delivered/2xx"] === 1 ? { text, delta } : undefined
     })
     expect(counted.delta).toEqual({ "retrying/5xx": 5, "dead_lettered/5xx": 1, "delivered/2xx": 1 })
@@ -291,7 +326,9 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     expect(all.shown).toBe(4)
     expect(all.nextCursor).toBeNull()
     expect(all.deliveries.map((x) => x.eventId)).toEqual([queuedEvent, ...[...okEvents].reverse()])
-    expect((await deliveries(p, `?endpointId=${e1.id}`)).deliveries.map((x) => x.id).sort()).toEqual(delivered.map((x) => x.id).sort())
+    expect((await deliveries(p, `?endpointId=${e1.id}`)).deliveries.map((x) => x.id).sort()).toEqual(
+      delivered.map((x) => x.id).sort()
+    )
     expect((await deliveries(p, `?endpointId=${e2.id}`)).deliveries.map((x) => x.id)).toEqual([queued.id])
     expect((await deliveries(p, "?status=pending")).deliveries.map((x) => x.id)).toEqual([queued.id])
     expect((await deliveries(p, "?status=delivered")).shown).toBe(3)
@@ -313,7 +350,12 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     expect(badCursor.status).toBe(400)
     expect(badCursor.json.code).toBe("DELIVERY_CURSOR_INVALID")
     // Well-formed base64 of a position whose id is no UUID: refused before the store casts it.
-    const forged = await call(host, "GET", `/v1/webhooks/deliveries?cursor=${encodeURIComponent(btoa(`1:${"-".repeat(36)}`))}`, { headers: p.monitor })
+    const forged = await call(
+      host,
+      "GET",
+      `/v1/webhooks/deliveries?cursor=${encodeURIComponent(btoa(`1:${"-".repeat(36)}`))}`,
+      { headers: p.monitor }
+    )
     expect(forged.status).toBe(400)
     expect(forged.json.code).toBe("DELIVERY_CURSOR_INVALID")
     for (const q of ["?limit=0", "?limit=101", "?status=sent"]) {
@@ -323,7 +365,10 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     }
 
     // A paused endpoint: replay and test refuse until it is active again.
-    const paused = await call(host, "PATCH", `/v1/webhooks/endpoints/${e1.id}`, { headers: p.key, body: { active: false } })
+    const paused = await call(host, "PATCH", `/v1/webhooks/endpoints/${e1.id}`, {
+      headers: p.key,
+      body: { active: false }
+    })
     expect(paused.status, paused.text).toBe(200)
     expect(paused.json).toMatchObject({ id: e1.id, active: false })
     const inactive = await replay(p, d2.id)
@@ -389,8 +434,10 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     expect(listedAfter.previousSecretValidUntil).toBeNull()
 
     // Two rotations inside one window: only the last two secrets sign.
-    const second = (await call(host, "POST", `/v1/webhooks/endpoints/${id}/rotate-secret`, { headers: p.key })).json.secret as string
-    const third = (await call(host, "POST", `/v1/webhooks/endpoints/${id}/rotate-secret`, { headers: p.key })).json.secret as string
+    const second = (await call(host, "POST", `/v1/webhooks/endpoints/${id}/rotate-secret`, { headers: p.key })).json
+      .secret as string
+    const third = (await call(host, "POST", `/v1/webhooks/endpoints/${id}/rotate-secret`, { headers: p.key })).json
+      .secret as string
     await sendTest(p, id)
     const twice = await rx.nth(3)
     expect((await verify(twice, third, without(twice, "x-service-signature-previous"))).ok).toBe(true)
@@ -413,30 +460,52 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     )
     const created = attempts.filter((r) => r.status === 201)
     const refused = attempts.filter((r) => r.status !== 201)
-    for (const r of created) cleanups.push(() => call(host, "DELETE", `/v1/webhooks/endpoints/${r.json.id}`, { headers: a.key }))
+    for (const r of created)
+      cleanups.push(() => call(host, "DELETE", `/v1/webhooks/endpoints/${r.json.id}`, { headers: a.key }))
     expect(created).toHaveLength(10)
     expect(refused.map((r) => [r.status, r.json.code])).toEqual(Array(5).fill([400, "WEBHOOK_ENDPOINT_LIMIT_EXCEEDED"]))
     const aList = await call(host, "GET", "/v1/webhooks/endpoints", { headers: a.monitor })
     expect(aList.json.items.map((e: { id: string }) => e.id).sort()).toEqual(created.map((r) => r.json.id).sort())
 
     // Event types are checked against the catalog.
-    const unknown = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "http://127.0.0.1:9/x", eventTypes: ["billing.nope"] } })
+    const unknown = await call(host, "POST", "/v1/webhooks/endpoints", {
+      headers: b.key,
+      body: { url: "http://127.0.0.1:9/x", eventTypes: ["billing.nope"] }
+    })
     expect(unknown.status).toBe(400)
     expect(unknown.json).toMatchObject({ statusCode: 400, code: "WEBHOOK_EVENT_TYPE_UNKNOWN" })
     expect(String(unknown.json.message)).toContain("billing.nope")
-    const both = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "not a url", eventTypes: ["billing.nope"] } })
+    const both = await call(host, "POST", "/v1/webhooks/endpoints", {
+      headers: b.key,
+      body: { url: "not a url", eventTypes: ["billing.nope"] }
+    })
     expect(both.status).toBe(400)
     expect(both.json.code).toBe("VALIDATION_FAILED")
     expect(both.json.message).toHaveLength(2)
     // A wrong element type names that element only (not also "eventTypes: Expected undefined",
     // the optional's other branch, which read as if the field were not allowed).
-    const notString = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "http://127.0.0.1:9/x", eventTypes: ["billing.settled", 5] } })
+    const notString = await call(host, "POST", "/v1/webhooks/endpoints", {
+      headers: b.key,
+      body: { url: "http://127.0.0.1:9/x", eventTypes: ["billing.settled", 5] }
+    })
     expect(notString.status).toBe(400)
-    expect(notString.json).toMatchObject({ code: "VALIDATION_FAILED", message: ["eventTypes.1: Expected string, actual 5"] })
-    const patchNotString = await call(host, "PATCH", `/v1/webhooks/endpoints/${randomUUID()}`, { headers: b.key, body: { eventTypes: ["billing.settled", 5] } })
+    expect(notString.json).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: ["eventTypes.1: Expected string, actual 5"]
+    })
+    const patchNotString = await call(host, "PATCH", `/v1/webhooks/endpoints/${randomUUID()}`, {
+      headers: b.key,
+      body: { eventTypes: ["billing.settled", 5] }
+    })
     expect(patchNotString.status).toBe(400)
-    expect(patchNotString.json).toMatchObject({ code: "VALIDATION_FAILED", message: ["eventTypes.1: Expected string, actual 5"] })
-    const badScheme = await call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: "ftp://127.0.0.1/x" } })
+    expect(patchNotString.json).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: ["eventTypes.1: Expected string, actual 5"]
+    })
+    const badScheme = await call(host, "POST", "/v1/webhooks/endpoints", {
+      headers: b.key,
+      body: { url: "ftp://127.0.0.1/x" }
+    })
     expect(badScheme.status).toBe(400)
     expect(badScheme.json.code).toBe("WEBHOOK_URL_NOT_HTTPS")
     const rx = await receiver()
@@ -445,7 +514,10 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
 
     // webhooks:read lists but cannot change anything.
     const reader = keyHeaders((await issueKey(host, a.cookie, { scopes: ["webhooks:read"] })).raw)
-    const denied = await call(host, "POST", "/v1/webhooks/endpoints", { headers: reader, body: { url: "http://127.0.0.1:9/r" } })
+    const denied = await call(host, "POST", "/v1/webhooks/endpoints", {
+      headers: reader,
+      body: { url: "http://127.0.0.1:9/r" }
+    })
     expect(denied.status).toBe(403)
     expect(denied.json).toMatchObject({ statusCode: 403, code: "API_KEY_SCOPE_REQUIRED" })
     const aEndpoint = created[0]?.json.id as string
@@ -455,7 +527,10 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
       ["POST", `/v1/webhooks/endpoints/${aEndpoint}/rotate-secret`],
       ["POST", `/v1/webhooks/endpoints/${aEndpoint}/test`]
     ] as const) {
-      const r = await call(host, method, path, { headers: reader, ...(method === "PATCH" ? { body: { active: false } } : {}) })
+      const r = await call(host, method, path, {
+        headers: reader,
+        ...(method === "PATCH" ? { body: { active: false } } : {})
+      })
       expect(r.status, `${method} ${path}`).toBe(403)
       expect(r.json.code).toBe("API_KEY_SCOPE_REQUIRED")
     }
@@ -475,7 +550,10 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
       ["POST", `/v1/webhooks/endpoints/${bEndpoint.id}/rotate-secret`],
       ["POST", `/v1/webhooks/endpoints/${bEndpoint.id}/test`]
     ] as const) {
-      const r = await call(host, method, path, { headers: a.key, ...(method === "PATCH" ? { body: { url: "http://127.0.0.1:9/pwned" } } : {}) })
+      const r = await call(host, method, path, {
+        headers: a.key,
+        ...(method === "PATCH" ? { body: { url: "http://127.0.0.1:9/pwned" } } : {})
+      })
       expect(r.status, `${method} ${path}`).toBe(404)
       expect(r.json.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND")
     }
@@ -489,7 +567,12 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     // B's endpoint is untouched: same url, same secret, nothing new sent.
     const bList = await call(host, "GET", "/v1/webhooks/endpoints", { headers: b.monitor })
     expect(bList.json.items).toHaveLength(1)
-    expect(bList.json.items[0]).toMatchObject({ id: bEndpoint.id, url: rx.url, active: true, previousSecretValidUntil: null })
+    expect(bList.json.items[0]).toMatchObject({
+      id: bEndpoint.id,
+      url: rx.url,
+      active: true,
+      previousSecretValidUntil: null
+    })
     expect(bList.json.items.map((e: { id: string }) => e.id)).not.toContain(aEndpoint)
     expect((await deliveries(b)).deliveries.map((x) => x.id)).toEqual([bDelivery.id])
     expect((await verify(rx.received[0] as ReceivedRequest, bEndpoint.secret)).ok).toBe(true)
@@ -502,7 +585,8 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const settledOnly = await receiver()
     const { id: endpointId, secret } = await createEndpoint(p, { url: rx.url, eventTypes: ["billing.low_balance"] })
     await createEndpoint(p, { url: settledOnly.url, eventTypes: ["billing.settled"] })
-    const lowDeliveries = async () => (await deliveries(p)).deliveries.filter((d) => d.eventType === "billing.low_balance")
+    const lowDeliveries = async () =>
+      (await deliveries(p)).deliveries.filter((d) => d.eventType === "billing.low_balance")
 
     // Credits never lower available: no event even below the threshold.
     await adminCredit(host, p.id, 500, "bonus")
@@ -526,7 +610,9 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
       schemaVersion: 1,
       data: { availableFranks: 800, thresholdFranks: 1000 }
     })
-    const balance = await call(host, "GET", "/v1/billing/balance", { headers: keyHeaders((await issueKey(host, p.cookie)).raw) })
+    const balance = await call(host, "GET", "/v1/billing/balance", {
+      headers: keyHeaders((await issueKey(host, p.cookie)).raw)
+    })
     expect(balance.json).toMatchObject({ available: 800, isLow: true })
 
     // Lower again within 24 h: nothing new.
@@ -570,80 +656,87 @@ const adminStatement = async (text: string) => {
 }
 
 // Only with DATABASE_URL (npm test in CI has it; README: "set DATABASE_URL to also run the Postgres suites").
-if (pgUrl !== undefined && pgUrl.length > 0) describe("webhooks on two hosts sharing PostgreSQL", () => {
-  const schema = `frank_e2e_${randomUUID().replaceAll("-", "")}`
-  const hosts: Array<RunningHost> = []
-  let rx: Receiver
+if (pgUrl !== undefined && pgUrl.length > 0)
+  describe("webhooks on two hosts sharing PostgreSQL", () => {
+    const schema = `frank_e2e_${randomUUID().replaceAll("-", "")}`
+    const hosts: Array<RunningHost> = []
+    let rx: Receiver
 
-  beforeAll(async () => {
-    await adminStatement(`CREATE SCHEMA ${schema}`)
-    // Same database, same pepper (API keys made on one host must verify on the other).
-    const env = {
-      DATABASE_URL: withSearchPath(pgUrl, schema),
-      FRANK_KEY_PEPPER: `pepper-${schema}`,
-      FRANK_ALLOW_PRIVATE_NETWORK: "true",
-      FRANK_TRUST_PROXY: "true"
-    }
-    // One after the other: both would otherwise run the migrations at once.
-    hosts.push(await spawnHost(env))
-    hosts.push(await spawnHost(env))
-    rx = await startReceiver()
-  }, 240_000)
+    beforeAll(async () => {
+      await adminStatement(`CREATE SCHEMA ${schema}`)
+      // Same database, same pepper (API keys made on one host must verify on the other).
+      const env = {
+        DATABASE_URL: withSearchPath(pgUrl, schema),
+        FRANK_KEY_PEPPER: `pepper-${schema}`,
+        FRANK_ALLOW_PRIVATE_NETWORK: "true",
+        FRANK_TRUST_PROXY: "true"
+      }
+      // One after the other: both would otherwise run the migrations at once.
+      hosts.push(await spawnHost(env))
+      hosts.push(await spawnHost(env))
+      rx = await startReceiver()
+    }, 240_000)
 
-  afterAll(async () => {
-    await rx?.close()
-    for (const h of hosts) expect(await h.stop()).toBe(0)
-    // No listener restarts, no failed NOTIFYs, nothing else gone wrong on either side.
-    const problems = (h: RunningHost) =>
-      h
-        .logs()
-        .split("\n")
-        .filter((l) => (l.includes('"level":"ERROR"') || l.includes('"level":"WARN')) && !l.includes("FRANK_ALLOW_PRIVATE_NETWORK is on"))
-    for (const h of hosts) expect(problems(h)).toEqual([])
-    await adminStatement(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-  }, 60_000)
+    afterAll(async () => {
+      await rx?.close()
+      for (const h of hosts) expect(await h.stop()).toBe(0)
+      // No listener restarts, no failed NOTIFYs, nothing else gone wrong on either side.
+      const problems = (h: RunningHost) =>
+        h
+          .logs()
+          .split("\n")
+          .filter(
+            (l) =>
+              (l.includes('"level":"ERROR"') || l.includes('"level":"WARN')) &&
+              !l.includes("FRANK_ALLOW_PRIVATE_NETWORK is on")
+          )
+      for (const h of hosts) expect(problems(h)).toEqual([])
+      await adminStatement(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    }, 60_000)
 
-  it("events sent through either host reach the receiver exactly once each, signed", async () => {
-    const [a, b] = hosts as [RunningHost, RunningHost]
-    const partner = await newPartner(a, "Scaled Out")
-    const endpoint = await call(a, "POST", "/v1/webhooks/endpoints", { headers: partner.key, body: { url: rx.url } })
-    expect(endpoint.status, endpoint.text).toBe(201)
-    const key = { ...partner.key, "x-forwarded-for": freshIp() }
+    it("events sent through either host reach the receiver exactly once each, signed", async () => {
+      const [a, b] = hosts as [RunningHost, RunningHost]
+      const partner = await newPartner(a, "Scaled Out")
+      const endpoint = await call(a, "POST", "/v1/webhooks/endpoints", { headers: partner.key, body: { url: rx.url } })
+      expect(endpoint.status, endpoint.text).toBe(201)
+      const key = { ...partner.key, "x-forwarded-for": freshIp() }
 
-    const EVENTS = 30
-    const eventIds: Array<string> = []
-    for (let i = 0; i < EVENTS; i++) {
-      const host = i % 2 === 0 ? a : b
-      // A client address per request: the spec's per-IP limit on this route is a few a minute.
-      const t = await call(host, "POST", `/v1/webhooks/endpoints/${endpoint.json.id}/test`, { headers: { ...key, "x-forwarded-for": freshIp() } })
-      expect(t.status, t.text).toBe(200)
-      eventIds.push(t.json.eventId)
-    }
-    await rx.nth(EVENTS)
-    // Both hosts' listings agree: every delivery delivered at its first attempt.
-    for (const host of [a, b]) {
-      const listed = await waitFor("every delivery delivered", async () => {
-        const r = await call(host, "GET", "/v1/webhooks/deliveries?limit=100", { headers: key })
-        expect(r.status, r.text).toBe(200)
-        const ds = r.json.deliveries as Array<{ eventId: string; status: string; attempts: number }>
-        return ds.length === EVENTS && ds.every((d) => d.status === "delivered") ? ds : undefined
-      })
-      expect(listed.every((d) => d.attempts === 1)).toBe(true)
-      expect(new Set(listed.map((d) => d.eventId))).toEqual(new Set(eventIds))
-    }
-    // Nothing arrives twice, even after both workers had time to look again.
-    await new Promise((r) => setTimeout(r, 1_500))
-    const received = rx.received.map((r) => r.headers["x-service-event-id"])
-    expect(received).toHaveLength(EVENTS)
-    expect(new Set(received)).toEqual(new Set(eventIds))
-    for (const r of rx.received) {
-      const verified = await verifyWebhook({
-        secret: endpoint.json.secret,
-        headers: r.headers as Record<string, string>,
-        rawBody: r.body,
-        now: Number(r.headers["x-service-timestamp"]) * 1000
-      })
-      expect(verified.ok).toBe(true)
-    }
+      const EVENTS = 30
+      const eventIds: Array<string> = []
+      for (let i = 0; i < EVENTS; i++) {
+        const host = i % 2 === 0 ? a : b
+        // A client address per request: the spec's per-IP limit on this route is a few a minute.
+        const t = await call(host, "POST", `/v1/webhooks/endpoints/${endpoint.json.id}/test`, {
+          headers: { ...key, "x-forwarded-for": freshIp() }
+        })
+        expect(t.status, t.text).toBe(200)
+        eventIds.push(t.json.eventId)
+      }
+      await rx.nth(EVENTS)
+      // Both hosts' listings agree: every delivery delivered at its first attempt.
+      for (const host of [a, b]) {
+        const listed = await waitFor("every delivery delivered", async () => {
+          const r = await call(host, "GET", "/v1/webhooks/deliveries?limit=100", { headers: key })
+          expect(r.status, r.text).toBe(200)
+          const ds = r.json.deliveries as Array<{ eventId: string; status: string; attempts: number }>
+          return ds.length === EVENTS && ds.every((d) => d.status === "delivered") ? ds : undefined
+        })
+        expect(listed.every((d) => d.attempts === 1)).toBe(true)
+        expect(new Set(listed.map((d) => d.eventId))).toEqual(new Set(eventIds))
+      }
+      // Nothing arrives twice, even after both workers had time to look again.
+      await new Promise((r) => setTimeout(r, 1_500))
+      const received = rx.received.map((r) => r.headers["x-service-event-id"])
+      expect(received).toHaveLength(EVENTS)
+      expect(new Set(received)).toEqual(new Set(eventIds))
+      for (const r of rx.received) {
+        const verified = await verifyWebhook({
+          secret: endpoint.json.secret,
+          headers: r.headers as Record<string, string>,
+          rawBody: r.body,
+          now: Number(r.headers["x-service-timestamp"]) * 1000
+        })
+        expect(verified.ok).toBe(true)
+      }
+    })
   })
-})

@@ -6,7 +6,13 @@
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileBlobStoreLayer, type GuardedConnectorOptions, makeGuardedAgent, makeHttpMediaFetcher, NodeMediaProbe } from "@frank/adapters"
+import {
+  fileBlobStoreLayer,
+  type GuardedConnectorOptions,
+  makeGuardedAgent,
+  makeHttpMediaFetcher,
+  NodeMediaProbe
+} from "@frank/adapters"
 import { Ids, ImportSettings, MediaFetcher, Secrets, StoredFiles, StoredFileUrls } from "@frank/core"
 import { MemoryStoredFileStore } from "@frank/core/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
@@ -50,7 +56,10 @@ export const filesEngine = (options: FilesEngineOptions) =>
             fileBlobStoreLayer(root),
             fetcher,
             NodeMediaProbe,
-            ImportSettings.layer({ allowPrivateNetwork: options.agent.allowPrivateNetwork, maxConcurrentImports: options.maxConcurrentImports ?? 4 }),
+            ImportSettings.layer({
+              allowPrivateNetwork: options.agent.allowPrivateNetwork,
+              maxConcurrentImports: options.maxConcurrentImports ?? 4
+            }),
             StoredFileUrls.hostServed(TEST_BASE_URL)
           )
         ),
@@ -59,7 +68,6 @@ export const filesEngine = (options: FilesEngineOptions) =>
       )
     })
   )
-
 
 /** The engine's blob directory. */
 export class FilesRoot extends Context.Tag("test/FilesRoot")<FilesRoot, string>() {}

@@ -58,7 +58,8 @@ const streamBody = (res: ServerResponse, body: SentBody, prefix: Buffer) => {
   const pump = () => {
     while (!closed && body.sent < body.total) {
       let piece: Buffer
-      if (body.sent < prefix.length) piece = prefix.subarray(body.sent, Math.min(prefix.length, body.sent + chunk.length))
+      if (body.sent < prefix.length)
+        piece = prefix.subarray(body.sent, Math.min(prefix.length, body.sent + chunk.length))
       else piece = chunk.subarray(0, Math.min(chunk.length, body.total - body.sent))
       body.sent += piece.length
       if (!res.write(piece)) return void res.once("drain", pump)
@@ -105,7 +106,14 @@ export const startMediaServer = async (options: MediaServerOptions = {}): Promis
 
   const track = (res: ServerResponse, path: string, total: number): SentBody => {
     let resolveDone!: () => void
-    const body: SentBody = { path, sent: 0, total, closedEarly: false, finished: false, done: new Promise((r) => (resolveDone = r)) }
+    const body: SentBody = {
+      path,
+      sent: 0,
+      total,
+      closedEarly: false,
+      finished: false,
+      done: new Promise((r) => (resolveDone = r))
+    }
     res.on("close", () => resolveDone())
     bodies.push(body)
     return body
@@ -133,7 +141,10 @@ export const startMediaServer = async (options: MediaServerOptions = {}): Promis
         return
       }
       const send = () => {
-        res.writeHead(200, { "content-type": q.get("type") ?? "application/octet-stream", "content-length": String(size) })
+        res.writeHead(200, {
+          "content-type": q.get("type") ?? "application/octet-stream",
+          "content-length": String(size)
+        })
         createReadStream(path).pipe(res)
       }
       const delay = Number(q.get("delay") ?? 0)

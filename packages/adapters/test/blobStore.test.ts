@@ -65,7 +65,11 @@ describe("filesystem blob store", () => {
         await mkdir(join(root, ".spool"), { recursive: true })
         await writeFile(spooled, "spooled bytes")
       })
-      yield* store.put("p1/c", { sizeBytes: 13, stream: Stream.die("the stream must not be read when the file can be moved"), localPath: spooled })
+      yield* store.put("p1/c", {
+        sizeBytes: 13,
+        stream: Stream.die("the stream must not be read when the file can be moved"),
+        localPath: spooled
+      })
       expect(existsSync(spooled)).toBe(false)
       expect(yield* Effect.promise(() => readFile(join(root, "p1", "c"), "utf8"))).toBe("spooled bytes")
     })
@@ -88,9 +92,14 @@ describe("filesystem blob store", () => {
     Effect.gen(function* () {
       const root = yield* tempRoot
       const store = makeFileBlobStore(root)
-      const failing = Stream.concat(Stream.make(new Uint8Array([1, 2])), Stream.fail(new StoreError({ message: "source went away" })))
+      const failing = Stream.concat(
+        Stream.make(new Uint8Array([1, 2])),
+        Stream.fail(new StoreError({ message: "source went away" }))
+      )
       expect((yield* Effect.either(store.put("p1/d", { sizeBytes: 4, stream: failing })))._tag).toBe("Left")
-      expect((yield* Effect.either(store.put("p1/e", { sizeBytes: 4, stream: Stream.make(new Uint8Array([1, 2])) })))._tag).toBe("Left")
+      expect(
+        (yield* Effect.either(store.put("p1/e", { sizeBytes: 4, stream: Stream.make(new Uint8Array([1, 2])) })))._tag
+      ).toBe("Left")
       expect(yield* store.get("p1/d")).toBeUndefined()
       expect(yield* store.get("p1/e")).toBeUndefined()
       expect(yield* Effect.promise(() => readdir(join(root, ".tmp")))).toEqual([])

@@ -44,7 +44,9 @@ interface Receiver {
 }
 
 /** A node:http server on 127.0.0.1; `respond` sees each request after its body is read. */
-const receiver = (respond: (req: IncomingMessage, res: ServerResponse, hit: Hit) => void): Effect.Effect<Receiver, never, Scope.Scope> =>
+const receiver = (
+  respond: (req: IncomingMessage, res: ServerResponse, hit: Hit) => void
+): Effect.Effect<Receiver, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.promise(
       () =>
@@ -55,7 +57,12 @@ const receiver = (respond: (req: IncomingMessage, res: ServerResponse, hit: Hit)
             const chunks: Array<Buffer> = []
             req.on("data", (c: Buffer) => chunks.push(c))
             req.on("end", () => {
-              const hit = { method: req.method ?? "", url: req.url ?? "", rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) }
+              const hit = {
+                method: req.method ?? "",
+                url: req.url ?? "",
+                rawHeaders: req.rawHeaders,
+                body: Buffer.concat(chunks)
+              }
               hits.push(hit)
               respond(req, res, hit)
             })
@@ -85,28 +92,30 @@ const receiver = (respond: (req: IncomingMessage, res: ServerResponse, hit: Hit)
 const tcpListener = Effect.acquireRelease(
   Effect.promise(
     () =>
-      new Promise<{ readonly port: number; readonly connections: () => number; readonly close: () => Promise<void> }>((resolve) => {
-        let connections = 0
-        const sockets = new Set<Socket>()
-        const server = createNetServer((socket) => {
-          connections++
-          sockets.add(socket)
-          socket.on("error", () => {})
-          socket.on("close", () => sockets.delete(socket))
-        })
-        server.listen(0, "::", () => {
-          const address = server.address()
-          resolve({
-            port: typeof address === "object" && address !== null ? address.port : 0,
-            connections: () => connections,
-            close: () =>
-              new Promise<void>((done) => {
-                for (const s of sockets) s.destroy()
-                server.close(() => done())
-              })
+      new Promise<{ readonly port: number; readonly connections: () => number; readonly close: () => Promise<void> }>(
+        (resolve) => {
+          let connections = 0
+          const sockets = new Set<Socket>()
+          const server = createNetServer((socket) => {
+            connections++
+            sockets.add(socket)
+            socket.on("error", () => {})
+            socket.on("close", () => sockets.delete(socket))
           })
-        })
-      })
+          server.listen(0, "::", () => {
+            const address = server.address()
+            resolve({
+              port: typeof address === "object" && address !== null ? address.port : 0,
+              connections: () => connections,
+              close: () =>
+                new Promise<void>((done) => {
+                  for (const s of sockets) s.destroy()
+                  server.close(() => done())
+                })
+            })
+          })
+        }
+      )
   ),
   (l) => Effect.promise(() => l.close())
 )
@@ -161,7 +170,11 @@ const guardedTransport = (lookup: HostLookup) =>
       Effect.sync(() => makeGuardedAgent({ allowPrivateNetwork: false, lookup: countingLookup, dial })),
       (a) => Effect.promise(() => a.destroy())
     )
-    return { spies, agent, transport: yield* makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false }) }
+    return {
+      spies,
+      agent,
+      transport: yield* makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false })
+    }
   })
 
 /** A fake DNS: names map to fixed answers, anything else is NXDOMAIN. */
@@ -169,7 +182,8 @@ const fakeDns =
   (records: Record<string, ReadonlyArray<string>>): HostLookup =>
   async (hostname) => {
     const answers = records[hostname]
-    if (answers === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
+    if (answers === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
     return answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
   }
 
@@ -183,7 +197,10 @@ const attempt = (url: string, overrides: Partial<AttemptRequest> = {}): AttemptR
 
 const send = (transport: WebhookTransportShape, request: AttemptRequest) => transport.send(request)
 
-const expectTag = <T extends AttemptOutcome["_tag"]>(outcome: AttemptOutcome, tag: T): Extract<AttemptOutcome, { _tag: T }> => {
+const expectTag = <T extends AttemptOutcome["_tag"]>(
+  outcome: AttemptOutcome,
+  tag: T
+): Extract<AttemptOutcome, { _tag: T }> => {
   expect(outcome._tag, JSON.stringify(outcome)).toBe(tag)
   return outcome as Extract<AttemptOutcome, { _tag: T }>
 }
@@ -282,7 +299,9 @@ describe("HttpWebhookTransport, guard lifted (local receivers)", () => {
       expectTag(outcome, "TimedOut")
       expect(Date.now() - started).toBeLessThan(3_000)
       // The abort reached the socket: the receiver sees the connection close.
-      yield* Effect.promise(() => serverSawClose).pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("socket not closed") }))
+      yield* Effect.promise(() => serverSawClose).pipe(
+        Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("socket not closed") })
+      )
     })
   )
 
@@ -312,7 +331,9 @@ describe("HttpWebhookTransport, guard lifted (local receivers)", () => {
       const fiber = yield* Effect.fork(send(transport, attempt(server.url, { timeoutMs: 60_000 })))
       yield* Effect.promise(() => requestArrived)
       yield* Fiber.interrupt(fiber)
-      yield* Effect.promise(() => serverSawClose).pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("socket not closed") }))
+      yield* Effect.promise(() => serverSawClose).pipe(
+        Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("socket not closed") })
+      )
     })
   )
 
@@ -363,34 +384,36 @@ describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
       return reports
     })
 
-  it.scopedLive("reports each attempt once under its own index: answers, a timeout, a refusal and a failed connection", () =>
-    Effect.gen(function* () {
-      const server = yield* receiver((req, res) => {
-        if (req.url === "/hold") return
-        res.statusCode = req.url === "/fail" ? 503 : 200
-        res.end()
+  it.scopedLive(
+    "reports each attempt once under its own index: answers, a timeout, a refusal and a failed connection",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* receiver((req, res) => {
+          if (req.url === "/hold") return
+          res.statusCode = req.url === "/fail" ? 503 : 200
+          res.end()
+        })
+        const port = yield* freePort
+        const transport = yield* openTransport
+        const requests = [
+          attempt(`${server.url}/ok`),
+          attempt(`${server.url}/hold`, { timeoutMs: 300 }),
+          attempt(`${server.url}/fail`),
+          attempt("ftp://example.com/"),
+          attempt(`http://127.0.0.1:${port}/`)
+        ]
+        const reports = yield* sendBatch(transport, requests)
+        expect(reports.map(([i]) => i).sort()).toEqual([0, 1, 2, 3, 4])
+        const byIndex = new Map(reports)
+        expect(expectTag(byIndex.get(0) as AttemptOutcome, "Answered").status).toBe(200)
+        expectTag(byIndex.get(1) as AttemptOutcome, "TimedOut")
+        expect(expectTag(byIndex.get(2) as AttemptOutcome, "Answered").status).toBe(503)
+        expectTag(byIndex.get(3) as AttemptOutcome, "AddressRefused")
+        expectTag(byIndex.get(4) as AttemptOutcome, "ConnectionFailed")
+        // The held request came last: the others did not wait for its timeout.
+        expect(reports[reports.length - 1]?.[0]).toBe(1)
+        expect(server.hits.map((h) => h.url).sort()).toEqual(["/fail", "/hold", "/ok"])
       })
-      const port = yield* freePort
-      const transport = yield* openTransport
-      const requests = [
-        attempt(`${server.url}/ok`),
-        attempt(`${server.url}/hold`, { timeoutMs: 300 }),
-        attempt(`${server.url}/fail`),
-        attempt("ftp://example.com/"),
-        attempt(`http://127.0.0.1:${port}/`)
-      ]
-      const reports = yield* sendBatch(transport, requests)
-      expect(reports.map(([i]) => i).sort()).toEqual([0, 1, 2, 3, 4])
-      const byIndex = new Map(reports)
-      expect(expectTag(byIndex.get(0) as AttemptOutcome, "Answered").status).toBe(200)
-      expectTag(byIndex.get(1) as AttemptOutcome, "TimedOut")
-      expect(expectTag(byIndex.get(2) as AttemptOutcome, "Answered").status).toBe(503)
-      expectTag(byIndex.get(3) as AttemptOutcome, "AddressRefused")
-      expectTag(byIndex.get(4) as AttemptOutcome, "ConnectionFailed")
-      // The held request came last: the others did not wait for its timeout.
-      expect(reports[reports.length - 1]?.[0]).toBe(1)
-      expect(server.hits.map((h) => h.url).sort()).toEqual(["/fail", "/hold", "/ok"])
-    })
   )
 
   it.scopedLive("completes at once for an empty batch", () =>
@@ -421,13 +444,22 @@ describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
       const batch = transport.sendBatch
       if (batch === undefined) return yield* Effect.dieMessage("the HTTP transport has no sendBatch")
       const fiber = yield* Effect.fork(
-        batch([attempt(`${server.url}/ok`), attempt(`${server.url}/hold`, { timeoutMs: 60_000 }), attempt(`${server.url}/hold`, { timeoutMs: 60_000 })], (i) => {
-          reports.push(i)
-        })
+        batch(
+          [
+            attempt(`${server.url}/ok`),
+            attempt(`${server.url}/hold`, { timeoutMs: 60_000 }),
+            attempt(`${server.url}/hold`, { timeoutMs: 60_000 })
+          ],
+          (i) => {
+            reports.push(i)
+          }
+        )
       )
       yield* Effect.promise(() => arrived)
       yield* Fiber.interrupt(fiber)
-      yield* Effect.promise(() => Promise.all(closed)).pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("sockets not closed") }))
+      yield* Effect.promise(() => Promise.all(closed)).pipe(
+        Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("sockets not closed") })
+      )
       expect(reports).toEqual([0])
     })
   )
@@ -485,7 +517,10 @@ describe("HttpWebhookTransport, guard on", () => {
       }
       const { spies, transport } = yield* guardedTransport(fakeDns(records))
       for (const host of Object.keys(records)) {
-        const refused = expectTag(yield* send(transport, attempt(`https://${host}:${listener.port}/`, { timeoutMs: 2_000 })), "AddressRefused")
+        const refused = expectTag(
+          yield* send(transport, attempt(`https://${host}:${listener.port}/`, { timeoutMs: 2_000 })),
+          "AddressRefused"
+        )
         expect(refused.message).toContain(host)
         // The partner reads this message (lastError): it names the host, never our resolver's answer.
         for (const address of records[host] ?? []) expect(refused.message).not.toContain(address)
@@ -508,7 +543,10 @@ describe("HttpWebhookTransport, guard on", () => {
             lookup: fakeDns({ "hooks.example.com": ["93.184.216.34"] }),
             dial: (target, callback) => {
               seen.push({ hostname: target.hostname, servername: target.servername, port: target.port })
-              callback(Object.assign(new Error("connect ECONNREFUSED 93.184.216.34:8443"), { code: "ECONNREFUSED" }), null)
+              callback(
+                Object.assign(new Error("connect ECONNREFUSED 93.184.216.34:8443"), { code: "ECONNREFUSED" }),
+                null
+              )
             }
           })
         ),
@@ -521,29 +559,39 @@ describe("HttpWebhookTransport, guard on", () => {
     })
   )
 
-  it.scopedLive("refuses a name that does not resolve exactly as it refuses a private one, so the outcome cannot probe internal names", () =>
-    Effect.gen(function* () {
-      const { spies, transport } = yield* guardedTransport(fakeDns({ "db.corp.example": ["10.20.30.40"], "empty.example.com": [] }))
-      const missing = expectTag(yield* send(transport, attempt("https://nowhere.corp.example/")), "AddressRefused")
-      const internal = expectTag(yield* send(transport, attempt("https://db.corp.example/")), "AddressRefused")
-      const empty = expectTag(yield* send(transport, attempt("https://empty.example.com/")), "AddressRefused")
-      // The same words, the host name aside: the partner cannot tell which of the three it was.
-      expect(missing.message.replace("nowhere.corp.example", "<host>")).toBe(internal.message.replace("db.corp.example", "<host>"))
-      expect(empty.message.replace("empty.example.com", "<host>")).toBe(internal.message.replace("db.corp.example", "<host>"))
-      expect(missing.message).not.toContain("ENOTFOUND")
-      expect(spies.dials).toEqual([])
-    })
+  it.scopedLive(
+    "refuses a name that does not resolve exactly as it refuses a private one, so the outcome cannot probe internal names",
+    () =>
+      Effect.gen(function* () {
+        const { spies, transport } = yield* guardedTransport(
+          fakeDns({ "db.corp.example": ["10.20.30.40"], "empty.example.com": [] })
+        )
+        const missing = expectTag(yield* send(transport, attempt("https://nowhere.corp.example/")), "AddressRefused")
+        const internal = expectTag(yield* send(transport, attempt("https://db.corp.example/")), "AddressRefused")
+        const empty = expectTag(yield* send(transport, attempt("https://empty.example.com/")), "AddressRefused")
+        // The same words, the host name aside: the partner cannot tell which of the three it was.
+        expect(missing.message.replace("nowhere.corp.example", "<host>")).toBe(
+          internal.message.replace("db.corp.example", "<host>")
+        )
+        expect(empty.message.replace("empty.example.com", "<host>")).toBe(
+          internal.message.replace("db.corp.example", "<host>")
+        )
+        expect(missing.message).not.toContain("ENOTFOUND")
+        expect(spies.dials).toEqual([])
+      })
   )
 
-  it.scopedLive("reports a lookup that failed for another reason (resolver unreachable) as ConnectionFailed, worth retrying", () =>
-    Effect.gen(function* () {
-      const { spies, transport } = yield* guardedTransport(async (hostname) => {
-        throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" })
+  it.scopedLive(
+    "reports a lookup that failed for another reason (resolver unreachable) as ConnectionFailed, worth retrying",
+    () =>
+      Effect.gen(function* () {
+        const { spies, transport } = yield* guardedTransport(async (hostname) => {
+          throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" })
+        })
+        const failed = expectTag(yield* send(transport, attempt("https://hooks.example.com/")), "ConnectionFailed")
+        expect(failed.message).toContain("EAI_AGAIN")
+        expect(spies.dials).toEqual([])
       })
-      const failed = expectTag(yield* send(transport, attempt("https://hooks.example.com/")), "ConnectionFailed")
-      expect(failed.message).toContain("EAI_AGAIN")
-      expect(spies.dials).toEqual([])
-    })
   )
 })
 
@@ -577,7 +625,9 @@ describe("guarded agent without the transport's URL check (as media import will 
     Effect.gen(function* () {
       const listener = yield* tcpListener
       const { spies, agent } = yield* guardedTransport(systemLookup)
-      const error = yield* Effect.flip(Effect.tryPromise(() => request(`http://localhost:${listener.port}/`, { dispatcher: agent })))
+      const error = yield* Effect.flip(
+        Effect.tryPromise(() => request(`http://localhost:${listener.port}/`, { dispatcher: agent }))
+      )
       expect(isAddressRefusedError(error.error)).toBe(true)
       expect(spies.lookups).toEqual(["localhost"])
       expect(spies.dials).toEqual([])
@@ -601,7 +651,9 @@ describe("guarded agent without the transport's URL check (as media import will 
         ),
         (a) => Effect.promise(() => a.destroy())
       )
-      const error = yield* Effect.flip(Effect.tryPromise(() => request("http://rebind.example.com/", { dispatcher: agent })))
+      const error = yield* Effect.flip(
+        Effect.tryPromise(() => request("http://rebind.example.com/", { dispatcher: agent }))
+      )
       expect(isAddressRefusedError(error.error)).toBe(true)
       expect(String(error.error)).toContain("rebind.example.com")
       expect(String(error.error)).not.toContain("127.0.0.1")
@@ -623,10 +675,13 @@ describe("guarded agent without the transport's URL check (as media import will 
         }
       })
       const error = yield* Effect.async<never, Error>((resume) =>
-        connector({ hostname: "dual.example.com", host: "dual.example.com", protocol: "https:", port: "" }, (err, socket) => {
-          if (err !== null) resume(Effect.fail(err))
-          else socket.destroy()
-        })
+        connector(
+          { hostname: "dual.example.com", host: "dual.example.com", protocol: "https:", port: "" },
+          (err, socket) => {
+            if (err !== null) resume(Effect.fail(err))
+            else socket.destroy()
+          }
+        )
       ).pipe(Effect.flip)
       expect(dialled).toEqual(["2606:4700:4700::1111", "93.184.216.34"])
       expect(error.message).toContain("93.184.216.34")
@@ -637,12 +692,23 @@ describe("guarded agent without the transport's URL check (as media import will 
 
 describe("address guard decisions", () => {
   it("refuses a connected socket whose peer is not public", () => {
-    for (const peer of ["127.0.0.1", "::1", "::ffff:127.0.0.1", "10.0.0.1", "169.254.169.254", "100.64.0.1", "fe80::1", "0.0.0.0"])
+    for (const peer of [
+      "127.0.0.1",
+      "::1",
+      "::ffff:127.0.0.1",
+      "10.0.0.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "fe80::1",
+      "0.0.0.0"
+    ])
       expect(refuseConnected("hooks.example.com", peer), peer).toContain("hooks.example.com")
     // The reason is shown to whoever registered the URL: it must not name the internal peer.
-    for (const peer of ["127.0.0.1", "10.0.0.1", "169.254.169.254", "fd00::1"]) expect(refuseConnected("hooks.example.com", peer), peer).not.toContain(peer)
+    for (const peer of ["127.0.0.1", "10.0.0.1", "169.254.169.254", "fd00::1"])
+      expect(refuseConnected("hooks.example.com", peer), peer).not.toContain(peer)
     expect(refuseConnected("hooks.example.com", undefined)).toBeDefined()
-    for (const peer of ["93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(refuseConnected("hooks.example.com", peer), peer).toBeUndefined()
+    for (const peer of ["93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+      expect(refuseConnected("hooks.example.com", peer), peer).toBeUndefined()
   })
 
   it("refuses a resolved set if any address is not public", () => {
@@ -656,9 +722,15 @@ describe("address guard decisions", () => {
     const privateReason = refuseResolved("a.example.com", ["10.0.0.1"])
     expect(refuseResolved("a.example.com", [])).toBe(privateReason)
     for (const code of ["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"])
-      expect(refuseUnresolved("a.example.com", Object.assign(new Error(`getaddrinfo ${code} a.example.com`), { code })), code).toBe(privateReason)
+      expect(
+        refuseUnresolved("a.example.com", Object.assign(new Error(`getaddrinfo ${code} a.example.com`), { code })),
+        code
+      ).toBe(privateReason)
     for (const code of ["EAI_AGAIN", "ETIMEOUT", "ECONNREFUSED"])
-      expect(refuseUnresolved("a.example.com", Object.assign(new Error("lookup failed"), { code })), code).toBeUndefined()
+      expect(
+        refuseUnresolved("a.example.com", Object.assign(new Error("lookup failed"), { code })),
+        code
+      ).toBeUndefined()
     expect(refuseUnresolved("a.example.com", new Error("no code"))).toBeUndefined()
     expect(refuseUnresolved("a.example.com", "not an error")).toBeUndefined()
   })

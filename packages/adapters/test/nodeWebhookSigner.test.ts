@@ -3,7 +3,13 @@
  * with either), including non-ASCII secrets and bodies, and attempts built with it must verify.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { attemptRequest, attemptRequestNow, type ClaimedDelivery, verifyWebhook, webCryptoWebhookSigner } from "@frank/core"
+import {
+  attemptRequest,
+  attemptRequestNow,
+  type ClaimedDelivery,
+  verifyWebhook,
+  webCryptoWebhookSigner
+} from "@frank/core"
 import { Effect } from "effect"
 import { NodeWebhookSigner, nodeWebhookSigner } from "../src/webhooks/NodeWebhookSigner.js"
 

@@ -34,7 +34,10 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
         const runs = yield* Ref.make(0)
-        const action = Effect.as(Ref.updateAndGet(runs, (n) => n + 1), "stored")
+        const action = Effect.as(
+          Ref.updateAndGet(runs, (n) => n + 1),
+          "stored"
+        )
         const id = newEventId()
         expect(yield* consumeOnce(id, action)).toEqual({ _tag: "Processed", value: "stored" })
         expect(yield* consumeOnce(id, action)).toEqual({ _tag: "Duplicate" })
@@ -52,10 +55,21 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
       Effect.gen(function* () {
         const runs = yield* Ref.make(0)
         const id = newEventId()
-        const failing = Effect.zipRight(Ref.update(runs, (n) => n + 1), Effect.fail(new BusinessFailure()))
+        const failing = Effect.zipRight(
+          Ref.update(runs, (n) => n + 1),
+          Effect.fail(new BusinessFailure())
+        )
         expect(yield* Effect.flip(consumeOnce(id, failing))).toBeInstanceOf(BusinessFailure)
         expect(yield* Effect.flatMap(ProcessedEvents, (p) => p.processedAt(id))).toEqual(Option.none())
-        expect(yield* consumeOnce(id, Effect.zipRight(Ref.update(runs, (n) => n + 1), Effect.succeed(1)))).toEqual({
+        expect(
+          yield* consumeOnce(
+            id,
+            Effect.zipRight(
+              Ref.update(runs, (n) => n + 1),
+              Effect.succeed(1)
+            )
+          )
+        ).toEqual({
           _tag: "Processed",
           value: 1
         })
@@ -73,7 +87,9 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
 
         const interrupted = newEventId()
         const started = yield* Deferred.make<void>()
-        const fiber = yield* Effect.fork(consumeOnce(interrupted, Effect.zipRight(Deferred.succeed(started, undefined), Effect.never)))
+        const fiber = yield* Effect.fork(
+          consumeOnce(interrupted, Effect.zipRight(Deferred.succeed(started, undefined), Effect.never))
+        )
         yield* Deferred.await(started)
         yield* Fiber.interrupt(fiber)
         expect(yield* Effect.flatMap(ProcessedEvents, (p) => p.processedAt(interrupted))).toEqual(Option.none())
@@ -86,7 +102,10 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
         const runs = yield* Ref.make(0)
         const id = newEventId()
         // A real sleep (not the TestClock) keeps the first delivery inside its action while the others arrive.
-        const action = Effect.zipRight(liveSleep(30), Ref.updateAndGet(runs, (n) => n + 1))
+        const action = Effect.zipRight(
+          liveSleep(30),
+          Ref.updateAndGet(runs, (n) => n + 1)
+        )
         const results = yield* Effect.all(
           Array.from({ length: 20 }, () => consumeOnce(id, action)),
           { concurrency: "unbounded" }
@@ -126,21 +145,33 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
 type Database = () => Layer.Layer<SqlClient.SqlClient, unknown>
 
 const withTable = (database: Database) =>
-  SqlProcessedEvents.pipe(Layer.provideMerge(Layer.effectDiscard(ensureProcessedEventsTable)), Layer.provideMerge(database()))
+  SqlProcessedEvents.pipe(
+    Layer.provideMerge(Layer.effectDiscard(ensureProcessedEventsTable)),
+    Layer.provideMerge(database())
+  )
 
 const ordersTable = Effect.flatMap(
   SqlClient.SqlClient,
   (sql) => sql`CREATE TABLE IF NOT EXISTS receiver_orders (event_id text PRIMARY KEY, amount integer NOT NULL)`
 )
 const insertOrder = (eventId: string, amount: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO receiver_orders (event_id, amount) VALUES (${eventId}, ${amount})`)
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`INSERT INTO receiver_orders (event_id, amount) VALUES (${eventId}, ${amount})`
+  )
 const orderCount = (eventId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM receiver_orders WHERE event_id = ${eventId}`, (r) => r[0]?.n)
+    Effect.map(
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM receiver_orders WHERE event_id = ${eventId}`,
+      (r) => r[0]?.n
+    )
   )
 const markerCount = (eventId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_processed_events WHERE event_id = ${eventId}`, (r) => r[0]?.n)
+    Effect.map(
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_processed_events WHERE event_id = ${eventId}`,
+      (r) => r[0]?.n
+    )
   )
 
 const sqlSuite = (engine: string, database: Database) => {
@@ -181,7 +212,9 @@ const sqlSuite = (engine: string, database: Database) => {
         const sql = yield* SqlClient.SqlClient
         const id = newEventId()
         const aborted = yield* Effect.flip(
-          sql.withTransaction(Effect.zipRight(consumeOnce(id, insertOrder(id, 5)), Effect.fail("caller failed" as const)))
+          sql.withTransaction(
+            Effect.zipRight(consumeOnce(id, insertOrder(id, 5)), Effect.fail("caller failed" as const))
+          )
         )
         expect(aborted).toBe("caller failed")
         expect(yield* markerCount(id)).toBe(0)

@@ -8,7 +8,17 @@ import { crc32 } from "../src/sandbox/generation/crc32.js"
 import { frameSize, outputKindOf, renderSandboxOutput } from "../src/sandbox/generation/render.js"
 import { SandboxGeneration, sandboxGenerationLayer } from "../src/sandbox/generation/SandboxGenerationProvider.js"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { defaultTariffConfig, Ids, Ledger, Pricing, sampleCatalog, Tariffs, type Task, Tasks, TaskSettings } from "@frank/core"
+import {
+  defaultTariffConfig,
+  Ids,
+  Ledger,
+  Pricing,
+  sampleCatalog,
+  Tariffs,
+  type Task,
+  Tasks,
+  TaskSettings
+} from "@frank/core"
 import { MemoryLedgerStore, MemoryStoredFileLookup, MemoryTaskStore, OutboxOnMemory } from "@frank/core/testing"
 import { type Duration, Effect, Layer, TestClock } from "effect"
 
@@ -44,7 +54,11 @@ layer(engine("5 seconds"))("sandbox provider with auto-completion", (it) => {
   it.effect("running at once, succeeded with a PNG after the delay, charged the reservation", () =>
     Effect.gen(function* () {
       const { partnerId, tasks, ledger } = yield* funded
-      const { task } = yield* tasks.launch(partnerId, { modelId: "gpt-image-1", prompt: "a red fox", resolution: "1536x1024" })
+      const { task } = yield* tasks.launch(partnerId, {
+        modelId: "gpt-image-1",
+        prompt: "a red fox",
+        resolution: "1536x1024"
+      })
       yield* settle
       expect((yield* tasks.get(partnerId, task.id)).status).toBe("running")
       yield* TestClock.adjust("4999 millis")
@@ -53,7 +67,11 @@ layer(engine("5 seconds"))("sandbox provider with auto-completion", (it) => {
       yield* TestClock.adjust("1 millis")
       yield* settle
       const done = yield* tasks.get(partnerId, task.id)
-      expect(done).toMatchObject({ status: "succeeded", costMinor: task.reservedMinor, result: { url: `https://frank.test/v1/tasks/${task.id}/result`, mimeType: "image/png" } })
+      expect(done).toMatchObject({
+        status: "succeeded",
+        costMinor: task.reservedMinor,
+        result: { url: `https://frank.test/v1/tasks/${task.id}/result`, mimeType: "image/png" }
+      })
       const content = yield* tasks.result(partnerId, task.id)
       expect([...content.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE)
       expect((yield* ledger.hold(partnerId, task.id))?.status).toBe("confirmed")
@@ -162,7 +180,9 @@ describe("sandbox outputs", () => {
     expect(inflateSync(chunks[1]!.data).length).toBe(43 * (1 + 64 * 3))
     // Deterministic per task, different between tasks.
     expect(bytesOf(task({ resolution: "1536x1024" })).bytes).toEqual(bytes)
-    expect(bytesOf(task({ id: "1b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b", resolution: "1536x1024" })).bytes).not.toEqual(bytes)
+    expect(bytesOf(task({ id: "1b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b", resolution: "1536x1024" })).bytes).not.toEqual(
+      bytes
+    )
   })
 
   it("renders a one-second 8 kHz 16-bit mono WAV", () => {
@@ -172,10 +192,14 @@ describe("sandbox outputs", () => {
     expect(mimeType).toBe("audio/wav")
     expect([ascii(0), ascii(8), ascii(12), ascii(36)]).toEqual(["RIFF", "WAVE", "fmt ", "data"])
     expect(v.getUint32(4, true)).toBe(bytes.length - 8)
-    expect([v.getUint16(20, true), v.getUint16(22, true), v.getUint32(24, true), v.getUint16(34, true)]).toEqual([1, 1, 8000, 16])
+    expect([v.getUint16(20, true), v.getUint16(22, true), v.getUint32(24, true), v.getUint16(34, true)]).toEqual([
+      1, 1, 8000, 16
+    ])
     expect(v.getUint32(40, true)).toBe(16_000)
     // A tone, not silence.
-    expect(Math.max(...Array.from({ length: 800 }, (_, i) => Math.abs(v.getInt16(44 + (1000 + i) * 2, true))))).toBeGreaterThan(10_000)
+    expect(
+      Math.max(...Array.from({ length: 800 }, (_, i) => Math.abs(v.getInt16(44 + (1000 + i) * 2, true))))
+    ).toBeGreaterThan(10_000)
   })
 
   it("renders an AVI of 12 uncompressed frames at 12 fps", () => {
@@ -186,7 +210,9 @@ describe("sandbox outputs", () => {
     expect([ascii(0), ascii(8), ascii(12), ascii(20), ascii(24)]).toEqual(["RIFF", "AVI ", "LIST", "hdrl", "avih"])
     expect(v.getUint32(4, true)).toBe(bytes.length - 8)
     // avih: µs per frame, total frames, width, height.
-    expect([v.getUint32(32, true), v.getUint32(48, true), v.getUint32(64, true), v.getUint32(68, true)]).toEqual([83_333, 12, 32, 18])
+    expect([v.getUint32(32, true), v.getUint32(48, true), v.getUint32(64, true), v.getUint32(68, true)]).toEqual([
+      83_333, 12, 32, 18
+    ])
     const text = new TextDecoder("latin1").decode(bytes)
     expect(text.split("00db").length - 1).toBe(24) // 12 frames + 12 index entries
     expect(text).toContain("movi")
@@ -194,7 +220,9 @@ describe("sandbox outputs", () => {
   })
 
   it("answers text and report tasks with their text", () => {
-    const chat = bytesOf(task({ family: "text", operation: "chat", request: { modelId: "m", prompt: "Why is the sky blue?" } }))
+    const chat = bytesOf(
+      task({ family: "text", operation: "chat", request: { modelId: "m", prompt: "Why is the sky blue?" } })
+    )
     expect(chat.mimeType).toBe("text/plain; charset=utf-8")
     expect(chat.text).toContain("Why is the sky blue?")
     expect(new TextDecoder().decode(chat.bytes)).toBe(chat.text)

@@ -31,7 +31,10 @@ describe("int8 parsing", () => {
   it.live("bigint columns and count(*) arrive as numbers; an unsafe value fails the query", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const [row] = yield* sql<{ big: unknown; n: unknown }>`SELECT 9007199254740991::bigint AS big, count(*) AS n FROM (VALUES (1), (2)) v`
+      const [row] = yield* sql<{
+        big: unknown
+        n: unknown
+      }>`SELECT 9007199254740991::bigint AS big, count(*) AS n FROM (VALUES (1), (2)) v`
       expect(row).toEqual({ big: Number.MAX_SAFE_INTEGER, n: 2 })
       const error = yield* Effect.flip(sql`SELECT 9007199254740992::bigint AS big`)
       expect(error._tag).toBe("SqlError")
@@ -88,7 +91,9 @@ describe("PostgreSQL test schemas", () => {
   it("withSearchPath adds the schema to the connection options and keeps existing ones", () => {
     const plain = new URL(withSearchPath("postgres://u@h:5432/db", "frank_t_1"))
     expect(plain.searchParams.get("options")).toBe("-c search_path=frank_t_1")
-    const more = new URL(withSearchPath("postgres://u@h:5432/db?options=-c%20statement_timeout%3D5s&sslmode=disable", "s"))
+    const more = new URL(
+      withSearchPath("postgres://u@h:5432/db?options=-c%20statement_timeout%3D5s&sslmode=disable", "s")
+    )
     expect(more.searchParams.get("options")).toBe("-c statement_timeout=5s -c search_path=s")
     expect(more.searchParams.get("sslmode")).toBe("disable")
   })
@@ -99,9 +104,13 @@ describe("PostgreSQL test schemas", () => {
     it.live("two test databases on one server are isolated, and a released one is dropped", () =>
       Effect.gen(function* () {
         const sqlOf = SqlClient.SqlClient
-        const schemaOf = Effect.flatMap(sqlOf, (sql) => Effect.map(sql<{ s: string }>`SELECT current_schema() AS s`, (r) => r[0]?.s ?? ""))
+        const schemaOf = Effect.flatMap(sqlOf, (sql) =>
+          Effect.map(sql<{ s: string }>`SELECT current_schema() AS s`, (r) => r[0]?.s ?? "")
+        )
         const write = Effect.flatMap(sqlOf, (sql) => sql`INSERT INTO ledger_accounts (partner_id) VALUES ('p_same_id')`)
-        const count = Effect.flatMap(sqlOf, (sql) => Effect.map(sql<{ n: number }>`SELECT count(*) AS n FROM ledger_accounts`, (r) => r[0]?.n))
+        const count = Effect.flatMap(sqlOf, (sql) =>
+          Effect.map(sql<{ n: number }>`SELECT count(*) AS n FROM ledger_accounts`, (r) => r[0]?.n)
+        )
         // B is built and used while A is alive; each sees only its own row under the same key.
         const [schemaA, schemaB] = yield* Effect.provide(
           Effect.gen(function* () {
@@ -128,7 +137,11 @@ describe("PostgreSQL test schemas", () => {
           const client = new pg.Client({ connectionString: url })
           await client.connect()
           try {
-            return (await client.query("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ANY($1)", [[schemaA, schemaB]])).rows[0].n
+            return (
+              await client.query("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ANY($1)", [
+                [schemaA, schemaB]
+              ])
+            ).rows[0].n
           } finally {
             await client.end()
           }

@@ -23,7 +23,9 @@ import { makePgliteTestLayer, makePostgresTestLayer, STREAM_PAGE_ROWS } from "..
 
 const DAY = 86_400_000
 
-const engines: Array<readonly [string, () => Layer.Layer<SqlClient.SqlClient | LedgerStore, unknown>]> = [["PGlite", makePgliteTestLayer]]
+const engines: Array<readonly [string, () => Layer.Layer<SqlClient.SqlClient | LedgerStore, unknown>]> = [
+  ["PGlite", makePgliteTestLayer]
+]
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => makePostgresTestLayer(url)])
 
@@ -32,7 +34,10 @@ const newPartner = (tag: string) => `p_${tag}_${++partners}`
 
 const accountRows = (partnerId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(sql<{ n: number }>`SELECT count(*) AS n FROM ledger_accounts WHERE partner_id = ${partnerId}`, (r) => r[0]?.n)
+    Effect.map(
+      sql<{ n: number }>`SELECT count(*) AS n FROM ledger_accounts WHERE partner_id = ${partnerId}`,
+      (r) => r[0]?.n
+    )
   )
 
 /** Rows written straight into the table, bypassing the rules (for read-side tests). */
@@ -64,7 +69,11 @@ const insertRaw = (partnerId: string, rows: ReadonlyArray<RawEntry>) =>
   )
 
 for (const [engine, store] of engines) {
-  const EngineLayer = Ledger.layer.pipe(Layer.provideMerge(store()), Layer.provideMerge(OutboxOnMemory), Layer.provideMerge(Ids.Live))
+  const EngineLayer = Ledger.layer.pipe(
+    Layer.provideMerge(store()),
+    Layer.provideMerge(OutboxOnMemory),
+    Layer.provideMerge(Ids.Live)
+  )
 
   layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`SqlLedgerStore on ${engine}`, (it) => {
     it.effect("a movement inside an enclosing transaction rolls back with it, or commits with it", () =>
@@ -73,7 +82,12 @@ for (const [engine, store] of engines) {
         const ledger = yield* Ledger
         const p = newPartner("outer")
         const aborted = yield* Effect.flip(
-          sql.withTransaction(Effect.zipRight(ledger.credit(p, { kind: "topup", amountMinor: 500 }), Effect.fail("outer failure" as const)))
+          sql.withTransaction(
+            Effect.zipRight(
+              ledger.credit(p, { kind: "topup", amountMinor: 500 }),
+              Effect.fail("outer failure" as const)
+            )
+          )
         )
         expect(aborted).toBe("outer failure")
         expect(yield* ledger.totals(p)).toEqual({ totalMinor: 0, usedMinor: 0, reservedMinor: 0 })
@@ -150,7 +164,9 @@ for (const [engine, store] of engines) {
           )
         )
         expect(error).toBeInstanceOf(StoreError)
-        expect(error.message).toMatch(/ledger invariant violated for partner .*ledger_accounts_available_nonnegative.*bug/)
+        expect(error.message).toMatch(
+          /ledger invariant violated for partner .*ledger_accounts_available_nonnegative.*bug/
+        )
         expect((yield* store.listEntries(p, {}, 0, 10)).total).toBe(0)
         expect(yield* accountRows(p)).toBe(0)
       })
@@ -162,9 +178,17 @@ for (const [engine, store] of engines) {
         const store = yield* LedgerStore
         const p = newPartner("stream")
         // 1234 rows, ten per millisecond: ties on occurred_at are broken by seq across page borders.
-        const raw = Array.from({ length: 1234 }, (_, i) => ({ type: "topup" as const, kind: "bonus", amountMinor: i + 1, taskId: null, occurredAt: 1_000 + Math.floor(i / 10) }))
+        const raw = Array.from({ length: 1234 }, (_, i) => ({
+          type: "topup" as const,
+          kind: "bonus",
+          amountMinor: i + 1,
+          taskId: null,
+          occurredAt: 1_000 + Math.floor(i / 10)
+        }))
         yield* insertRaw(p, raw)
-        const expected = yield* sql<{ id: string }>`SELECT id FROM ledger_entries WHERE partner_id = ${p} ORDER BY occurred_at DESC, seq DESC`
+        const expected = yield* sql<{
+          id: string
+        }>`SELECT id FROM ledger_entries WHERE partner_id = ${p} ORDER BY occurred_at DESC, seq DESC`
 
         const limits: Array<unknown> = []
         const recordLimits: Statement.Statement.Transformer = (statement) =>
@@ -173,7 +197,11 @@ for (const [engine, store] of engines) {
             if (text.includes("FROM ledger_entries") && text.includes("LIMIT")) limits.push(params[params.length - 1])
             return statement
           })
-        const read = (maxRows: number) => Stream.runCollect(store.streamEntries(p, {}, maxRows)).pipe(Statement.withTransformer(recordLimits), Effect.map(Chunk.toArray))
+        const read = (maxRows: number) =>
+          Stream.runCollect(store.streamEntries(p, {}, maxRows)).pipe(
+            Statement.withTransformer(recordLimits),
+            Effect.map(Chunk.toArray)
+          )
 
         const capped = yield* read(1_100)
         expect(capped.map((e) => e.id)).toEqual(expected.slice(0, 1_100).map((r) => r.id))
@@ -205,7 +233,14 @@ for (const [engine, store] of engines) {
         )
         const row = fc
           .record({
-            type: fc.constantFrom<TransactionType>("confirm", "refund", "reservation", "topup", "debit", "bonus_reversal"),
+            type: fc.constantFrom<TransactionType>(
+              "confirm",
+              "refund",
+              "reservation",
+              "topup",
+              "debit",
+              "bonus_reversal"
+            ),
             withTask: fc.boolean(),
             amountMinor: fc.integer({ min: 1, max: 10_000_000 }),
             zeroConfirm: fc.boolean(),

@@ -11,14 +11,24 @@ import { PgClient } from "@effect/sql-pg"
 import { type EventAnnouncerShape, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
-import { checkNotifyPayload, listenOnOwnConnection, makePgNotifyAnnouncer, MAX_NOTIFY_PAYLOAD_BYTES, postgresTestDatabase, sqlWebhookStoreLayer, WEBHOOK_NOTIFY_CHANNEL } from "../src/index.js"
+import {
+  checkNotifyPayload,
+  listenOnOwnConnection,
+  makePgNotifyAnnouncer,
+  MAX_NOTIFY_PAYLOAD_BYTES,
+  postgresTestDatabase,
+  sqlWebhookStoreLayer,
+  WEBHOOK_NOTIFY_CHANNEL
+} from "../src/index.js"
 
 describe("NOTIFY payload check", () => {
   layer(Layer.empty)((it) => {
     it.effect("accepts 1 to 7,999 bytes and dies otherwise", () =>
       Effect.gen(function* () {
         expect(yield* checkNotifyPayload("due")).toBe("due")
-        expect(yield* checkNotifyPayload("x".repeat(MAX_NOTIFY_PAYLOAD_BYTES - 1))).toHaveLength(MAX_NOTIFY_PAYLOAD_BYTES - 1)
+        expect(yield* checkNotifyPayload("x".repeat(MAX_NOTIFY_PAYLOAD_BYTES - 1))).toHaveLength(
+          MAX_NOTIFY_PAYLOAD_BYTES - 1
+        )
         for (const bad of ["", "x".repeat(MAX_NOTIFY_PAYLOAD_BYTES), "é".repeat(MAX_NOTIFY_PAYLOAD_BYTES / 2)]) {
           const exit = yield* Effect.exit(checkNotifyPayload(bad))
           expect(exit._tag, `${bad.length} characters`).toBe("Failure")
@@ -55,7 +65,9 @@ const notificationsDuring = <A, E, R>(payload: string, action: Effect.Effect<A, 
     const ready = yield* Ref.make(false)
     const heard = yield* Ref.make(0)
     const listening = yield* Effect.fork(
-      Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), (p) => (p === probe ? Ref.set(ready, true) : p === payload ? Ref.update(heard, (n) => n + 1) : Effect.void))
+      Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), (p) =>
+        p === probe ? Ref.set(ready, true) : p === payload ? Ref.update(heard, (n) => n + 1) : Effect.void
+      )
     )
     yield* notifyUntil(probe, Ref.get(ready))
     yield* action
@@ -72,12 +84,22 @@ if (url !== undefined && url.length > 0) {
     Webhooks.layer.pipe(
       Layer.provideMerge(Outbox.live),
       Layer.provideMerge(store),
-      Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")), WebhookSettings.layer({ allowPrivateNetwork: true }))),
+      Layer.provideMerge(
+        Layer.mergeAll(
+          Ids.Live,
+          Secrets.layer(Redacted.make("pepper")),
+          WebhookSettings.layer({ allowPrivateNetwork: true })
+        )
+      ),
       Layer.provideMerge(Database)
     )
 
   /** A new event to a new endpoint, then a replay of its delivery: the two writes that make deliveries due. */
-  const appendThenReplay = (notify: (action: Effect.Effect<unknown, unknown, Webhooks>) => Effect.Effect<number, unknown, Webhooks | PgClient.PgClient | SqlClient.SqlClient>) =>
+  const appendThenReplay = (
+    notify: (
+      action: Effect.Effect<unknown, unknown, Webhooks>
+    ) => Effect.Effect<number, unknown, Webhooks | PgClient.PgClient | SqlClient.SqlClient>
+  ) =>
     Effect.gen(function* () {
       const webhooks = yield* Webhooks
       const sql = yield* SqlClient.SqlClient
@@ -91,31 +113,35 @@ if (url !== undefined && url.length > 0) {
     })
 
   const inTransaction = `due:${randomUUID()}`
-  layer(engineWith(sqlWebhookStoreLayer({ notifyPayload: inTransaction })), { timeout: 60_000, excludeTestServices: true })(
-    "SQL webhook store, NOTIFY in the transaction (default)",
-    (it) => {
-      it.effect("an appended event and a replay each send one NOTIFY with the configured payload", () =>
-        Effect.gen(function* () {
-          expect(yield* appendThenReplay((action) => notificationsDuring(inTransaction, action))).toEqual([1, 1])
-        })
-      )
-    }
-  )
+  layer(engineWith(sqlWebhookStoreLayer({ notifyPayload: inTransaction })), {
+    timeout: 60_000,
+    excludeTestServices: true
+  })("SQL webhook store, NOTIFY in the transaction (default)", (it) => {
+    it.effect("an appended event and a replay each send one NOTIFY with the configured payload", () =>
+      Effect.gen(function* () {
+        expect(yield* appendThenReplay((action) => notificationsDuring(inTransaction, action))).toEqual([1, 1])
+      })
+    )
+  })
 
   const unused = `due:${randomUUID()}`
-  layer(engineWith(sqlWebhookStoreLayer({ notify: "none", notifyPayload: unused })), { timeout: 60_000, excludeTestServices: true })(
-    "SQL webhook store, notify none",
-    (it) => {
-      it.effect("sends nothing when it appends an event or replays", () =>
-        Effect.gen(function* () {
-          expect(yield* appendThenReplay((action) => notificationsDuring(unused, action))).toEqual([0, 0])
-        })
-      )
-    }
-  )
+  layer(engineWith(sqlWebhookStoreLayer({ notify: "none", notifyPayload: unused })), {
+    timeout: 60_000,
+    excludeTestServices: true
+  })("SQL webhook store, notify none", (it) => {
+    it.effect("sends nothing when it appends an event or replays", () =>
+      Effect.gen(function* () {
+        expect(yield* appendThenReplay((action) => notificationsDuring(unused, action))).toEqual([0, 0])
+      })
+    )
+  })
 
   /** Runs `use` with a new announcer of a new payload, closes it, and answers what `use` did and how many of its NOTIFYs were heard. */
-  const withAnnouncer = <A, E, R>(options: { readonly minIntervalMs?: number }, use: (announcer: EventAnnouncerShape) => Effect.Effect<A, E, R>, quietMs?: number) =>
+  const withAnnouncer = <A, E, R>(
+    options: { readonly minIntervalMs?: number },
+    use: (announcer: EventAnnouncerShape) => Effect.Effect<A, E, R>,
+    quietMs?: number
+  ) =>
     Effect.gen(function* () {
       const payload = `due:${randomUUID()}`
       return yield* notificationsDuring(
@@ -129,7 +155,9 @@ if (url !== undefined && url.length > 0) {
     it.effect("announces once per call when calls come one at a time", () =>
       Effect.gen(function* () {
         // Far enough apart that each NOTIFY is done before the next call: nothing to coalesce.
-        const heard = yield* withAnnouncer({}, (announcer) => Effect.forEach([1, 2, 3], () => Effect.zipRight(announcer.announce, Effect.sleep("150 millis"))))
+        const heard = yield* withAnnouncer({}, (announcer) =>
+          Effect.forEach([1, 2, 3], () => Effect.zipRight(announcer.announce, Effect.sleep("150 millis")))
+        )
         expect(heard).toBe(3)
       })
     )
@@ -140,7 +168,12 @@ if (url !== undefined && url.length > 0) {
         const [took, heard] = yield* Effect.timed(
           withAnnouncer(
             { minIntervalMs: 100 },
-            (announcer) => Effect.forEach(Array.from({ length: 100 }), () => Effect.zipRight(announcer.announce, Effect.sleep("5 millis")), { discard: true }),
+            (announcer) =>
+              Effect.forEach(
+                Array.from({ length: 100 }),
+                () => Effect.zipRight(announcer.announce, Effect.sleep("5 millis")),
+                { discard: true }
+              ),
             0
           )
         )
@@ -168,7 +201,9 @@ if (url !== undefined && url.length > 0) {
 
     it.effect("coalesces a burst of announcements into one or two NOTIFYs", () =>
       Effect.gen(function* () {
-        const heard = yield* withAnnouncer({}, (announcer) => Effect.forEach(Array.from({ length: 1_000 }), () => announcer.announce, { discard: true }))
+        const heard = yield* withAnnouncer({}, (announcer) =>
+          Effect.forEach(Array.from({ length: 1_000 }), () => announcer.announce, { discard: true })
+        )
         expect(heard).toBeGreaterThanOrEqual(1)
         expect(heard).toBeLessThanOrEqual(2)
       })
@@ -217,47 +252,60 @@ const freezableProxy = (target: URL) =>
   )
 
 if (url !== undefined && url.length > 0) {
-  layer(postgresTestDatabase(url, { maxConnections: 2 }), { timeout: 60_000, excludeTestServices: true })("listenOnOwnConnection", (it) => {
-    const ownListener = (listenUrl: string, applicationName: string) =>
-      Effect.gen(function* () {
-        const heard = yield* Ref.make<ReadonlyArray<string>>([])
-        const fiber = yield* Effect.fork(
-          Stream.runForEach(listenOnOwnConnection({ url: Redacted.make(listenUrl), applicationName }, WEBHOOK_NOTIFY_CHANNEL), (p) =>
-            Ref.update(heard, (h) => [...h, p])
-          )
-        )
-        return { heard, fiber }
-      })
-
-    it.effect("hears the channel, and fails as soon as its connection is terminated", () =>
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const applicationName = `frank_own_${randomUUID().replaceAll("-", "").slice(0, 16)}`
-        const { heard, fiber } = yield* ownListener(url, applicationName)
-        yield* notifyUntil(`due:${randomUUID()}`, Effect.map(Ref.get(heard), (h) => h.length > 0))
-        yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${applicationName}`
-        const exit = yield* Fiber.await(fiber).pipe(Effect.timeout("10 seconds"))
-        expect(exit._tag).toBe("Failure")
-      })
-    )
-
-    it.effect("lets go of a half-open connection at once when the stream is closed", () =>
-      Effect.scoped(
+  layer(postgresTestDatabase(url, { maxConnections: 2 }), { timeout: 60_000, excludeTestServices: true })(
+    "listenOnOwnConnection",
+    (it) => {
+      const ownListener = (listenUrl: string, applicationName: string) =>
         Effect.gen(function* () {
-          const target = new URL(url)
-          const proxy = yield* freezableProxy(target)
-          const viaProxy = new URL(url)
-          viaProxy.hostname = "127.0.0.1"
-          viaProxy.port = String(proxy.port)
-          const { heard, fiber } = yield* ownListener(viaProxy.toString(), `frank_half_${randomUUID().replaceAll("-", "").slice(0, 16)}`)
-          yield* notifyUntil(`due:${randomUUID()}`, Effect.map(Ref.get(heard), (h) => h.length > 0))
-          proxy.freeze()
-          // sql-pg's listener would wait here forever (UNLISTEN, then a graceful close, on a
-          // connection that never answers); this one destroys its socket.
-          const closed = yield* Fiber.interrupt(fiber).pipe(Effect.timeout("5 seconds"), Effect.option)
-          expect(closed._tag).toBe("Some")
+          const heard = yield* Ref.make<ReadonlyArray<string>>([])
+          const fiber = yield* Effect.fork(
+            Stream.runForEach(
+              listenOnOwnConnection({ url: Redacted.make(listenUrl), applicationName }, WEBHOOK_NOTIFY_CHANNEL),
+              (p) => Ref.update(heard, (h) => [...h, p])
+            )
+          )
+          return { heard, fiber }
+        })
+
+      it.effect("hears the channel, and fails as soon as its connection is terminated", () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const applicationName = `frank_own_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+          const { heard, fiber } = yield* ownListener(url, applicationName)
+          yield* notifyUntil(
+            `due:${randomUUID()}`,
+            Effect.map(Ref.get(heard), (h) => h.length > 0)
+          )
+          yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${applicationName}`
+          const exit = yield* Fiber.await(fiber).pipe(Effect.timeout("10 seconds"))
+          expect(exit._tag).toBe("Failure")
         })
       )
-    )
-  })
+
+      it.effect("lets go of a half-open connection at once when the stream is closed", () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const target = new URL(url)
+            const proxy = yield* freezableProxy(target)
+            const viaProxy = new URL(url)
+            viaProxy.hostname = "127.0.0.1"
+            viaProxy.port = String(proxy.port)
+            const { heard, fiber } = yield* ownListener(
+              viaProxy.toString(),
+              `frank_half_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+            )
+            yield* notifyUntil(
+              `due:${randomUUID()}`,
+              Effect.map(Ref.get(heard), (h) => h.length > 0)
+            )
+            proxy.freeze()
+            // sql-pg's listener would wait here forever (UNLISTEN, then a graceful close, on a
+            // connection that never answers); this one destroys its socket.
+            const closed = yield* Fiber.interrupt(fiber).pipe(Effect.timeout("5 seconds"), Effect.option)
+            expect(closed._tag).toBe("Some")
+          })
+        )
+      )
+    }
+  )
 }

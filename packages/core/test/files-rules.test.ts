@@ -40,7 +40,8 @@ import {
 import { FilesOnMemory, type ScriptedFile, ScriptedMedia } from "../src/testing/index.js"
 
 const sniffed = (mimeType: string, extension = "x"): Sniffed => ({ mimeType, extension })
-const codeOf = <A>(e: Either.Either<A, { readonly _tag: string; readonly code?: string }>) => (Either.isLeft(e) ? (e.left.code ?? e.left._tag) : "accepted")
+const codeOf = <A>(e: Either.Either<A, { readonly _tag: string; readonly code?: string }>) =>
+  Either.isLeft(e) ? (e.left.code ?? e.left._tag) : "accepted"
 
 describe("limits", () => {
   it("are the spec's sizes in MiB (2^20 bytes), per kind", () => {
@@ -87,7 +88,8 @@ describe("format decision", () => {
         for (const kind of fileKinds) {
           const decided = decideFormat(kind, sniffed(mime), {})
           if (kind === format.kind) expect(Either.getOrThrow(decided), `${mime} as ${kind}`).toBe(format)
-          else if (kind === "audio" && (format === MP4 || format === WEBM)) expect(Either.getOrThrow(decided)).toBe(format === MP4 ? MP4_AUDIO : WEBM_AUDIO)
+          else if (kind === "audio" && (format === MP4 || format === WEBM))
+            expect(Either.getOrThrow(decided)).toBe(format === MP4 ? MP4_AUDIO : WEBM_AUDIO)
           else expect(codeOf(decided), `${mime} as ${kind}`).toBe("IMPORT_KIND_MISMATCH")
         }
   })
@@ -112,10 +114,17 @@ describe("format decision", () => {
     expect(Either.getOrThrow(decideFormat("document", undefined, { fileName: "notes.md" }))).toBe(MD)
     expect(Either.getOrThrow(decideFormat("document", undefined, { fileName: "NOTES.MARKDOWN" }))).toBe(MD)
     expect(Either.getOrThrow(decideFormat("document", undefined, { fileName: "a.txt" }))).toBe(TXT)
-    expect(Either.getOrThrow(decideFormat("document", undefined, { fileName: "a", contentType: "text/plain" }))).toBe(TXT)
-    expect(Either.getOrThrow(decideFormat("document", undefined, { fileName: "a", contentType: "text/markdown" }))).toBe(MD)
-    expect(codeOf(decideFormat("document", undefined, { fileName: "page.html", contentType: "text/html" }))).toBe("IMPORT_FORMAT_UNSUPPORTED")
-    for (const kind of ["image", "video", "audio"] as const) expect(codeOf(decideFormat(kind, undefined, { fileName: "a.txt" }))).toBe("IMPORT_FORMAT_UNSUPPORTED")
+    expect(Either.getOrThrow(decideFormat("document", undefined, { fileName: "a", contentType: "text/plain" }))).toBe(
+      TXT
+    )
+    expect(
+      Either.getOrThrow(decideFormat("document", undefined, { fileName: "a", contentType: "text/markdown" }))
+    ).toBe(MD)
+    expect(codeOf(decideFormat("document", undefined, { fileName: "page.html", contentType: "text/html" }))).toBe(
+      "IMPORT_FORMAT_UNSUPPORTED"
+    )
+    for (const kind of ["image", "video", "audio"] as const)
+      expect(codeOf(decideFormat(kind, undefined, { fileName: "a.txt" }))).toBe("IMPORT_FORMAT_UNSUPPORTED")
     // A signature always wins over the name.
     expect(Either.getOrThrow(decideFormat("document", sniffed("application/pdf"), { fileName: "a.txt" }))).toBe(PDF)
     expect(codeOf(decideFormat("document", sniffed("image/png"), { fileName: "a.txt" }))).toBe("IMPORT_KIND_MISMATCH")
@@ -138,16 +147,29 @@ describe("tracks", () => {
 
 describe("measurements", () => {
   it("keeps each kind's fields, rounded to thousandths, and insists on the required ones", () => {
-    expect(Either.getOrThrow(finishMeasurements(PNG, { width: 320, height: 240, durationSeconds: 3 }))).toEqual({ width: 320, height: 240 })
-    expect(Either.getOrThrow(finishMeasurements(MP4, { width: 320, height: 240, durationSeconds: 2.0020001, fps: 29.97002997 }))).toEqual({
+    expect(Either.getOrThrow(finishMeasurements(PNG, { width: 320, height: 240, durationSeconds: 3 }))).toEqual({
+      width: 320,
+      height: 240
+    })
+    expect(
+      Either.getOrThrow(
+        finishMeasurements(MP4, { width: 320, height: 240, durationSeconds: 2.0020001, fps: 29.97002997 })
+      )
+    ).toEqual({
       width: 320,
       height: 240,
       durationSeconds: 2.002,
       fps: 29.97
     })
     // A variable-rate video without a declared rate still stores.
-    expect(Either.getOrThrow(finishMeasurements(MP4, { width: 2, height: 2, durationSeconds: 1 }))).toEqual({ width: 2, height: 2, durationSeconds: 1 })
-    expect(Either.getOrThrow(finishMeasurements(M4A, { durationSeconds: 4.0232199, width: 1 }))).toEqual({ durationSeconds: 4.023 })
+    expect(Either.getOrThrow(finishMeasurements(MP4, { width: 2, height: 2, durationSeconds: 1 }))).toEqual({
+      width: 2,
+      height: 2,
+      durationSeconds: 1
+    })
+    expect(Either.getOrThrow(finishMeasurements(M4A, { durationSeconds: 4.0232199, width: 1 }))).toEqual({
+      durationSeconds: 4.023
+    })
     expect(Either.getOrThrow(finishMeasurements(PDF, { pageCount: 3 }))).toEqual({ pageCount: 3 })
     expect(Either.getOrThrow(finishMeasurements(TXT, { pageCount: 3 }))).toEqual({})
     for (const [format, probed] of [
@@ -174,10 +196,16 @@ describe("file URL tokens", () => {
 
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47])
 const PNG_URL = "https://cdn.example.com/a.png"
-const Engine = FilesOnMemory("https://files.example/").pipe(Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")))))
+const Engine = FilesOnMemory("https://files.example/").pipe(
+  Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper"))))
+)
 
 const serve = (url: string, file: ScriptedFile) => Effect.flatMap(ScriptedMedia, (m) => m.serve(url, file))
-const servePng = serve(PNG_URL, { bytes: PNG_BYTES, sniffed: { mimeType: "image/png", extension: "png" }, probed: { width: 3, height: 2 } })
+const servePng = serve(PNG_URL, {
+  bytes: PNG_BYTES,
+  sniffed: { mimeType: "image/png", extension: "png" },
+  probed: { width: 3, height: 2 }
+})
 
 describe("StoredFiles on memory", () => {
   const importAs = (partnerId: string, request: { kind: FileKind; url?: string; storedFileId?: string }) =>
@@ -187,7 +215,9 @@ describe("StoredFiles on memory", () => {
     Effect.gen(function* () {
       yield* servePng
       expect(codeOf(yield* importAs("p1", { kind: "image" }))).toBe("IMPORT_SOURCE_INVALID")
-      expect(codeOf(yield* importAs("p1", { kind: "image", url: PNG_URL, storedFileId: "x" }))).toBe("IMPORT_SOURCE_INVALID")
+      expect(codeOf(yield* importAs("p1", { kind: "image", url: PNG_URL, storedFileId: "x" }))).toBe(
+        "IMPORT_SOURCE_INVALID"
+      )
       expect(yield* Effect.flatMap(ScriptedMedia, (m) => m.fetched)).toEqual([])
     }).pipe(Effect.provide(Engine))
   )
@@ -197,14 +227,22 @@ describe("StoredFiles on memory", () => {
       yield* servePng
       const first = Either.getOrThrow(yield* importAs("p1", { kind: "image", url: PNG_URL }))
       expect(isUuidV4(first.file.id)).toBe(true)
-      expect(first.file).toMatchObject({ partnerId: "p1", kind: "image", mimeType: "image/png", sizeBytes: 4, measurements: { width: 3, height: 2 } })
+      expect(first.file).toMatchObject({
+        partnerId: "p1",
+        kind: "image",
+        mimeType: "image/png",
+        sizeBytes: 4,
+        measurements: { width: 3, height: 2 }
+      })
       expect(first.url).toMatch(new RegExp(`^https://files\\.example/files/${first.file.id}/[0-9a-f]{64}$`))
       const again = Either.getOrThrow(yield* importAs("p1", { kind: "image", storedFileId: first.file.id }))
       expect(again).toEqual(first)
       expect(codeOf(yield* importAs("p2", { kind: "image", storedFileId: first.file.id }))).toBe("FILE_NOT_FOUND")
       expect(codeOf(yield* importAs("p1", { kind: "video", storedFileId: first.file.id }))).toBe("IMPORT_KIND_MISMATCH")
       expect(codeOf(yield* importAs("p1", { kind: "image", storedFileId: "not-a-uuid" }))).toBe("IMPORT_SOURCE_INVALID")
-      expect(codeOf(yield* importAs("p1", { kind: "image", storedFileId: "6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a" }))).toBe("FILE_NOT_FOUND")
+      expect(
+        codeOf(yield* importAs("p1", { kind: "image", storedFileId: "6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a" }))
+      ).toBe("FILE_NOT_FOUND")
       const store = yield* StoredFileStore
       expect(yield* store.owns("p1", first.file.id)).toBe(true)
       expect(yield* store.owns("p2", first.file.id)).toBe(false)
@@ -214,32 +252,66 @@ describe("StoredFiles on memory", () => {
       const opened = yield* files.open(first.file.id, token)
       expect(opened.blob.sizeBytes).toBe(4)
       expect(Buffer.concat([...(yield* Stream.runCollect(opened.blob.stream))])).toEqual(Buffer.from(PNG_BYTES))
-      expect(codeOf(yield* Effect.either(files.open(first.file.id, token.replace(/.$/, (c) => (c === "0" ? "1" : "0")))))).toBe("FILE_NOT_FOUND")
-      expect(codeOf(yield* Effect.either(files.open("6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a", token)))).toBe("FILE_NOT_FOUND")
+      expect(
+        codeOf(
+          yield* Effect.either(
+            files.open(
+              first.file.id,
+              token.replace(/.$/, (c) => (c === "0" ? "1" : "0"))
+            )
+          )
+        )
+      ).toBe("FILE_NOT_FOUND")
+      expect(codeOf(yield* Effect.either(files.open("6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a", token)))).toBe(
+        "FILE_NOT_FOUND"
+      )
     }).pipe(Effect.provide(Engine))
   )
 
   it.effect("refuses a refused URL before fetching anything; reports missing sources and size", () =>
     Effect.gen(function* () {
-      expect(codeOf(yield* importAs("p1", { kind: "image", url: "https://127.0.0.1/a.png" }))).toBe("IMPORT_SOURCE_REFUSED")
+      expect(codeOf(yield* importAs("p1", { kind: "image", url: "https://127.0.0.1/a.png" }))).toBe(
+        "IMPORT_SOURCE_REFUSED"
+      )
       expect(yield* Effect.flatMap(ScriptedMedia, (m) => m.fetched)).toEqual([])
-      expect(codeOf(yield* importAs("p1", { kind: "image", url: "https://cdn.example.com/missing.png" }))).toBe("IMPORT_SOURCE_UNAVAILABLE")
+      expect(codeOf(yield* importAs("p1", { kind: "image", url: "https://cdn.example.com/missing.png" }))).toBe(
+        "IMPORT_SOURCE_UNAVAILABLE"
+      )
       yield* serve("https://cdn.example.com/big.txt", { bytes: new Uint8Array(DOCUMENT_MAX_BYTES + 1).fill(0x61) })
-      expect(codeOf(yield* importAs("p1", { kind: "document", url: "https://cdn.example.com/big.txt" }))).toBe("IMPORT_TOO_LARGE")
+      expect(codeOf(yield* importAs("p1", { kind: "document", url: "https://cdn.example.com/big.txt" }))).toBe(
+        "IMPORT_TOO_LARGE"
+      )
     }).pipe(Effect.provide(Engine))
   )
 
   it.effect("routes containers by tracks and checks text for UTF-8", () =>
     Effect.gen(function* () {
       const mp4 = { mimeType: "video/mp4", extension: "mp4" }
-      yield* serve("https://cdn.example.com/voice.mp4", { bytes: new Uint8Array(8), sniffed: mp4, probed: { durationSeconds: 2.0231, tracks: { video: false, audio: true } } })
-      const voice = Either.getOrThrow(yield* importAs("p1", { kind: "audio", url: "https://cdn.example.com/voice.mp4" }))
-      expect(voice.file).toMatchObject({ kind: "audio", mimeType: "audio/mp4", measurements: { durationSeconds: 2.023 } })
-      expect(codeOf(yield* importAs("p1", { kind: "video", url: "https://cdn.example.com/voice.mp4" }))).toBe("IMPORT_KIND_MISMATCH")
+      yield* serve("https://cdn.example.com/voice.mp4", {
+        bytes: new Uint8Array(8),
+        sniffed: mp4,
+        probed: { durationSeconds: 2.0231, tracks: { video: false, audio: true } }
+      })
+      const voice = Either.getOrThrow(
+        yield* importAs("p1", { kind: "audio", url: "https://cdn.example.com/voice.mp4" })
+      )
+      expect(voice.file).toMatchObject({
+        kind: "audio",
+        mimeType: "audio/mp4",
+        measurements: { durationSeconds: 2.023 }
+      })
+      expect(codeOf(yield* importAs("p1", { kind: "video", url: "https://cdn.example.com/voice.mp4" }))).toBe(
+        "IMPORT_KIND_MISMATCH"
+      )
       yield* serve("https://cdn.example.com/notes.md", { bytes: new TextEncoder().encode("# Привет") })
-      expect(Either.getOrThrow(yield* importAs("p1", { kind: "document", url: "https://cdn.example.com/notes.md" })).file.mimeType).toBe("text/markdown")
+      expect(
+        Either.getOrThrow(yield* importAs("p1", { kind: "document", url: "https://cdn.example.com/notes.md" })).file
+          .mimeType
+      ).toBe("text/markdown")
       yield* serve("https://cdn.example.com/latin1.txt", { bytes: new Uint8Array([0x63, 0x61, 0x66, 0xe9]) })
-      expect(codeOf(yield* importAs("p1", { kind: "document", url: "https://cdn.example.com/latin1.txt" }))).toBe("IMPORT_TEXT_NOT_UTF8")
+      expect(codeOf(yield* importAs("p1", { kind: "document", url: "https://cdn.example.com/latin1.txt" }))).toBe(
+        "IMPORT_TEXT_NOT_UTF8"
+      )
     }).pipe(Effect.provide(Engine))
   )
 })

@@ -6,7 +6,8 @@ import { validateProfile } from "../src/invoices/validateProfile.js"
 describe("INN checksum (FTS algorithm)", () => {
   it("accepts real 10- and 12-digit INNs", () => {
     // ПАО Сбербанк, АО «Альфа-Банк», ПАО «Газпром нефть»; a sole proprietor's 12-digit INN.
-    for (const inn of ["7707083893", "7728168971", "5504036333"]) expect(checkInn(inn)).toEqual({ _tag: "Valid", kind: "organization" })
+    for (const inn of ["7707083893", "7728168971", "5504036333"])
+      expect(checkInn(inn)).toEqual({ _tag: "Valid", kind: "organization" })
     expect(checkInn("500100732259")).toEqual({ _tag: "Valid", kind: "individual" })
   })
 
@@ -51,7 +52,8 @@ describe("ОГРН, КПП, e-mail", () => {
   it("e-mail", () => {
     expect(isValidEmail("buh@romashka.ru")).toBe(true)
     expect(isValidEmail("a.b+c@mail.example.co")).toBe(true)
-    for (const bad of ["buh@romashka", "buh romashka@x.ru", "@x.ru", "a@@x.ru", "a@x..ru", "a@.x.ru"]) expect(isValidEmail(bad), bad).toBe(false)
+    for (const bad of ["buh@romashka", "buh romashka@x.ru", "@x.ru", "a@@x.ru", "a@x..ru", "a@.x.ru"])
+      expect(isValidEmail(bad), bad).toBe(false)
   })
 })
 
@@ -85,7 +87,13 @@ describe("validateProfile", () => {
   })
 
   it("lists every violation at once", () => {
-    const result = validateProfile({ inn: "7707083894", email: "nope", phone: "call me", companyName: "x".repeat(301), expectedProfileRevision: -1 })
+    const result = validateProfile({
+      inn: "7707083894",
+      email: "nope",
+      phone: "call me",
+      companyName: "x".repeat(301),
+      expectedProfileRevision: -1
+    })
     expect(Either.isLeft(result) ? result.left : []).toEqual([
       "companyName: at most 300 characters",
       "inn: control digit does not match (not a valid INN)",
@@ -101,6 +109,8 @@ describe("validateProfile", () => {
     expect(Either.isLeft(org) ? org.left : []).toEqual(["kpp: required for an organisation (10-digit INN)"])
     const ip = validateProfile({ ...valid, inn: "500100732259" })
     expect(Either.isLeft(ip) ? ip.left : []).toEqual(["kpp: a sole proprietor (12-digit INN) has no KPP; omit it"])
-    expect(Either.isRight(validateProfile({ ...valid, inn: "500100732259", kpp: null, ogrn: "304500116000157" }))).toBe(true)
+    expect(Either.isRight(validateProfile({ ...valid, inn: "500100732259", kpp: null, ogrn: "304500116000157" }))).toBe(
+      true
+    )
   })
 })

@@ -28,8 +28,17 @@ const amount = fc.integer({ min: 1, max: 200_000 })
 const task = fc.integer({ min: 0, max: 6 })
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ op: fc.constant("credit" as const), kind: fc.constantFrom("topup" as const, "bonus" as const), amount }),
-  fc.record({ op: fc.constant("credit" as const), kind: fc.constant("adjustment" as const), amount: fc.integer({ min: -50_000, max: 50_000 }).filter((n) => n !== 0) }),
-  fc.record({ op: fc.constant("credit" as const), kind: fc.constant("topup" as const), amount, reference: fc.constantFrom("r1", "r2") }),
+  fc.record({
+    op: fc.constant("credit" as const),
+    kind: fc.constant("adjustment" as const),
+    amount: fc.integer({ min: -50_000, max: 50_000 }).filter((n) => n !== 0)
+  }),
+  fc.record({
+    op: fc.constant("credit" as const),
+    kind: fc.constant("topup" as const),
+    amount,
+    reference: fc.constantFrom("r1", "r2")
+  }),
   fc.record({ op: fc.constantFrom("reverseBonus" as const, "debit" as const, "refundSpend" as const), amount }),
   fc.record({ op: fc.constant("reserve" as const), task, amount }),
   fc.record({ op: fc.constant("confirm" as const), task, amount: fc.integer({ min: 0, max: 250_000 }) }),
@@ -53,20 +62,19 @@ const simulate = (commands: ReadonlyArray<Command>) => {
       referenced: reference === undefined ? undefined : entries.find((e) => e.reference === reference)
     }
     const ctx: LedgerRules.RuleContext = { now: i, entryIds: [`e${i}a`, `e${i}b`] }
-    const decided: Either.Either<LedgerRules.Decision<unknown>, unknown> =
-      c.op === "credit"
-        ? LedgerRules.credit(snap, { kind: c.kind, amountMinor: c.amount, reference }, ctx)
-        : c.op === "reverseBonus"
-          ? LedgerRules.reverseBonus(snap, { amountMinor: c.amount }, ctx)
-          : c.op === "debit"
-            ? LedgerRules.debit(snap, { amountMinor: c.amount }, ctx)
-            : c.op === "refundSpend"
-              ? LedgerRules.refundSpend(snap, { amountMinor: c.amount }, ctx)
-              : c.op === "reserve"
-                ? LedgerRules.reserve(snap, { taskId: taskId!, amountMinor: c.amount }, ctx)
-                : c.op === "confirm"
-                  ? LedgerRules.confirm(snap, { taskId: taskId!, amountMinor: c.amount }, ctx)
-                  : LedgerRules.refund(snap, { taskId: taskId! }, ctx)
+    const decided: Either.Either<LedgerRules.Decision<unknown>, unknown> = c.op === "credit"
+      ? LedgerRules.credit(snap, { kind: c.kind, amountMinor: c.amount, reference }, ctx)
+      : c.op === "reverseBonus"
+        ? LedgerRules.reverseBonus(snap, { amountMinor: c.amount }, ctx)
+        : c.op === "debit"
+          ? LedgerRules.debit(snap, { amountMinor: c.amount }, ctx)
+          : c.op === "refundSpend"
+            ? LedgerRules.refundSpend(snap, { amountMinor: c.amount }, ctx)
+            : c.op === "reserve"
+              ? LedgerRules.reserve(snap, { taskId: taskId!, amountMinor: c.amount }, ctx)
+              : c.op === "confirm"
+                ? LedgerRules.confirm(snap, { taskId: taskId!, amountMinor: c.amount }, ctx)
+                : LedgerRules.refund(snap, { taskId: taskId! }, ctx)
     if (Either.isLeft(decided)) continue
     const d = decided.right
     for (const e of d.entries as NewLedgerEntry[]) {
@@ -79,7 +87,9 @@ const simulate = (commands: ReadonlyArray<Command>) => {
     // Invariants after every step.
     expect(totals).toEqual(foldEntries(entries))
     expect(availableMinor(totals)).toBeGreaterThanOrEqual(0)
-    expect(totals.reservedMinor).toBe([...holds.values()].filter((h) => h.status === "open").reduce((s, h) => s + h.reservedMinor, 0))
+    expect(totals.reservedMinor).toBe(
+      [...holds.values()].filter((h) => h.status === "open").reduce((s, h) => s + h.reservedMinor, 0)
+    )
   }
   return { totals, entries, holds, settlements }
 }
@@ -132,18 +142,31 @@ describe("ledger rules (property)", () => {
 })
 
 describe("ledger rules (examples)", () => {
-  const snap = (totals: AccountTotals, hold?: Hold): LedgerRules.Snapshot => ({ partnerId: "p", totals, hold, referenced: undefined })
+  const snap = (totals: AccountTotals, hold?: Hold): LedgerRules.Snapshot => ({
+    partnerId: "p",
+    totals,
+    hold,
+    referenced: undefined
+  })
   const ctx: LedgerRules.RuleContext = { now: 0, entryIds: ["a", "b"] }
 
   it("rejects non-integer, zero and oversized amounts", () => {
     for (const amountMinor of [0.5, 0, -1, Number.NaN, LedgerRules.MAX_MOVEMENT_MINOR + 1]) {
-      const r = LedgerRules.reserve(snap({ totalMinor: 10, usedMinor: 0, reservedMinor: 0 }), { taskId: "t", amountMinor }, ctx)
+      const r = LedgerRules.reserve(
+        snap({ totalMinor: 10, usedMinor: 0, reservedMinor: 0 }),
+        { taskId: "t", amountMinor },
+        ctx
+      )
       expect(Either.isLeft(r) && r.left._tag).toBe("InvalidAmount")
     }
   })
 
   it("a reservation of exactly the available amount succeeds", () => {
-    const r = LedgerRules.reserve(snap({ totalMinor: 500, usedMinor: 100, reservedMinor: 150 }), { taskId: "t", amountMinor: 250 }, ctx)
+    const r = LedgerRules.reserve(
+      snap({ totalMinor: 500, usedMinor: 100, reservedMinor: 150 }),
+      { taskId: "t", amountMinor: 250 },
+      ctx
+    )
     expect(Either.isRight(r) && r.right.totals).toEqual({ totalMinor: 500, usedMinor: 100, reservedMinor: 400 })
   })
 })

@@ -56,9 +56,27 @@ describe("endpoint URL at registration", () => {
 
 describe("address classification for dial-time checks", () => {
   it("only public unicast addresses pass, whatever the notation", () => {
-    for (const ip of ["127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::", "224.0.0.1", "fc00::1", "fe80::1", "2130706433", "0x7f.1"])
+    for (const ip of [
+      "127.0.0.1",
+      "127.0.0.2",
+      "::1",
+      "::ffff:127.0.0.1",
+      "10.0.0.1",
+      "172.16.5.4",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::",
+      "224.0.0.1",
+      "fc00::1",
+      "fe80::1",
+      "2130706433",
+      "0x7f.1"
+    ])
       expect(isPublicAddress(ip), ip).toBe(false)
-    for (const ip of ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(isPublicAddress(ip), ip).toBe(true)
+    for (const ip of ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+      expect(isPublicAddress(ip), ip).toBe(true)
     expect(addressRange("::ffff:10.0.0.1")).toBe("private")
     expect(isPublicAddress("hooks.example.com")).toBe(false)
   })

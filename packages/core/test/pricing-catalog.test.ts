@@ -40,7 +40,8 @@ describe("sample catalog", () => {
   )
 
   it("has at least two models in every family", () => {
-    for (const f of families) expect(sampleCatalog.models.filter((m) => m.family === f).length, f).toBeGreaterThanOrEqual(2)
+    for (const f of families)
+      expect(sampleCatalog.models.filter((m) => m.family === f).length, f).toBeGreaterThanOrEqual(2)
   })
 
   it("offers quality high on exactly one model, low/medium on others", () => {
@@ -59,10 +60,19 @@ describe("sample catalog", () => {
     expect(ops.some((o) => o.metering.kind === "minutes")).toBe(true)
     expect(ops.some((o) => o.metering.kind === "tokens")).toBe(true)
     expect(ops.some((o) => (o.inputImageMicros ?? 0) > 0)).toBe(true)
-    expect(ops.some((o) => o.referenceImageMicros !== undefined && o.referenceVideoMicros !== undefined && o.referenceAudioMicros !== undefined)).toBe(true)
+    expect(
+      ops.some(
+        (o) =>
+          o.referenceImageMicros !== undefined &&
+          o.referenceVideoMicros !== undefined &&
+          o.referenceAudioMicros !== undefined
+      )
+    ).toBe(true)
     expect(ops.some((o) => o.outputCountMultiplies === true)).toBe(true)
     expect(ops.filter((o) => o.voiceMicros !== undefined).length).toBeGreaterThanOrEqual(2)
-    expect(new Set(ops.map((o) => o.billingUnit))).toEqual(new Set(["second", "minute", "image", "1K tokens", "request"]))
+    expect(new Set(ops.map((o) => o.billingUnit))).toEqual(
+      new Set(["second", "minute", "image", "1K tokens", "request"])
+    )
   })
 })
 
@@ -83,7 +93,9 @@ describe("broken catalogs name the path of every problem", () => {
     const c = raw()
     const kling = c.models[modelIndex(c, "kling-2.1-master")]!
     kling.operations[1]!.operation = "text-to-video"
-    expect(problemsOf(c)).toEqual([`models.${modelIndex(c, "kling-2.1-master")}.operations.1.operation: duplicate operation "text-to-video"`])
+    expect(problemsOf(c)).toEqual([
+      `models.${modelIndex(c, "kling-2.1-master")}.operations.1.operation: duplicate operation "text-to-video"`
+    ])
   })
 
   it("defaults that are not among the allowed values", () => {
@@ -93,7 +105,9 @@ describe("broken catalogs name the path of every problem", () => {
     op.defaultMode = "turbo"
     op.defaultResolution = "8k"
     op.defaultQuality = "ultra"
-    expect(problemsOf(c)).toEqual([`models.${i}.operations.0.defaultQuality: must be one of "low", "medium", "high"; got "ultra"`])
+    expect(problemsOf(c)).toEqual([
+      `models.${i}.operations.0.defaultQuality: must be one of "low", "medium", "high"; got "ultra"`
+    ])
     op.defaultQuality = "low"
     delete (op.qualities as Record<string, unknown>).low
     expect(problemsOf(c)).toEqual([
@@ -119,14 +133,18 @@ describe("broken catalogs name the path of every problem", () => {
     const c = raw()
     const i = modelIndex(c, "flux-kontext-pro")
     ;(c.models[i]!.operations[0]!.qualities as Record<string, unknown>).high = 30_000
-    expect(problemsOf(c)).toEqual([`models.${i}.operations: quality "high" is offered by one model only; gpt-image-1 already offers it`])
+    expect(problemsOf(c)).toEqual([
+      `models.${i}.operations: quality "high" is offered by one model only; gpt-image-1 already offers it`
+    ])
   })
 
   it("a token-priced operation without a required prompt", () => {
     const c = raw()
     const i = modelIndex(c, "gpt-5-mini")
     delete c.models[i]!.operations[0]!.promptRequired
-    expect(problemsOf(c)).toEqual([`models.${i}.operations.0.promptRequired: must be true for token-metered operations (the prompt is what is priced)`])
+    expect(problemsOf(c)).toEqual([
+      `models.${i}.operations.0.promptRequired: must be true for token-metered operations (the prompt is what is priced)`
+    ])
   })
 
   it("fractional money, zero multipliers, unknown fields and a wrong version, all at once", () => {
@@ -148,7 +166,10 @@ describe("broken catalogs name the path of every problem", () => {
     Effect.gen(function* () {
       const e = yield* Effect.flip(loadCatalog({ version: 1, refreshAfterSeconds: 10, models: [] }))
       expect(e).toBeInstanceOf(CatalogInvalid)
-      expect(e.problems).toEqual(["refreshAfterSeconds: must be an integer between 60 and 604800", "models: must list at least one model"])
+      expect(e.problems).toEqual([
+        "refreshAfterSeconds: must be an integer between 60 and 604800",
+        "models: must list at least one model"
+      ])
       expect(e.message).toBe(`price catalog is invalid:\n${e.problems.join("\n")}`)
     })
   )
@@ -163,7 +184,10 @@ describe("broken catalogs name the path of every problem", () => {
 
 describe("catalog view", () => {
   const view = catalogView(sampleCatalog, 15)
-  const item = (id: string) => Object.values(view.families).flat().find((i) => i.modelId === id)!
+  const item = (id: string) =>
+    Object.values(view.families)
+      .flat()
+      .find((i) => i.modelId === id)!
 
   it("groups items by family with the unit of account and its deprecated alias", () => {
     expect(view).toMatchObject({ refreshAfterSeconds: 86_400, unitOfAccount: "Франки", discountPercent: 15 })
@@ -203,13 +227,39 @@ describe("catalog view", () => {
       imageOutputCountMultiplies: false,
       promptRequired: true
     })
-    expect(kling.operations[1]).toMatchObject({ surcharges: { inputImage: 0.5 }, maxInputImages: 2, promptRequired: false })
-    expect(item("veo-3").operations[0]!.surcharges).toEqual({ referenceImage: 1, referenceVideo: 5, referenceAudio: 2, voice: 3 })
-    expect(item("eleven-v3-tts").operations[0]).toMatchObject({ billingUnit: "1K tokens", pricePerUnit: 30, minimumTokens: 50, duration: null })
-    expect(item("whisper-large-v3").operations[0]!.duration).toEqual({ minSeconds: 1, maxSeconds: 7200, defaultSeconds: null, required: true })
-    expect(item("gpt-image-1").operations[0]).toMatchObject({ imageOutputCountMultiplies: true, qualities: [{ name: "low" }, { name: "medium", isDefault: true }, { name: "high" }] })
+    expect(kling.operations[1]).toMatchObject({
+      surcharges: { inputImage: 0.5 },
+      maxInputImages: 2,
+      promptRequired: false
+    })
+    expect(item("veo-3").operations[0]!.surcharges).toEqual({
+      referenceImage: 1,
+      referenceVideo: 5,
+      referenceAudio: 2,
+      voice: 3
+    })
+    expect(item("eleven-v3-tts").operations[0]).toMatchObject({
+      billingUnit: "1K tokens",
+      pricePerUnit: 30,
+      minimumTokens: 50,
+      duration: null
+    })
+    expect(item("whisper-large-v3").operations[0]!.duration).toEqual({
+      minSeconds: 1,
+      maxSeconds: 7200,
+      defaultSeconds: null,
+      required: true
+    })
+    expect(item("gpt-image-1").operations[0]).toMatchObject({
+      imageOutputCountMultiplies: true,
+      qualities: [{ name: "low" }, { name: "medium", isDefault: true }, { name: "high" }]
+    })
     // 0.05 ₣ = 50 000 µ₣, −15 % = 42 500 µ₣; 0.20 ₣ → 0.17
-    expect(item("safety-check").operations[0]).toMatchObject({ pricePerUnit: 0.05, pricePerUnitAtTariff: 0.0425, billingUnit: "request" })
+    expect(item("safety-check").operations[0]).toMatchObject({
+      pricePerUnit: 0.05,
+      pricePerUnitAtTariff: 0.0425,
+      billingUnit: "request"
+    })
     expect(item("gpt-5-mini").operations[0]).toMatchObject({ pricePerUnit: 0.2, pricePerUnitAtTariff: 0.17 })
   })
 

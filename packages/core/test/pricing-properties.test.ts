@@ -7,11 +7,20 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import { countPromptTokens, type EstimateRequest, estimate, franksToMinor, type Operation, type Quote, sampleCatalog } from "../src/index.js"
+import {
+  countPromptTokens,
+  type EstimateRequest,
+  estimate,
+  franksToMinor,
+  type Operation,
+  type Quote,
+  sampleCatalog
+} from "../src/index.js"
 
 const pairs = sampleCatalog.models.flatMap((model) => model.operations.map((op) => ({ model, op })))
 
-const optional = <A>(when: boolean, arb: () => fc.Arbitrary<A>): fc.Arbitrary<A | undefined> => (when ? fc.option(arb(), { nil: undefined }) : fc.constant(undefined))
+const optional = <A>(when: boolean, arb: () => fc.Arbitrary<A>): fc.Arbitrary<A | undefined> =>
+  when ? fc.option(arb(), { nil: undefined }) : fc.constant(undefined)
 /** One of the allowed names, or absent (the default applies). */
 const nameOf = <A extends string>(table: Partial<Record<A, unknown>> | undefined): fc.Arbitrary<A | undefined> => {
   const names = Object.keys(table ?? {}) as A[]
@@ -19,7 +28,8 @@ const nameOf = <A extends string>(table: Partial<Record<A, unknown>> | undefined
 }
 
 /** Drops absent fields: the request type has no `undefined` values (exactOptionalPropertyTypes). */
-const compact = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as unknown as EstimateRequest
+const compact = (r: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as unknown as EstimateRequest
 
 const promptArb = fc
   .tuple(fc.constantFrom("", "<<<voice_1>>> ", "<<<voice_2>>> hi <<<voice_7>>> "), fc.string({ maxLength: 400 }))
@@ -41,7 +51,9 @@ const requestFor = ({ model, op }: (typeof pairs)[number]): fc.Arbitrary<Estimat
             ? fc.integer({ min: 1, max: m.maxSeconds })
             : fc.constant(undefined),
       prompt: fc.option(promptArb, { nil: undefined }).map((p) => (op.promptRequired === true ? (p ?? "x") : p)),
-      imageCount: optional(op.inputImageMicros !== undefined, () => fc.integer({ min: 0, max: op.maxInputImages ?? 30 })),
+      imageCount: optional(op.inputImageMicros !== undefined, () =>
+        fc.integer({ min: 0, max: op.maxInputImages ?? 30 })
+      ),
       referenceImageCount: optional(op.referenceImageMicros !== undefined, () => fc.integer({ min: 0, max: 30 })),
       referenceVideoCount: optional(op.referenceVideoMicros !== undefined, () => fc.integer({ min: 0, max: 10 })),
       referenceAudioCount: optional(op.referenceAudioMicros !== undefined, () => fc.integer({ min: 0, max: 10 })),
@@ -59,7 +71,8 @@ const quote = (req: EstimateRequest, discount: number): Quote =>
     throw new Error(`rejected ${JSON.stringify(req)}: ${e.messages.join("; ")}`)
   })
 
-const opOf = (req: EstimateRequest): Operation => pairs.find((p) => p.model.modelId === req.modelId && p.op.operation === req.operation)!.op
+const opOf = (req: EstimateRequest): Operation =>
+  pairs.find((p) => p.model.modelId === req.modelId && p.op.operation === req.operation)!.op
 
 /** The documented rules in floating point, written independently of the implementation. */
 const oracleFranks = (req: EstimateRequest, discount: number): number => {

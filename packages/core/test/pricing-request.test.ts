@@ -10,19 +10,30 @@ import { EstimateRequest } from "../src/index.js"
 const decode = Schema.decodeUnknownEither(EstimateRequest)
 const issues = (input: unknown) => {
   const r = decode(input)
-  return Either.isRight(r) ? [] : ParseResult.ArrayFormatter.formatErrorSync(r.left).map((i) => ({ path: i.path.join("."), message: i.message }))
+  return Either.isRight(r)
+    ? []
+    : ParseResult.ArrayFormatter.formatErrorSync(r.left).map((i) => ({ path: i.path.join("."), message: i.message }))
 }
 
 describe("estimate request schema", () => {
   it("accepts the smallest request", () => expect(decode({ modelId: "m" })).toEqual(Either.right({ modelId: "m" })))
 
   it("coerces numeric strings in every integer field", () => {
-    const fields = ["duration", "imageCount", "referenceImageCount", "referenceVideoCount", "referenceAudioCount", "imageOutputCount", "voiceCount"]
+    const fields = [
+      "duration",
+      "imageCount",
+      "referenceImageCount",
+      "referenceVideoCount",
+      "referenceAudioCount",
+      "imageOutputCount",
+      "voiceCount"
+    ]
     const input = Object.fromEntries([["modelId", "m"], ...fields.map((f) => [f, "5"])])
     expect(decode(input)).toEqual(Either.right(Object.fromEntries([["modelId", "m"], ...fields.map((f) => [f, 5])])))
   })
 
-  it("strips unknown fields", () => expect(decode({ modelId: "m", extra: true, url: "https://x" })).toEqual(Either.right({ modelId: "m" })))
+  it("strips unknown fields", () =>
+    expect(decode({ modelId: "m", extra: true, url: "https://x" })).toEqual(Either.right({ modelId: "m" })))
 
   // [field, bad value, message]
   const violations: ReadonlyArray<readonly [string, unknown, string]> = [
@@ -38,7 +49,7 @@ describe("estimate request schema", () => {
     ["duration", 2.5, "must be an integer"],
     ["duration", "five", "must be an integer"],
     ["prompt", "x".repeat(3001), "must be at most 3000 characters"],
-    ["prompt", 42, 'Expected string, actual 42'],
+    ["prompt", 42, "Expected string, actual 42"],
     ["resolution", "x".repeat(17), "must be at most 16 characters"],
     ["quality", "ultra", 'must be one of "low", "medium", "high"; got "ultra"'],
     ["modelId", "", "must not be empty"],
@@ -51,7 +62,9 @@ describe("estimate request schema", () => {
   it("a missing modelId is named", () => expect(issues({})).toEqual([{ path: "modelId", message: "is missing" }]))
 
   it("three wrong fields give three messages at once", () => {
-    expect(issues({ modelId: "m", imageOutputCount: 0, referenceVideoCount: 11, prompt: "x".repeat(3001), extra: true })).toEqual([
+    expect(
+      issues({ modelId: "m", imageOutputCount: 0, referenceVideoCount: 11, prompt: "x".repeat(3001), extra: true })
+    ).toEqual([
       { path: "prompt", message: "must be at most 3000 characters" },
       { path: "referenceVideoCount", message: "must be an integer between 0 and 10" },
       { path: "imageOutputCount", message: "must be an integer between 1 and 9" }

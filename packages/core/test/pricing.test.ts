@@ -23,7 +23,9 @@ const tokens1234 = "hello" + " hello".repeat(1233) // 1 234 o200k tokens
 const voiced1005 = "<<<voice_1>>>" + " hello".repeat(1000) // 1 005 o200k tokens
 
 it("the token counts the table relies on", () => {
-  expect([tokens1000, tokens1234, voiced1005, "Hello there", "<<<voice_1>>> Hello there"].map(countPromptTokens)).toEqual([1000, 1234, 1005, 2, 7])
+  expect(
+    [tokens1000, tokens1234, voiced1005, "Hello there", "<<<voice_1>>> Hello there"].map(countPromptTokens)
+  ).toEqual([1000, 1234, 1005, 2, 7])
   // Special-token text is ordinary text in a prompt, never an error.
   expect(countPromptTokens("Say <|endoftext|> now")).toBe(9)
 })
@@ -38,18 +40,48 @@ describe("estimate: every input has an effect", () => {
     ["mode pro ×1.75", { modelId: "kling-2.1-master", prompt: "a cat", mode: "pro" }, 0, 24.5],
     ["resolution 1080p ×1.5", { modelId: "kling-2.1-master", prompt: "a cat", resolution: "1080p" }, 0, 21],
     // 10 × 2.80 × 1.75 × 1.5 = 73.50; −10 % = 66.15
-    ["mode, resolution, duration and a 10 % discount", { modelId: "kling-2.1-master", prompt: "a cat", duration: 10, mode: "pro", resolution: "1080p" }, 10, 66.15],
+    [
+      "mode, resolution, duration and a 10 % discount",
+      { modelId: "kling-2.1-master", prompt: "a cat", duration: 10, mode: "pro", resolution: "1080p" },
+      10,
+      66.15
+    ],
     // image-to-video: + 0.50 per input image
-    ["operation image-to-video with imageCount 2", { modelId: "kling-2.1-master", operation: "image-to-video", imageCount: 2 }, 0, 15],
+    [
+      "operation image-to-video with imageCount 2",
+      { modelId: "kling-2.1-master", operation: "image-to-video", imageCount: 2 },
+      0,
+      15
+    ],
     // veo-3: 4.00/s, 4..8 s (default 8) = 32; fast ×1 | standard ×2; 1080p ×1.25; references 1 / 5 / 2 each; voice 3
     ["referenceImageCount 3", { modelId: "veo-3", prompt: "p", referenceImageCount: 3 }, 0, 35],
     ["referenceVideoCount 1", { modelId: "veo-3", prompt: "p", referenceVideoCount: 1 }, 0, 37],
     ["referenceAudioCount 2", { modelId: "veo-3", prompt: "p", referenceAudioCount: 2 }, 0, 36],
-    ["surcharges are not multiplied by mode or resolution", { modelId: "veo-3", prompt: "p", mode: "standard", resolution: "1080p", duration: 4, referenceImageCount: 1 }, 0, 41],
-    ["voiceCount 2 with <<<voice_N>>> markup", { modelId: "veo-3", prompt: "<<<voice_1>>> Hi <<<voice_2>>> Yo", voiceCount: 2 }, 0, 38],
+    [
+      "surcharges are not multiplied by mode or resolution",
+      { modelId: "veo-3", prompt: "p", mode: "standard", resolution: "1080p", duration: 4, referenceImageCount: 1 },
+      0,
+      41
+    ],
+    [
+      "voiceCount 2 with <<<voice_N>>> markup",
+      { modelId: "veo-3", prompt: "<<<voice_1>>> Hi <<<voice_2>>> Yo", voiceCount: 2 },
+      0,
+      38
+    ],
     ["voiceCount without markup costs nothing", { modelId: "veo-3", prompt: "voice_1 says hi", voiceCount: 2 }, 0, 32],
-    ["malformed markup is not markup", { modelId: "veo-3", prompt: "<<<voice_>>> <<voice_1>> <<<voice_x>>>", voiceCount: 2 }, 0, 32],
-    ["markup without voiceCount counts the distinct voices named", { modelId: "veo-3", prompt: "<<<voice_1>>> a <<<voice_1>>> b <<<voice_3>>> c" }, 0, 38],
+    [
+      "malformed markup is not markup",
+      { modelId: "veo-3", prompt: "<<<voice_>>> <<voice_1>> <<<voice_x>>>", voiceCount: 2 },
+      0,
+      32
+    ],
+    [
+      "markup without voiceCount counts the distinct voices named",
+      { modelId: "veo-3", prompt: "<<<voice_1>>> a <<<voice_1>>> b <<<voice_3>>> c" },
+      0,
+      38
+    ],
     ["voiceCount 0 with markup adds nothing", { modelId: "veo-3", prompt: "<<<voice_1>>> a", voiceCount: 0 }, 0, 32],
     // gpt-image-1: 6.00 per image; quality low ×0.25 | medium ×1 (default) | high ×4; 1024x1536 ×1.5; n multiplies; reference image 1.00
     ["image defaults (quality medium)", { modelId: "gpt-image-1", prompt: "p" }, 0, 6],
@@ -59,17 +91,42 @@ describe("estimate: every input has an effect", () => {
     ["resolution 1024x1536 ×1.5", { modelId: "gpt-image-1", prompt: "p", resolution: "1024x1536" }, 0, 9],
     ["imageOutputCount 4 multiplies", { modelId: "gpt-image-1", prompt: "p", imageOutputCount: 4 }, 0, 24],
     // 6 × 3 outputs + 2 × 1.00 references sent once = 20
-    ["n multiplies the output, not the per-request references", { modelId: "gpt-image-1", prompt: "p", imageOutputCount: 3, referenceImageCount: 2 }, 0, 20],
+    [
+      "n multiplies the output, not the per-request references",
+      { modelId: "gpt-image-1", prompt: "p", imageOutputCount: 3, referenceImageCount: 2 },
+      0,
+      20
+    ],
     // flux-kontext-pro: 4.00; turbo ×0.75; low ×0.6; input images 0.20 each (max 4)
     ["second model with quality low", { modelId: "flux-kontext-pro", prompt: "p", quality: "low" }, 0, 2.4],
     ["mode turbo ×0.75", { modelId: "flux-kontext-pro", prompt: "p", mode: "turbo" }, 0, 3],
-    ["imageCount 3 and imageOutputCount 2", { modelId: "flux-kontext-pro", prompt: "p", imageCount: 3, imageOutputCount: 2 }, 0, 8.6],
-    ["turbo × low × 9 outputs", { modelId: "flux-kontext-pro", prompt: "p", mode: "turbo", quality: "low", imageOutputCount: 9 }, 0, 16.2],
+    [
+      "imageCount 3 and imageOutputCount 2",
+      { modelId: "flux-kontext-pro", prompt: "p", imageCount: 3, imageOutputCount: 2 },
+      0,
+      8.6
+    ],
+    [
+      "turbo × low × 9 outputs",
+      { modelId: "flux-kontext-pro", prompt: "p", mode: "turbo", quality: "low", imageOutputCount: 9 },
+      0,
+      16.2
+    ],
     // eleven-v3-tts: 30.00 per 1K tokens, at least 50 tokens; expressive ×1.5; voice 2.00
     ["token minimum: 2 tokens billed as 50", { modelId: "eleven-v3-tts", prompt: "Hello there" }, 0, 1.5],
-    ["expressive with one voice by markup", { modelId: "eleven-v3-tts", prompt: "<<<voice_1>>> Hello there", mode: "expressive" }, 0, 4.25],
+    [
+      "expressive with one voice by markup",
+      { modelId: "eleven-v3-tts", prompt: "<<<voice_1>>> Hello there", mode: "expressive" },
+      0,
+      4.25
+    ],
     // 1 005 × 30 / 1000 = 30.15; × 1.5 = 45.225; + 3 voices × 2 = 51.225 → 51.23; −10 % = 46.1025 → 46.11
-    ["tokens, mode, voiceCount 3 and a discount, rounded once", { modelId: "eleven-v3-tts", prompt: voiced1005, mode: "expressive", voiceCount: 3 }, 10, 46.11],
+    [
+      "tokens, mode, voiceCount 3 and a discount, rounded once",
+      { modelId: "eleven-v3-tts", prompt: voiced1005, mode: "expressive", voiceCount: 3 },
+      10,
+      46.11
+    ],
     // gpt-5-mini: 0.20 per 1K tokens; reasoning ×3
     ["1 000 prompt tokens", { modelId: "gpt-5-mini", prompt: tokens1000 }, 0, 0.2],
     ["mode reasoning ×3", { modelId: "gpt-5-mini", prompt: tokens1000, mode: "reasoning" }, 0, 0.6],
@@ -111,7 +168,10 @@ describe("estimate: every input has an effect", () => {
     })
 
   it("reports units, the breakdown and base − discount = total", () => {
-    const q = quote({ modelId: "kling-2.1-master", prompt: "a cat", duration: 10, mode: "pro", resolution: "1080p" }, 10)
+    const q = quote(
+      { modelId: "kling-2.1-master", prompt: "a cat", duration: 10, mode: "pro", resolution: "1080p" },
+      10
+    )
     expect(q).toMatchObject({
       modelId: "kling-2.1-master",
       operation: "text-to-video",
@@ -148,14 +208,31 @@ describe("estimate: every input has an effect", () => {
   })
 
   it("defaults are resolved and shown", () => {
-    expect(quote({ modelId: "gpt-image-1", prompt: "p" })).toMatchObject({ operation: "text-to-image", mode: "standard", resolution: "1024x1024", quality: "medium", units: 1 })
+    expect(quote({ modelId: "gpt-image-1", prompt: "p" })).toMatchObject({
+      operation: "text-to-image",
+      mode: "standard",
+      resolution: "1024x1024",
+      quality: "medium",
+      units: 1
+    })
     expect(quote({ modelId: "whisper-large-v3", duration: 61 })).toMatchObject({ units: 2, billingUnit: "minute" })
   })
 
   it("surcharges and multipliers appear as their own steps", () => {
-    const q = quote({ modelId: "gpt-image-1", prompt: "p", quality: "high", imageOutputCount: 2, referenceImageCount: 1 }, 5)
+    const q = quote(
+      { modelId: "gpt-image-1", prompt: "p", quality: "high", imageOutputCount: 2, referenceImageCount: 1 },
+      5
+    )
     // 6 × 4 × 2 = 48; + 1 = 49; −5 % = 46.55
-    expect(q.breakdown.map((s) => s.step)).toEqual(["base", "mode", "resolution", "quality", "outputs", "referenceImages", "discount"])
+    expect(q.breakdown.map((s) => s.step)).toEqual([
+      "base",
+      "mode",
+      "resolution",
+      "quality",
+      "outputs",
+      "referenceImages",
+      "discount"
+    ])
     expect(q.breakdown.find((s) => s.step === "referenceImages")?.amountFranks).toBe(1)
     expect(q).toMatchObject({ baseFranks: 49, discountFranks: 2.45, totalFranks: 46.55 })
   })
@@ -185,7 +262,9 @@ describe("estimate: rejections name the field and the allowed values", () => {
   it("unknown operation", () => {
     const e = rejected({ modelId: "kling-2.1-master", operation: "dance" })
     expect(e.code).toBe("ESTIMATE_INVALID")
-    expect(e.messages).toEqual(['operation: "dance" is not offered by kling-2.1-master; allowed: text-to-video, image-to-video'])
+    expect(e.messages).toEqual([
+      'operation: "dance" is not offered by kling-2.1-master; allowed: text-to-video, image-to-video'
+    ])
   })
   it("unknown mode, resolution and quality: three messages at once", () => {
     const e = rejected({ modelId: "flux-kontext-pro", prompt: "p", mode: "fast", resolution: "4k", quality: "high" })
@@ -201,25 +280,43 @@ describe("estimate: rejections name the field and the allowed values", () => {
       'resolution: "4k" is not offered by gpt-image-1; allowed: 1024x1024, 1024x1536, 1536x1024'
     ]))
   it("quality on a model without quality tiers", () =>
-    expect(rejected({ modelId: "kling-2.1-master", prompt: "p", quality: "low" }).messages).toEqual(["quality: kling-2.1-master has no quality choice"]))
+    expect(rejected({ modelId: "kling-2.1-master", prompt: "p", quality: "low" }).messages).toEqual([
+      "quality: kling-2.1-master has no quality choice"
+    ]))
   it("duration below and above the model's range", () => {
-    expect(rejected({ modelId: "kling-2.1-master", prompt: "p", duration: 11 }).messages).toEqual(["duration: must be between 5 and 10 seconds for kling-2.1-master"])
-    expect(rejected({ modelId: "kling-2.1-master", prompt: "p", duration: 4 }).messages).toEqual(["duration: must be between 5 and 10 seconds for kling-2.1-master"])
+    expect(rejected({ modelId: "kling-2.1-master", prompt: "p", duration: 11 }).messages).toEqual([
+      "duration: must be between 5 and 10 seconds for kling-2.1-master"
+    ])
+    expect(rejected({ modelId: "kling-2.1-master", prompt: "p", duration: 4 }).messages).toEqual([
+      "duration: must be between 5 and 10 seconds for kling-2.1-master"
+    ])
   })
   it("duration on a model not priced by time", () =>
-    expect(rejected({ modelId: "gpt-image-1", prompt: "p", duration: 5 }).messages).toEqual(["duration: gpt-image-1 is not priced by duration"]))
+    expect(rejected({ modelId: "gpt-image-1", prompt: "p", duration: 5 }).messages).toEqual([
+      "duration: gpt-image-1 is not priced by duration"
+    ]))
   it("duration required and capped for per-minute pricing", () => {
     expect(rejected({ modelId: "whisper-large-v3" }).messages[0]).toMatch(/^duration: required/)
-    expect(rejected({ modelId: "whisper-large-v3", duration: 7201 }).messages).toEqual(["duration: must be at most 7200 seconds for whisper-large-v3"])
+    expect(rejected({ modelId: "whisper-large-v3", duration: 7201 }).messages).toEqual([
+      "duration: must be at most 7200 seconds for whisper-large-v3"
+    ])
   })
   it("prompt missing or blank for token-priced models", () => {
-    expect(rejected({ modelId: "gpt-5-mini" }).messages).toEqual(["prompt: required for gpt-5-mini (priced per 1K prompt tokens)"])
-    expect(rejected({ modelId: "gpt-5-mini", prompt: "   " }).messages).toEqual(["prompt: required for gpt-5-mini (priced per 1K prompt tokens)"])
+    expect(rejected({ modelId: "gpt-5-mini" }).messages).toEqual([
+      "prompt: required for gpt-5-mini (priced per 1K prompt tokens)"
+    ])
+    expect(rejected({ modelId: "gpt-5-mini", prompt: "   " }).messages).toEqual([
+      "prompt: required for gpt-5-mini (priced per 1K prompt tokens)"
+    ])
   })
   it("imageOutputCount > 1 on a model that renders one output", () =>
-    expect(rejected({ modelId: "background-removal", imageOutputCount: 2 }).messages).toEqual(["imageOutputCount: background-removal renders one output per request; must be 1"]))
+    expect(rejected({ modelId: "background-removal", imageOutputCount: 2 }).messages).toEqual([
+      "imageOutputCount: background-removal renders one output per request; must be 1"
+    ]))
   it("too many input images for the model", () =>
-    expect(rejected({ modelId: "kling-2.1-master", operation: "image-to-video", imageCount: 3 }).messages).toEqual(["imageCount: must be at most 2 for kling-2.1-master"]))
+    expect(rejected({ modelId: "kling-2.1-master", operation: "image-to-video", imageCount: 3 }).messages).toEqual([
+      "imageCount: must be at most 2 for kling-2.1-master"
+    ]))
   it("every input the model does not take, all at once", () => {
     const e = rejected({
       modelId: "kling-2.1-master",
@@ -241,7 +338,16 @@ describe("estimate: rejections name the field and the allowed values", () => {
     ])
   })
   it("zero counts of inputs a model does not take are fine", () =>
-    expect(quote({ modelId: "gpt-5-mini", prompt: tokens1000, imageCount: 0, referenceVideoCount: 0, voiceCount: 0, imageOutputCount: 1 }).totalFranks).toBe(0.2))
+    expect(
+      quote({
+        modelId: "gpt-5-mini",
+        prompt: tokens1000,
+        imageCount: 0,
+        referenceVideoCount: 0,
+        voiceCount: 0,
+        imageOutputCount: 1
+      }).totalFranks
+    ).toBe(0.2))
   it("the rejection carries its message for logs and its status for the envelope", () => {
     const e = rejected({ modelId: "kling-2.1-master", prompt: "p", duration: 11, mode: "x" })
     expect(e.status).toBe(400)

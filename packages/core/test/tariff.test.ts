@@ -1,7 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import { decodeTariffConfig, defaultTariffConfig, discountPercentOf, earnedPlan, type Plan, TariffConfig, tariffView } from "../src/index.js"
+import {
+  decodeTariffConfig,
+  defaultTariffConfig,
+  discountPercentOf,
+  earnedPlan,
+  type Plan,
+  TariffConfig,
+  tariffView
+} from "../src/index.js"
 
 const F = 100 // minor units per frank
 const view = (assigned: Plan, spentMinor: number) => tariffView(defaultTariffConfig, assigned, spentMinor)
@@ -39,7 +47,8 @@ describe("tariff view", () => {
         discountPercent: discount
       }))
 
-  it("lifetime spend is shown in franks with kopecks", () => expect(view("base", 12_345_678).lifetimeSpend).toBe(123_456.78))
+  it("lifetime spend is shown in franks with kopecks", () =>
+    expect(view("base", 12_345_678).lifetimeSpend).toBe(123_456.78))
 
   it("assigned above earned: the assigned plan applies; the next tier still needs its full threshold", () =>
     expect(view("max", 100_000 * F)).toEqual({
@@ -64,21 +73,39 @@ describe("tariff view", () => {
     }))
 
   it("ultra has no next tier, whether assigned or earned", () => {
-    expect(view("ultra", 0)).toMatchObject({ plan: "ultra", earnedPlan: "base", nextPlan: null, spendRequiredForNextPlan: null, discountPercent: 15 })
-    expect(view("base", 9_000_000 * F)).toMatchObject({ plan: "ultra", earnedPlan: "ultra", nextPlan: null, spendRequiredForNextPlan: null })
+    expect(view("ultra", 0)).toMatchObject({
+      plan: "ultra",
+      earnedPlan: "base",
+      nextPlan: null,
+      spendRequiredForNextPlan: null,
+      discountPercent: 15
+    })
+    expect(view("base", 9_000_000 * F)).toMatchObject({
+      plan: "ultra",
+      earnedPlan: "ultra",
+      nextPlan: null,
+      spendRequiredForNextPlan: null
+    })
   })
 
   it("the effective plan is never below the assigned one, and the discount never falls as spend grows", () => {
     const plans: ReadonlyArray<Plan> = ["base", "pro", "max", "ultra"]
     fc.assert(
-      fc.property(fc.constantFrom(...plans), fc.nat({ max: 3_000_000 * F }), fc.nat({ max: 1_000_000 * F }), (assigned, spent, more) => {
-        const v = view(assigned, spent)
-        expect(plans.indexOf(v.plan)).toBe(Math.max(plans.indexOf(assigned), plans.indexOf(v.earnedPlan)))
-        expect(discountPercentOf(defaultTariffConfig, assigned, spent + more)).toBeGreaterThanOrEqual(v.discountPercent)
-        // Spending exactly what is still required earns the next plan.
-        if (v.nextPlan !== null && v.spendRequiredForNextPlan !== null)
-          expect(earnedPlan(defaultTariffConfig, spent + Math.round(v.spendRequiredForNextPlan * F))).toBe(v.nextPlan)
-      })
+      fc.property(
+        fc.constantFrom(...plans),
+        fc.nat({ max: 3_000_000 * F }),
+        fc.nat({ max: 1_000_000 * F }),
+        (assigned, spent, more) => {
+          const v = view(assigned, spent)
+          expect(plans.indexOf(v.plan)).toBe(Math.max(plans.indexOf(assigned), plans.indexOf(v.earnedPlan)))
+          expect(discountPercentOf(defaultTariffConfig, assigned, spent + more)).toBeGreaterThanOrEqual(
+            v.discountPercent
+          )
+          // Spending exactly what is still required earns the next plan.
+          if (v.nextPlan !== null && v.spendRequiredForNextPlan !== null)
+            expect(earnedPlan(defaultTariffConfig, spent + Math.round(v.spendRequiredForNextPlan * F))).toBe(v.nextPlan)
+        }
+      )
     )
   })
 })
@@ -88,10 +115,13 @@ describe("tariff configuration", () => {
     tiers: t.map(([plan, minLifetimeSpendMinor, discountPercent]) => ({ plan, minLifetimeSpendMinor, discountPercent }))
   })
 
-  it("the default configuration is valid", () => expect(decodeTariffConfig(defaultTariffConfig)).toEqual(Either.right(defaultTariffConfig)))
+  it("the default configuration is valid", () =>
+    expect(decodeTariffConfig(defaultTariffConfig)).toEqual(Either.right(defaultTariffConfig)))
 
   it("a custom configuration, listed in any order, drives the view", () => {
-    const custom = Either.getOrThrow(decodeTariffConfig(tiers(["ultra", 30 * F, 40], ["base", 0, 0], ["max", 20 * F, 30], ["pro", 10 * F, 20])))
+    const custom = Either.getOrThrow(
+      decodeTariffConfig(tiers(["ultra", 30 * F, 40], ["base", 0, 0], ["max", 20 * F, 30], ["pro", 10 * F, 20]))
+    )
     expect(tariffView(custom, "base", 25 * F)).toEqual({
       plan: "max",
       assignedPlan: "base",
@@ -119,8 +149,15 @@ describe("tariff configuration", () => {
   })
 
   it("rejects a plan listed twice and equal thresholds", () =>
-    expect(decodeTariffConfig(tiers(["base", 0, 0], ["pro", 0, 5], ["max", 10, 10], ["ultra", 20, 15], ["pro", 5, 5]))).toEqual(
-      Either.left(["tiers.4.plan: plan pro appears more than once", "tiers.1.minLifetimeSpendMinor: tier pro must need more lifetime spend than base"].join("\n"))
+    expect(
+      decodeTariffConfig(tiers(["base", 0, 0], ["pro", 0, 5], ["max", 10, 10], ["ultra", 20, 15], ["pro", 5, 5]))
+    ).toEqual(
+      Either.left(
+        [
+          "tiers.4.plan: plan pro appears more than once",
+          "tiers.1.minLifetimeSpendMinor: tier pro must need more lifetime spend than base"
+        ].join("\n")
+      )
     ))
 
   it("rejects malformed tiers field by field", () =>

@@ -31,7 +31,8 @@ const task = (status: TaskStatus, over: Partial<Task> = {}): Task => ({
 
 const png: TaskOutput = { _tag: "Content", mimeType: "image/png", bytes: new Uint8Array([1, 2, 3]) }
 const started: TaskOutcome = { _tag: "Started" }
-const succeeded = (costMinor?: number): TaskOutcome => (costMinor === undefined ? { _tag: "Succeeded", output: png } : { _tag: "Succeeded", output: png, costMinor })
+const succeeded = (costMinor?: number): TaskOutcome =>
+  costMinor === undefined ? { _tag: "Succeeded", output: png } : { _tag: "Succeeded", output: png, costMinor }
 const failed: TaskOutcome = { _tag: "Failed", failure: { code: "PROVIDER_ERROR", message: "boom" } }
 
 describe("task state machine", () => {
@@ -68,22 +69,42 @@ describe("task state machine", () => {
   })
 
   it("a link output is recorded as the provider's URL, without content", () => {
-    const link: TaskOutcome = { _tag: "Succeeded", output: { _tag: "Link", url: "https://cdn.example/x.mp4", mimeType: "video/mp4", sizeBytes: 99, text: "t" } }
+    const link: TaskOutcome = {
+      _tag: "Succeeded",
+      output: { _tag: "Link", url: "https://cdn.example/x.mp4", mimeType: "video/mp4", sizeBytes: 99, text: "t" }
+    }
     const t = transitionTask(task("running"), link, ctx)
-    expect(t).toMatchObject({ _tag: "Moved", content: undefined, task: { result: { url: "https://cdn.example/x.mp4", sizeBytes: 99, text: "t" } } })
+    expect(t).toMatchObject({
+      _tag: "Moved",
+      content: undefined,
+      task: { result: { url: "https://cdn.example/x.mp4", sizeBytes: 99, text: "t" } }
+    })
   })
 
   it("failure from queued or running refunds and keeps the reason", () => {
     for (const from of ["queued", "running"] as const) {
       const t = transitionTask(task(from), failed, ctx)
-      expect(t).toMatchObject({ _tag: "Moved", settlement: "refund", task: { status: "failed", failure: failed._tag === "Failed" ? failed.failure : null, finishedAt: 5_000, costMinor: null } })
+      expect(t).toMatchObject({
+        _tag: "Moved",
+        settlement: "refund",
+        task: {
+          status: "failed",
+          failure: failed._tag === "Failed" ? failed.failure : null,
+          finishedAt: 5_000,
+          costMinor: null
+        }
+      })
     }
   })
 
   it("terminal states absorb every report", () => {
-    const done = [task("succeeded", { costMinor: 600, finishedAt: 3_000 }), task("failed", { failure: { code: "X", message: "x" }, finishedAt: 3_000 })]
+    const done = [
+      task("succeeded", { costMinor: 600, finishedAt: 3_000 }),
+      task("failed", { failure: { code: "X", message: "x" }, finishedAt: 3_000 })
+    ]
     for (const t of done)
-      for (const outcome of [started, succeeded(), succeeded(1), failed]) expect(transitionTask(t, outcome, ctx)).toEqual({ _tag: "Ignored", reason: "already_finished" })
+      for (const outcome of [started, succeeded(), succeeded(1), failed])
+        expect(transitionTask(t, outcome, ctx)).toEqual({ _tag: "Ignored", reason: "already_finished" })
   })
 
   it("any sequence of reports settles a task at most once, with a charge within the reservation", () => {
@@ -117,8 +138,15 @@ describe("task state machine", () => {
     expect(outcomeProblem(succeeded(-1))).toContain("non-negative")
     expect(outcomeProblem(succeeded(1.5))).toContain("integer")
     expect(outcomeProblem({ _tag: "Succeeded", output: { ...png, mimeType: "" } })).toContain("MIME")
-    expect(outcomeProblem({ _tag: "Succeeded", output: { _tag: "Link", url: "ftp://x", mimeType: "a/b", sizeBytes: 1 } })).toContain("http")
-    expect(outcomeProblem({ _tag: "Succeeded", output: { _tag: "Content", mimeType: "a/b", bytes: new Uint8Array(4 * 1024 * 1024 + 1) } })).toContain("link")
+    expect(
+      outcomeProblem({ _tag: "Succeeded", output: { _tag: "Link", url: "ftp://x", mimeType: "a/b", sizeBytes: 1 } })
+    ).toContain("http")
+    expect(
+      outcomeProblem({
+        _tag: "Succeeded",
+        output: { _tag: "Content", mimeType: "a/b", bytes: new Uint8Array(4 * 1024 * 1024 + 1) }
+      })
+    ).toContain("link")
     expect(outcomeProblem({ _tag: "Failed", failure: { code: "", message: "x" } })).toContain("code")
     for (const ok of [started, succeeded(), succeeded(0), failed]) expect(outcomeProblem(ok)).toBeUndefined()
   })
@@ -144,18 +172,31 @@ describe("launch request", () => {
   })
 
   it("refuses counts that contradict the inputs, all at once", () => {
-    const r = resolveLaunch({ modelId: "veo-3", referenceImageCount: 3, imageCount: 1, inputs: [{ storedFileId: fileA, role: "referenceImage" }] })
+    const r = resolveLaunch({
+      modelId: "veo-3",
+      referenceImageCount: 3,
+      imageCount: 1,
+      inputs: [{ storedFileId: fileA, role: "referenceImage" }]
+    })
     expect(r.problems).toEqual([
       'imageCount: 1 does not match the 0 input(s) with role "image"',
       'referenceImageCount: 3 does not match the 1 input(s) with role "referenceImage"'
     ])
     // A stated count that agrees is fine, with or without inputs.
-    expect(resolveLaunch({ modelId: "veo-3", referenceImageCount: 1, inputs: [{ storedFileId: fileA, role: "referenceImage" }] }).problems).toEqual([])
+    expect(
+      resolveLaunch({
+        modelId: "veo-3",
+        referenceImageCount: 1,
+        inputs: [{ storedFileId: fileA, role: "referenceImage" }]
+      }).problems
+    ).toEqual([])
     expect(resolveLaunch({ modelId: "veo-3", referenceImageCount: 0 }).problems).toEqual([])
   })
 
   it("a retry is the same launch whatever the key order; another prompt is not", () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: 2 } })).toBe('{"a":{"c":2,"d":[1,{"y":2,"z":1}]},"b":1}')
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: 2 } })).toBe(
+      '{"a":{"c":2,"d":[1,{"y":2,"z":1}]},"b":1}'
+    )
     const first = resolveLaunch({ modelId: "gpt-image-1", prompt: "a cat", quality: "low" })
     const stored = { request: first.estimate, inputs: first.inputs }
     expect(sameLaunch(stored, resolveLaunch({ quality: "low", prompt: "a cat", modelId: "gpt-image-1" }))).toBe(true)

@@ -43,7 +43,8 @@ const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer
   [
     "an Effect signer",
     (broken, signer) => ({
-      sign: (secret, timestamp, body) => (secret === broken ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body))
+      sign: (secret, timestamp, body) =>
+        secret === broken ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body)
     })
   ],
   [
@@ -61,27 +62,34 @@ const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer
 
 describe("DeliveryWorker with a batch", () => {
   for (const [kind, breakSigner] of brokenFor)
-    it.effect(`an attempt that cannot be signed (${kind}) is left to its lease; the rest of its batch is delivered`, () =>
-      Effect.gen(function* () {
-        yield* TestClock.setTime(T0)
-        const webhooks = yield* Webhooks
-        const receiver = yield* ScriptedReceiver
-        const sim = yield* Simulation
-        const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) => webhooks.createEndpoint("p1", { url: `https://${name}.example/hook` }))
-        const secretOfB = endpoints[1]?.secret ?? ""
-        yield* Effect.forEach(endpoints, (e) => webhooks.sendTest("p1", e.id))
-        // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
-        const signer = yield* WebhookSigner
-        yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, breakSigner(secretOfB, signer)))
-        expect((yield* receiver.received).map((r) => new URL(r.url).hostname).sort()).toEqual(["a.example", "c.example"])
-        const statusOf = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) =>
-          Object.fromEntries(deliveries.map((d) => [endpoints.findIndex((e) => e.id === d.endpointId), d.status]))
-        )
-        expect(yield* statusOf).toEqual({ 0: "delivered", 1: "delivering", 2: "delivered" })
-        // Never sent, yet claimed: once its lease runs out it is uncertain, like any attempt the worker lost.
-        yield* sim.advance("2 minutes")
-        expect(yield* statusOf).toEqual({ 0: "delivered", 1: "uncertain", 2: "delivered" })
-      }).pipe(Effect.provide(SimulationEngine()))
+    it.effect(
+      `an attempt that cannot be signed (${kind}) is left to its lease; the rest of its batch is delivered`,
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(T0)
+          const webhooks = yield* Webhooks
+          const receiver = yield* ScriptedReceiver
+          const sim = yield* Simulation
+          const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) =>
+            webhooks.createEndpoint("p1", { url: `https://${name}.example/hook` })
+          )
+          const secretOfB = endpoints[1]?.secret ?? ""
+          yield* Effect.forEach(endpoints, (e) => webhooks.sendTest("p1", e.id))
+          // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
+          const signer = yield* WebhookSigner
+          yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, breakSigner(secretOfB, signer)))
+          expect((yield* receiver.received).map((r) => new URL(r.url).hostname).sort()).toEqual([
+            "a.example",
+            "c.example"
+          ])
+          const statusOf = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) =>
+            Object.fromEntries(deliveries.map((d) => [endpoints.findIndex((e) => e.id === d.endpointId), d.status]))
+          )
+          expect(yield* statusOf).toEqual({ 0: "delivered", 1: "delivering", 2: "delivered" })
+          // Never sent, yet claimed: once its lease runs out it is uncertain, like any attempt the worker lost.
+          yield* sim.advance("2 minutes")
+          expect(yield* statusOf).toEqual({ 0: "delivered", 1: "uncertain", 2: "delivered" })
+        }).pipe(Effect.provide(SimulationEngine()))
     )
 
   it.effect("a class-based synchronous signer keeps its `this` when the worker signs with it", () =>

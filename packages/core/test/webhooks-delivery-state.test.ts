@@ -36,13 +36,23 @@ describe("delivery state machine", () => {
     expect(transition(s, { _tag: "Claim", leaseMs: 10 }, 999)).toEqual({ _tag: "Rejected", reason: "not_due" })
     const d = moved(s, { _tag: "Claim", leaseMs: 30_000 }, 1000)
     expect(transition(d, { _tag: "LeaseExpired" }, 30_999)).toEqual({ _tag: "Rejected", reason: "lease_active" })
-    expect(moved(d, { _tag: "LeaseExpired" }, 31_000)).toEqual({ status: "uncertain", attempts: 1, nextAttemptAt: null, leaseUntil: null })
+    expect(moved(d, { _tag: "LeaseExpired" }, 31_000)).toEqual({
+      status: "uncertain",
+      attempts: 1,
+      nextAttemptAt: null,
+      leaseUntil: null
+    })
   })
 
   it("replay re-queues uncertain, dead-lettered and delivered deliveries with a fresh budget", () => {
     for (const status of ["uncertain", "dead_lettered", "delivered"] as const) {
       const s: DeliveryState = { status, attempts: 6, nextAttemptAt: null, leaseUntil: null }
-      expect(moved(s, { _tag: "Replay" }, 5)).toEqual({ status: "pending", attempts: 0, nextAttemptAt: 5, leaseUntil: null })
+      expect(moved(s, { _tag: "Replay" }, 5)).toEqual({
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: 5,
+        leaseUntil: null
+      })
     }
   })
 
@@ -54,18 +64,56 @@ describe("delivery state machine", () => {
       uncertain: { status: "uncertain", attempts: 2, nextAttemptAt: null, leaseUntil: null },
       dead_lettered: { status: "dead_lettered", attempts: 6, nextAttemptAt: null, leaseUntil: null }
     }
-    const inputs: DeliveryInput[] = [{ _tag: "Claim", leaseMs: 1 }, { _tag: "Succeeded" }, { _tag: "Failed" }, { _tag: "LeaseExpired" }, { _tag: "Replay" }]
+    const inputs: DeliveryInput[] = [
+      { _tag: "Claim", leaseMs: 1 },
+      { _tag: "Succeeded" },
+      { _tag: "Failed" },
+      { _tag: "LeaseExpired" },
+      { _tag: "Replay" }
+    ]
     const allowed: Record<DeliveryStatus, Record<DeliveryInput["_tag"], DeliveryStatus | "rejected">> = {
-      pending: { Claim: "delivering", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "rejected" },
-      delivering: { Claim: "rejected", Succeeded: "delivered", Failed: "pending", LeaseExpired: "uncertain", Replay: "rejected" },
-      delivered: { Claim: "rejected", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "pending" },
-      uncertain: { Claim: "rejected", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "pending" },
-      dead_lettered: { Claim: "rejected", Succeeded: "rejected", Failed: "rejected", LeaseExpired: "rejected", Replay: "pending" }
+      pending: {
+        Claim: "delivering",
+        Succeeded: "rejected",
+        Failed: "rejected",
+        LeaseExpired: "rejected",
+        Replay: "rejected"
+      },
+      delivering: {
+        Claim: "rejected",
+        Succeeded: "delivered",
+        Failed: "pending",
+        LeaseExpired: "uncertain",
+        Replay: "rejected"
+      },
+      delivered: {
+        Claim: "rejected",
+        Succeeded: "rejected",
+        Failed: "rejected",
+        LeaseExpired: "rejected",
+        Replay: "pending"
+      },
+      uncertain: {
+        Claim: "rejected",
+        Succeeded: "rejected",
+        Failed: "rejected",
+        LeaseExpired: "rejected",
+        Replay: "pending"
+      },
+      dead_lettered: {
+        Claim: "rejected",
+        Succeeded: "rejected",
+        Failed: "rejected",
+        LeaseExpired: "rejected",
+        Replay: "pending"
+      }
     }
     for (const [status, state] of Object.entries(states) as Array<[DeliveryStatus, DeliveryState]>) {
       for (const input of inputs) {
         const t = transition(state, input, 10)
-        expect(t._tag === "Moved" ? t.state.status : "rejected", `${status} + ${input._tag}`).toBe(allowed[status][input._tag])
+        expect(t._tag === "Moved" ? t.state.status : "rejected", `${status} + ${input._tag}`).toBe(
+          allowed[status][input._tag]
+        )
       }
     }
   })

@@ -17,7 +17,12 @@ const claim = (attempts: number, status: "delivering" | "pending" = "delivering"
   secret: "whsec_a",
   previousSecret: null,
   previousSecretValidUntil: null,
-  state: { status, attempts, nextAttemptAt: status === "pending" ? 0 : null, leaseUntil: status === "delivering" ? 60_000 : null },
+  state: {
+    status,
+    attempts,
+    nextAttemptAt: status === "pending" ? 0 : null,
+    leaseUntil: status === "delivering" ? 60_000 : null
+  },
   claimToken: "t"
 })
 

@@ -15,7 +15,10 @@ const Recording = Layer.effectContext(
     Context.make(Reports, log).pipe(
       Context.add(DeliveryObserver, {
         attemptsRecorded: (finished: ReadonlyArray<FinishedAttempt>) =>
-          Ref.update(log, (l) => [...l, `recorded ${finished.map((f) => `${f.outcome}/${f.attempt.responseStatus}→${f.next.status}`).join(", ")}`]),
+          Ref.update(log, (l) => [
+            ...l,
+            `recorded ${finished.map((f) => `${f.outcome}/${f.attempt.responseStatus}→${f.next.status}`).join(", ")}`
+          ]),
         leasesExpired: (count: number) => Ref.update(log, (l) => [...l, `expired ${count}`])
       })
     )
@@ -40,7 +43,11 @@ it.effect("reports every written outcome once and the leases that ran out", () =
   Effect.gen(function* () {
     const { webhooks, sim, endpoint } = yield* testEventAnswered([503, "timeout", 200, "crash"])
     const reports = yield* Reports
-    expect(yield* Ref.get(reports)).toEqual(["recorded Answered/503→pending", "recorded TimedOut/null→pending", "recorded Answered/200→delivered"])
+    expect(yield* Ref.get(reports)).toEqual([
+      "recorded Answered/503→pending",
+      "recorded TimedOut/null→pending",
+      "recorded Answered/200→delivered"
+    ])
     // The worker dies mid-request: nothing is recorded, and the sweep after the lease expires it.
     yield* webhooks.sendTest("partner-1", endpoint.id)
     yield* sim.advance("5 minutes")
@@ -56,7 +63,12 @@ it.effect("an observer that dies does not stop the worker", () =>
   }).pipe(
     Effect.provide(
       SimulationEngine().pipe(
-        Layer.provide(Layer.succeed(DeliveryObserver, { attemptsRecorded: () => Effect.dieMessage("observer bug"), leasesExpired: () => Effect.dieMessage("observer bug") })),
+        Layer.provide(
+          Layer.succeed(DeliveryObserver, {
+            attemptsRecorded: () => Effect.dieMessage("observer bug"),
+            leasesExpired: () => Effect.dieMessage("observer bug")
+          })
+        ),
         Layer.provide(Logger.remove(Logger.defaultLogger))
       )
     )

@@ -11,7 +11,9 @@ const outboxWith = (announcer: Layer.Layer<EventAnnouncer> | undefined) =>
   Outbox.live.pipe(Layer.provide(Layer.mergeAll(MemoryWebhookStore, Ids.Live, announcer ?? Layer.empty)))
 
 /** Whether the worker's wake-up holds a signal now (taken, so the next check starts empty). */
-const signalled = Effect.flatMap(DeliveryWakeup, (w) => Effect.map(Effect.timeoutOption(w.await, "10 millis"), Option.isSome))
+const signalled = Effect.flatMap(DeliveryWakeup, (w) =>
+  Effect.map(Effect.timeoutOption(w.await, "10 millis"), Option.isSome)
+)
 
 describe("Outbox.wake", () => {
   it.live("signals the worker and announces once per call when an announcer is provided", () =>

@@ -50,9 +50,16 @@ describe("verifyWebhookEffect", () => {
     Effect.gen(function* () {
       yield* TestClock.setTime(ts * 1000)
       const headers = yield* headersFor(body)
-      const refuse = (h: Record<string, string>, rawBody = body) => Effect.flip(verifyWebhookEffect({ secret, headers: h, rawBody }))
-      expect(yield* refuse(headers, body.replace("12.5", "13.5"))).toMatchObject({ reason: "signature_mismatch", status: 401 })
-      expect(yield* refuse({ ...headers, "x-service-timestamp": "soon" })).toMatchObject({ reason: "malformed_timestamp", status: 400 })
+      const refuse = (h: Record<string, string>, rawBody = body) =>
+        Effect.flip(verifyWebhookEffect({ secret, headers: h, rawBody }))
+      expect(yield* refuse(headers, body.replace("12.5", "13.5"))).toMatchObject({
+        reason: "signature_mismatch",
+        status: 401
+      })
+      expect(yield* refuse({ ...headers, "x-service-timestamp": "soon" })).toMatchObject({
+        reason: "malformed_timestamp",
+        status: 400
+      })
       expect(yield* refuse({})).toMatchObject({ reason: "missing_headers", status: 400 })
     })
   )
@@ -79,7 +86,8 @@ describe("decodeReceivedEvent", () => {
 
   it.effect("refuses bodies that are not the envelope: bad JSON, missing fields, invalid UTF-8", () =>
     Effect.gen(function* () {
-      const bad = (raw: string | Uint8Array) => Effect.map(Effect.flip(decodeReceivedEvent(raw, verified)), (e) => [e.reason, e.status])
+      const bad = (raw: string | Uint8Array) =>
+        Effect.map(Effect.flip(decodeReceivedEvent(raw, verified)), (e) => [e.reason, e.status])
       expect(yield* bad("{not json")).toEqual(["malformed_body", 400])
       expect(yield* bad(JSON.stringify({ ...envelope, eventId: 7 }))).toEqual(["malformed_body", 400])
       const { data: _data, ...withoutData } = envelope

@@ -29,10 +29,15 @@ describe("sendBatchWith", () => {
   it.effect("without one: an attempt interrupted mid-request ends alone, its siblings report", () =>
     Effect.gen(function* () {
       const transport: WebhookTransportShape = {
-        send: (r) => (r.url === "crash" ? Effect.interrupt : Effect.succeed<AttemptOutcome>({ _tag: "Answered", status: r.url === "ok" ? 200 : 500 }))
+        send: (r) =>
+          r.url === "crash"
+            ? Effect.interrupt
+            : Effect.succeed<AttemptOutcome>({ _tag: "Answered", status: r.url === "ok" ? 200 : 500 })
       }
       const reports: Array<readonly [number, AttemptOutcome]> = []
-      yield* sendBatchWith(transport)([request("ok"), request("crash"), request("fail")], (i, o) => reports.push([i, o]))
+      yield* sendBatchWith(transport)([request("ok"), request("crash"), request("fail")], (i, o) =>
+        reports.push([i, o])
+      )
       expect(reports).toEqual([
         [0, { _tag: "Answered", status: 200 }],
         [2, { _tag: "Answered", status: 500 }]

@@ -9,7 +9,14 @@ import { Clock, Duration, Effect, Fiber, Layer } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
 
 // Short lease, long sweep interval: the lease ends well before the worker's second sweep.
-const config = { concurrency: 8, batchSize: 8, leaseMs: 50, pollIntervalMs: 1_000, drainMs: 1_000, sweepIntervalMs: 2_000 }
+const config = {
+  concurrency: 8,
+  batchSize: 8,
+  leaseMs: 50,
+  pollIntervalMs: 1_000,
+  drainMs: 1_000,
+  sweepIntervalMs: 2_000
+}
 
 describe("DeliveryWorker waiting", () => {
   // Live clock: the defect was a loop of sleep(0) turns, which only real time shows.

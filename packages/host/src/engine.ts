@@ -40,7 +40,13 @@ import {
   Webhooks,
   WebhookSettings
 } from "@frank/core"
-import { fileBlobStoreLayer, guardedDispatcherLayer, httpMediaFetcherLayer, NodeMediaProbe, SqlStoredFileStore } from "@frank/adapters"
+import {
+  fileBlobStoreLayer,
+  guardedDispatcherLayer,
+  httpMediaFetcherLayer,
+  NodeMediaProbe,
+  SqlStoredFileStore
+} from "@frank/adapters"
 import { DEFAULT_MAX_CONCURRENT_IMPORTS, ImportSettings, StoredFiles, StoredFileUrls } from "@frank/core"
 import { sandboxGenerationLayer, SqlTaskStore } from "@frank/adapters"
 import { Tasks, TaskSettings } from "@frank/core"
@@ -69,14 +75,29 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
   })
 
 /** `notifyOrigin`: what this instance's webhook NOTIFYs carry (workers/notifyOrigin.ts). */
-export const engineLayer = (config: HostConfigShape, pepper: Redacted.Redacted<string>, catalog: Catalog, notifyOrigin: NotifyOrigin) => {
+export const engineLayer = (
+  config: HostConfigShape,
+  pepper: Redacted.Redacted<string>,
+  catalog: Catalog,
+  notifyOrigin: NotifyOrigin
+) => {
   // Every service wakes the worker in-process after its commit. On Postgres the outbox also
   // announces to other instances after commit (one coalesced NOTIFY at a time), not inside each
   // business transaction, where NOTIFY would make Postgres commit them one at a time. On the
   // embedded database this process is the only one: nothing to announce.
-  const announcer = config.databaseUrl._tag === "Some" ? pgNotifyAnnouncerLayer({ payload: notifyOrigin.payload }) : Layer.empty
+  const announcer =
+    config.databaseUrl._tag === "Some" ? pgNotifyAnnouncerLayer({ payload: notifyOrigin.payload }) : Layer.empty
   const webhookStore = sqlWebhookStoreLayer({ notify: "none" })
-  const stores = Layer.mergeAll(SqlLedgerStore, SqlAccessStores, SqlRateLimitStore, webhookStore, announcer, SqlPaymentStore, SqlSandboxAcquirerStore, SqlInvoiceStores)
+  const stores = Layer.mergeAll(
+    SqlLedgerStore,
+    SqlAccessStores,
+    SqlRateLimitStore,
+    webhookStore,
+    announcer,
+    SqlPaymentStore,
+    SqlSandboxAcquirerStore,
+    SqlInvoiceStores
+  )
   const services = Layer.mergeAll(
     Ledger.layer,
     Access.layer,
@@ -148,14 +169,22 @@ export const tasksLayer = (config: HostConfigShape) => {
     Layer.provideMerge(
       Layer.mergeAll(
         SqlTaskStore,
-        sandboxGenerationLayer({ autoCompleteAfter: config.sandboxTaskSeconds === 0 ? undefined : Duration.seconds(config.sandboxTaskSeconds) }),
+        sandboxGenerationLayer({
+          autoCompleteAfter: config.sandboxTaskSeconds === 0 ? undefined : Duration.seconds(config.sandboxTaskSeconds)
+        }),
         TaskSettings.layer({ publicBaseUrl: config.publicBaseUrl })
       )
     )
   )
   const resume = Layer.effectDiscard(
     Effect.flatMap(Tasks, (t) => t.resumeUnfinished).pipe(
-      Effect.tap((n) => (n > 0 ? Effect.logInfo("unfinished generation tasks handed to the provider again").pipe(Effect.annotateLogs({ tasks: n })) : Effect.void))
+      Effect.tap((n) =>
+        n > 0
+          ? Effect.logInfo("unfinished generation tasks handed to the provider again").pipe(
+              Effect.annotateLogs({ tasks: n })
+            )
+          : Effect.void
+      )
     )
   )
   return resume.pipe(Layer.provideMerge(tasks))

@@ -27,8 +27,12 @@ const program = Effect.gen(function* () {
   const pepper = yield* loadOrCreateSecret(config.dataDir, "key-pepper", config.keyPepper)
   // Shown once, on the first start; afterwards only where it is kept.
   yield* announceAdminToken(adminToken)
-  if (config.allowPrivateNetwork) yield* Effect.logWarning("FRANK_ALLOW_PRIVATE_NETWORK is on: webhooks and imports may reach private addresses (development only)")
-  if (config.sandboxClock) yield* Effect.logWarning("FRANK_SANDBOX_CLOCK is on: the admin API can move this host's clock (sandbox only)")
+  if (config.allowPrivateNetwork)
+    yield* Effect.logWarning(
+      "FRANK_ALLOW_PRIVATE_NETWORK is on: webhooks and imports may reach private addresses (development only)"
+    )
+  if (config.sandboxClock)
+    yield* Effect.logWarning("FRANK_SANDBOX_CLOCK is on: the admin API can move this host's clock (sandbox only)")
   const catalog = yield* loadCatalog(config.pricingCatalog)
   const sandbox = makeSandboxClock(config.sandboxClock)
 
@@ -38,12 +42,17 @@ const program = Effect.gen(function* () {
   // On SIGTERM the server stops taking requests and the worker stops claiming and lets in-flight
   // deliveries finish; the database (provided below both) closes after them.
   const Server = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value })
-  const Worker = deliveryWorkerLayer({ listen: config.databaseUrl._tag === "Some", isOwnNotification: notifyOrigin.isOwn })
+  const Worker = deliveryWorkerLayer({
+    listen: config.databaseUrl._tag === "Some",
+    isOwnNotification: notifyOrigin.isOwn
+  })
   const Main = Layer.mergeAll(Server, Worker, webhookBacklogGauges).pipe(
     Layer.provide(Readiness.layer(migrationCount)),
     Layer.provide(Engine),
     Layer.provide(Database),
-    Layer.provide(Layer.mergeAll(Metrics.layer, sandboxClockLayer(sandbox), Layer.succeed(HostConfig, config), Ids.Live)),
+    Layer.provide(
+      Layer.mergeAll(Metrics.layer, sandboxClockLayer(sandbox), Layer.succeed(HostConfig, config), Ids.Live)
+    ),
     // No span exporter is configured in the reference host, so spans would only cost CPU per
     // request and per query (measured: ~40% more CPU per SQL statement). Embedders with
     // OpenTelemetry keep Effect's tracer on.
@@ -58,8 +67,12 @@ const program = Effect.gen(function* () {
   const serve = Effect.scoped(
     Effect.gen(function* () {
       yield* Layer.build(Main)
-      yield* Effect.logInfo("Frank host ready").pipe(Effect.annotateLogs({ host: config.host, port: config.port, publicBaseUrl: config.publicBaseUrl }))
-      yield* Effect.addFinalizer(() => Effect.logInfo("stopping: no new requests; in-flight requests and deliveries finish, then the database closes"))
+      yield* Effect.logInfo("Frank host ready").pipe(
+        Effect.annotateLogs({ host: config.host, port: config.port, publicBaseUrl: config.publicBaseUrl })
+      )
+      yield* Effect.addFinalizer(() =>
+        Effect.logInfo("stopping: no new requests; in-flight requests and deliveries finish, then the database closes")
+      )
       return yield* Effect.never
     })
   ).pipe(Effect.onInterrupt(() => Effect.logInfo("Frank host stopped")))

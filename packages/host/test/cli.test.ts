@@ -18,8 +18,11 @@ import { type CliPlan, type HttpPlan, planInvocation } from "../src/cli/plan.js"
 const BIN = resolve(import.meta.dirname, "../bin/frank.mjs")
 const noFiles = () => undefined
 
-const plan = (argv: ReadonlyArray<string>, env: Env = { FRANK_ADMIN_TOKEN: "tok" }, files: Record<string, string> = {}): CliPlan =>
-  planInvocation(argv, env, (path) => files[path])
+const plan = (
+  argv: ReadonlyArray<string>,
+  env: Env = { FRANK_ADMIN_TOKEN: "tok" },
+  files: Record<string, string> = {}
+): CliPlan => planInvocation(argv, env, (path) => files[path])
 
 const request = (argv: ReadonlyArray<string>, env?: Env): HttpPlan => {
   const p = plan(argv, env)
@@ -52,27 +55,54 @@ describe("frank: argv → request", () => {
 
   it("sessions create, with and without --ttl; ids are percent-encoded", () => {
     const r = request(["sessions", "create", "--partner", "p/1", "--ttl", "600"])
-    expect([r.method, r.url, r.body]).toEqual(["POST", `${BASE}/admin/v1/partners/p%2F1/sessions`, JSON.stringify({ ttlSeconds: 600 })])
+    expect([r.method, r.url, r.body]).toEqual([
+      "POST",
+      `${BASE}/admin/v1/partners/p%2F1/sessions`,
+      JSON.stringify({ ttlSeconds: 600 })
+    ])
     expect(request(["sessions", "create", "--partner", "p1"]).body).toBe("{}")
     expect(usage(["sessions", "create", "--partner", "p1", "--ttl", "1.5"])).toMatch(/--ttl must be a whole number/)
   })
 
   it("credits add, with description and a negative adjustment", () => {
-    const r = request(["credits", "add", "--partner", "p1", "--amount", "12.5", "--kind", "bonus", "--description", "welcome"])
+    const r = request([
+      "credits",
+      "add",
+      "--partner",
+      "p1",
+      "--amount",
+      "12.5",
+      "--kind",
+      "bonus",
+      "--description",
+      "welcome"
+    ])
     expect([r.method, r.url, r.headers]).toEqual(["POST", `${BASE}/admin/v1/partners/p1/credits`, JSON_HEADERS])
     expect(JSON.parse(r.body!)).toEqual({ amountFranks: 12.5, kind: "bonus", description: "welcome" })
-    expect(JSON.parse(request(["credits", "add", "--partner", "p1", "--amount=-5", "--kind", "adjustment"]).body!)).toEqual({
+    expect(
+      JSON.parse(request(["credits", "add", "--partner", "p1", "--amount=-5", "--kind", "adjustment"]).body!)
+    ).toEqual({
       amountFranks: -5,
       kind: "adjustment"
     })
-    expect(usage(["credits", "add", "--partner", "p1", "--amount", "ten", "--kind", "bonus"])).toMatch(/--amount must be a number/)
-    expect(usage(["credits", "add", "--partner", "p1", "--amount", "1", "--kind", "gift"])).toMatch(/--kind must be one of bonus, adjustment/)
+    expect(usage(["credits", "add", "--partner", "p1", "--amount", "ten", "--kind", "bonus"])).toMatch(
+      /--amount must be a number/
+    )
+    expect(usage(["credits", "add", "--partner", "p1", "--amount", "1", "--kind", "gift"])).toMatch(
+      /--kind must be one of bonus, adjustment/
+    )
   })
 
   it("tariff set", () => {
     const r = request(["tariff", "set", "--partner", "p1", "--plan", "pro"])
-    expect([r.method, r.url, r.body]).toEqual(["PUT", `${BASE}/admin/v1/partners/p1/tariff`, JSON.stringify({ assignedPlan: "pro" })])
-    expect(usage(["tariff", "set", "--partner", "p1", "--plan", "gold"])).toMatch(/--plan must be one of base, pro, max, ultra/)
+    expect([r.method, r.url, r.body]).toEqual([
+      "PUT",
+      `${BASE}/admin/v1/partners/p1/tariff`,
+      JSON.stringify({ assignedPlan: "pro" })
+    ])
+    expect(usage(["tariff", "set", "--partner", "p1", "--plan", "gold"])).toMatch(
+      /--plan must be one of base, pro, max, ultra/
+    )
   })
 
   it("legacy-keys create sends no body and no content-type", () => {
@@ -86,11 +116,19 @@ describe("frank: argv → request", () => {
   })
 
   it("sandbox payments, invoices and tasks: every action, and refusals", () => {
-    const actions = { payments: ["confirm", "reject", "cancel", "fail"], invoices: ["pay", "cancel"], tasks: ["succeed", "fail"] }
+    const actions = {
+      payments: ["confirm", "reject", "cancel", "fail"],
+      invoices: ["pay", "cancel"],
+      tasks: ["succeed", "fail"]
+    }
     for (const [kind, list] of Object.entries(actions))
       for (const action of list) {
         const r = request(["sandbox", kind, "id 1", action])
-        expect([r.method, r.url, r.body]).toEqual(["POST", `${BASE}/admin/v1/sandbox/${kind}/id%201/${action}`, undefined])
+        expect([r.method, r.url, r.body]).toEqual([
+          "POST",
+          `${BASE}/admin/v1/sandbox/${kind}/id%201/${action}`,
+          undefined
+        ])
       }
     expect(usage(["sandbox", "invoices", "i1", "explode"])).toMatch(/unknown action "explode"/)
     expect(usage(["sandbox", "tasks", "t1"])).toMatch(/expected <id>/)
@@ -107,7 +145,11 @@ describe("frank: argv → request", () => {
   })
 
   it("the command table builds the same requests without argv", () => {
-    expect(commands["tariff set"]!.request({ partner: "p", plan: "max" }, [])).toEqual({ method: "PUT", path: "/admin/v1/partners/p/tariff", body: { assignedPlan: "max" } })
+    expect(commands["tariff set"]!.request({ partner: "p", plan: "max" }, [])).toEqual({
+      method: "PUT",
+      path: "/admin/v1/partners/p/tariff",
+      body: { assignedPlan: "max" }
+    })
     expect(() => commands["partners create"]!.request({}, [])).toThrow(UsageError)
   })
 })
@@ -128,9 +170,14 @@ describe("frank: token, URL and option handling", () => {
   })
 
   it("URL: --url, else FRANK_PUBLIC_BASE_URL, else http://HOST:PORT (127.0.0.1:8080); must be http(s)", () => {
-    const url = (extra: ReadonlyArray<string>, env: Env) => request(["partners", "create", "--name", "n", ...extra], { FRANK_ADMIN_TOKEN: "t", ...env }).url
-    expect(url(["--url", "https://a.example/"], { FRANK_PUBLIC_BASE_URL: "https://b.example" })).toBe("https://a.example/admin/v1/partners")
-    expect(url([], { FRANK_PUBLIC_BASE_URL: "https://b.example/base/" })).toBe("https://b.example/base/admin/v1/partners")
+    const url = (extra: ReadonlyArray<string>, env: Env) =>
+      request(["partners", "create", "--name", "n", ...extra], { FRANK_ADMIN_TOKEN: "t", ...env }).url
+    expect(url(["--url", "https://a.example/"], { FRANK_PUBLIC_BASE_URL: "https://b.example" })).toBe(
+      "https://a.example/admin/v1/partners"
+    )
+    expect(url([], { FRANK_PUBLIC_BASE_URL: "https://b.example/base/" })).toBe(
+      "https://b.example/base/admin/v1/partners"
+    )
     expect(url([], {})).toBe(`${BASE}/admin/v1/partners`)
     // Without a public URL, where a host started from the same environment listens.
     expect(url([], { PORT: "9090" })).toBe("http://127.0.0.1:9090/admin/v1/partners")
@@ -138,21 +185,30 @@ describe("frank: token, URL and option handling", () => {
     expect(url([], { HOST: "0.0.0.0" })).toBe("http://127.0.0.1:8080/admin/v1/partners")
     expect(url([], { HOST: "::", PORT: "9090" })).toBe("http://[::1]:9090/admin/v1/partners")
     expect(url([], { HOST: "::1", PORT: "9090" })).toBe("http://[::1]:9090/admin/v1/partners")
-    expect(url([], { FRANK_PUBLIC_BASE_URL: "https://b.example", PORT: "9090" })).toBe("https://b.example/admin/v1/partners")
-    for (const port of ["http", "99999", "0"]) expect(usage(["partners", "create", "--name", "n"], { FRANK_ADMIN_TOKEN: "t", PORT: port }), port).toMatch(/PORT must be a port number/)
+    expect(url([], { FRANK_PUBLIC_BASE_URL: "https://b.example", PORT: "9090" })).toBe(
+      "https://b.example/admin/v1/partners"
+    )
+    for (const port of ["http", "99999", "0"])
+      expect(usage(["partners", "create", "--name", "n"], { FRANK_ADMIN_TOKEN: "t", PORT: port }), port).toMatch(
+        /PORT must be a port number/
+      )
     expect(usage(["partners", "create", "--name", "n", "--url", "ftp://x"])).toMatch(/not an http\(s\) URL/)
   })
 
   it("common options may come before the command; --timeout is in seconds", () => {
     const r = request(["--url", "http://h:1", "--timeout", "2.5", "partners", "create", "--name", "n"])
     expect([r.url, r.timeoutMs]).toEqual(["http://h:1/admin/v1/partners", 2500])
-    expect(usage(["partners", "create", "--name", "n", "--timeout", "0"])).toMatch(/--timeout must be a positive number/)
+    expect(usage(["partners", "create", "--name", "n", "--timeout", "0"])).toMatch(
+      /--timeout must be a positive number/
+    )
   })
 
   it("unknown commands and options, and options of another command, are usage errors", () => {
     expect(usage(["partners", "delete"])).toBe("unknown command: frank partners delete")
     expect(usage(["partners", "create", "--name", "n", "--bogus", "1"])).toMatch(/Unknown option '--bogus'/)
-    expect(usage(["partners", "create", "--name", "n", "--plan", "pro"])).toBe("--plan is not an option of frank partners create")
+    expect(usage(["partners", "create", "--name", "n", "--plan", "pro"])).toBe(
+      "--plan is not an option of frank partners create"
+    )
     expect(usage([])).toBe("no command given")
   })
 
@@ -162,7 +218,9 @@ describe("frank: token, URL and option handling", () => {
       expect(p._tag === "Help" && p.text).toMatch(/frank partners create --name <name>[\s\S]*frank migrate/)
     }
     const command = plan(["credits", "add", "--help"])
-    expect(command._tag === "Help" && command.text).toMatch(/^usage: frank credits add[\s\S]*--kind\s+bonus or adjustment \(required\)/)
+    expect(command._tag === "Help" && command.text).toMatch(
+      /^usage: frank credits add[\s\S]*--kind\s+bonus or adjustment \(required\)/
+    )
     expect(plan(["help", "credits", "add"])).toEqual(command)
     const group = plan(["sandbox", "--help"])
     expect(group._tag === "Help" && group.text).toContain("frank sandbox invoices <id> pay|cancel")
@@ -220,7 +278,13 @@ const serve = async (answer: (seen: Seen, res: ServerResponse) => void) => {
       body += d
     })
     req.on("end", () => {
-      const s = { method: req.method ?? "", url: req.url ?? "", auth: req.headers.authorization, contentType: req.headers["content-type"], body }
+      const s = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        auth: req.headers.authorization,
+        contentType: req.headers["content-type"],
+        body
+      }
       seen.push(s)
       answer(s, res)
     })
@@ -240,7 +304,15 @@ describe("frank: round trips", () => {
     const host = await serve((_s, res) => json(res, 201, { id: "p1", name: "Acme", createdAt: "2026-01-01T00:00:00Z" }))
     const c = cli()
     expect(await c.run(["partners", "create", "--name", "Acme", "--url", host.url, "--token", "tok"])).toBe(0)
-    expect(host.seen).toEqual([{ method: "POST", url: "/admin/v1/partners", auth: "Bearer tok", contentType: "application/json", body: '{"name":"Acme"}' }])
+    expect(host.seen).toEqual([
+      {
+        method: "POST",
+        url: "/admin/v1/partners",
+        auth: "Bearer tok",
+        contentType: "application/json",
+        body: '{"name":"Acme"}'
+      }
+    ])
     expect(c.out()).toBe(`${JSON.stringify({ id: "p1", name: "Acme", createdAt: "2026-01-01T00:00:00Z" }, null, 2)}\n`)
     expect(c.err()).toBe("")
   })
@@ -249,8 +321,28 @@ describe("frank: round trips", () => {
     const envelope = { statusCode: 404, code: "PARTNER_NOT_FOUND", message: "no partner p9" }
     const host = await serve((_s, res) => json(res, 404, envelope))
     const c = cli({ FRANK_PUBLIC_BASE_URL: "" })
-    expect(await c.run(["credits", "add", "--partner", "p9", "--amount", "5", "--kind", "bonus", "--url", host.url, "--token", "tok"])).toBe(1)
-    expect(host.seen[0]).toMatchObject({ method: "POST", url: "/admin/v1/partners/p9/credits", auth: "Bearer tok", body: '{"amountFranks":5,"kind":"bonus"}' })
+    expect(
+      await c.run([
+        "credits",
+        "add",
+        "--partner",
+        "p9",
+        "--amount",
+        "5",
+        "--kind",
+        "bonus",
+        "--url",
+        host.url,
+        "--token",
+        "tok"
+      ])
+    ).toBe(1)
+    expect(host.seen[0]).toMatchObject({
+      method: "POST",
+      url: "/admin/v1/partners/p9/credits",
+      auth: "Bearer tok",
+      body: '{"amountFranks":5,"kind":"bonus"}'
+    })
     expect(c.out()).toBe("")
     expect(c.err()).toContain("the host answered 404")
     expect(c.err()).toContain(JSON.stringify(envelope, null, 2))
@@ -266,7 +358,15 @@ describe("frank: round trips", () => {
       })
       const c = cli({ FRANK_PUBLIC_BASE_URL: host.url, FRANK_DATA_DIR: dataDir })
       expect(await c.run(["sandbox", "payments", "pay_1", "confirm"])).toBe(0)
-      expect(host.seen).toEqual([{ method: "POST", url: "/admin/v1/sandbox/payments/pay_1/confirm", auth: "Bearer stored-token", contentType: undefined, body: "" }])
+      expect(host.seen).toEqual([
+        {
+          method: "POST",
+          url: "/admin/v1/sandbox/payments/pay_1/confirm",
+          auth: "Bearer stored-token",
+          contentType: undefined,
+          body: ""
+        }
+      ])
       expect(c.out()).toBe("")
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
@@ -278,12 +378,16 @@ describe("frank: round trips", () => {
     const port = new URL(closed.url).port
     await new Promise<void>((r) => servers.pop()!.close(() => r()))
     const refused = cli()
-    expect(await refused.run(["partners", "create", "--name", "x", "--url", `http://127.0.0.1:${port}`, "--token", "t"])).toBe(2)
+    expect(
+      await refused.run(["partners", "create", "--name", "x", "--url", `http://127.0.0.1:${port}`, "--token", "t"])
+    ).toBe(2)
     expect(refused.err()).toMatch(/cannot reach the host at http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/)
 
     const silent = await serve(() => {}) // never answers
     const slow = cli()
-    expect(await slow.run(["partners", "create", "--name", "x", "--url", silent.url, "--token", "t", "--timeout", "0.2"])).toBe(2)
+    expect(
+      await slow.run(["partners", "create", "--name", "x", "--url", silent.url, "--token", "t", "--timeout", "0.2"])
+    ).toBe(2)
     expect(slow.err()).toContain("no answer in time")
   })
 

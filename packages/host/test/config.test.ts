@@ -8,11 +8,11 @@ import { Cause, ConfigProvider, Effect, Exit, Layer, Option, Redacted } from "ef
 import { HostConfig, hostConfig } from "../src/config/HostConfig.js"
 import { jsonLogging } from "../src/logging/jsonLogger.js"
 
-const fromEnv = (env: Record<string, string>) => hostConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+const fromEnv = (env: Record<string, string>) =>
+  hostConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
 
 /** The failure message of reading `env`, which must exist. */
-const refusal = (env: Record<string, string>) =>
-  Effect.map(Effect.flip(fromEnv(env)), (e) => String(e))
+const refusal = (env: Record<string, string>) => Effect.map(Effect.flip(fromEnv(env)), (e) => String(e))
 
 describe("HostConfig", () => {
   it.effect("defaults: 127.0.0.1:8080, embedded database, ./.frank made absolute, info", () =>
@@ -36,13 +36,20 @@ describe("HostConfig", () => {
 
   it.effect("derives the public base URL from HOST and PORT unless given; paths become absolute", () =>
     Effect.gen(function* () {
-      const c = yield* fromEnv({ HOST: "0.0.0.0", PORT: "9000", FRANK_DATA_DIR: "data", FRANK_PRICING_CATALOG: "cat.json" })
+      const c = yield* fromEnv({
+        HOST: "0.0.0.0",
+        PORT: "9000",
+        FRANK_DATA_DIR: "data",
+        FRANK_PRICING_CATALOG: "cat.json"
+      })
       expect(c.port).toBe(9000)
       expect(c.publicBaseUrl).toBe("http://0.0.0.0:9000")
       expect(c.dataDir).toBe(resolve("data"))
       expect(c.pricingCatalog).toEqual(Option.some(resolve("cat.json")))
       expect((yield* fromEnv({ HOST: "::1" })).publicBaseUrl).toBe("http://[::1]:8080")
-      expect((yield* fromEnv({ FRANK_PUBLIC_BASE_URL: "https://billing.example.com/" })).publicBaseUrl).toBe("https://billing.example.com")
+      expect((yield* fromEnv({ FRANK_PUBLIC_BASE_URL: "https://billing.example.com/" })).publicBaseUrl).toBe(
+        "https://billing.example.com"
+      )
     })
   )
 
@@ -67,7 +74,11 @@ describe("HostConfig", () => {
     Effect.gen(function* () {
       const empty = yield* fromEnv({ FRANK_ADMIN_TOKEN: "", FRANK_KEY_PEPPER: "  ", DATABASE_URL: "" })
       expect([empty.adminToken, empty.keyPepper, empty.databaseUrl].every(Option.isNone)).toBe(true)
-      const set = yield* fromEnv({ FRANK_ADMIN_TOKEN: "tok-123", FRANK_KEY_PEPPER: "pep-456", DATABASE_URL: "postgres://u:pw@db/frank" })
+      const set = yield* fromEnv({
+        FRANK_ADMIN_TOKEN: "tok-123",
+        FRANK_KEY_PEPPER: "pep-456",
+        DATABASE_URL: "postgres://u:pw@db/frank"
+      })
       expect(Option.map(set.adminToken, Redacted.value)).toEqual(Option.some("tok-123"))
       expect(Option.map(set.keyPepper, Redacted.value)).toEqual(Option.some("pep-456"))
       expect(Option.map(set.databaseUrl, Redacted.value)).toEqual(Option.some("postgres://u:pw@db/frank"))
@@ -88,7 +99,9 @@ describe("HostConfig", () => {
   it.effect("FRANK_RATE_LIMIT_MULTIPLIER is a positive integer", () =>
     Effect.gen(function* () {
       expect((yield* fromEnv({ FRANK_RATE_LIMIT_MULTIPLIER: "50" })).rateLimitMultiplier).toBe(50)
-      expect(yield* refusal({ FRANK_RATE_LIMIT_MULTIPLIER: "0" })).toMatch(/FRANK_RATE_LIMIT_MULTIPLIER.*positive integer/)
+      expect(yield* refusal({ FRANK_RATE_LIMIT_MULTIPLIER: "0" })).toMatch(
+        /FRANK_RATE_LIMIT_MULTIPLIER.*positive integer/
+      )
       expect(yield* refusal({ FRANK_RATE_LIMIT_MULTIPLIER: "1.5" })).toMatch(/FRANK_RATE_LIMIT_MULTIPLIER/)
     })
   )
@@ -96,7 +109,9 @@ describe("HostConfig", () => {
   it.effect("FRANK_PUBLIC_BASE_URL must be an http(s) URL", () =>
     Effect.gen(function* () {
       expect(yield* refusal({ FRANK_PUBLIC_BASE_URL: "not a url" })).toMatch(/FRANK_PUBLIC_BASE_URL/)
-      expect(yield* refusal({ FRANK_PUBLIC_BASE_URL: "mailto:ops@example.com" })).toMatch(/FRANK_PUBLIC_BASE_URL.*http\(s\)/)
+      expect(yield* refusal({ FRANK_PUBLIC_BASE_URL: "mailto:ops@example.com" })).toMatch(
+        /FRANK_PUBLIC_BASE_URL.*http\(s\)/
+      )
     })
   )
 
@@ -109,10 +124,13 @@ describe("HostConfig", () => {
 
   it.effect("HostConfig.layer reads the installed ConfigProvider and fails on invalid values", () =>
     Effect.gen(function* () {
-      const provider = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+      const provider = (env: Record<string, string>) =>
+        Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
       const c = yield* Effect.provide(HostConfig, HostConfig.layer.pipe(Layer.provide(provider({ PORT: "8181" }))))
       expect(c.port).toBe(8181)
-      const exit = yield* Effect.exit(Effect.provide(HostConfig, HostConfig.layer.pipe(Layer.provide(provider({ PORT: "nope" })))))
+      const exit = yield* Effect.exit(
+        Effect.provide(HostConfig, HostConfig.layer.pipe(Layer.provide(provider({ PORT: "nope" }))))
+      )
       expect(Exit.isFailure(exit)).toBe(true)
     })
   )
@@ -123,7 +141,10 @@ describe("JSON logging (LOG_LEVEL)", () => {
   const capture = <A, E>(level: Parameters<typeof jsonLogging>[0], effect: Effect.Effect<A, E>) =>
     Effect.acquireUseRelease(
       Effect.sync(() => vi.spyOn(console, "log").mockImplementation(() => {})),
-      (spy) => Effect.map(Effect.provide(effect, jsonLogging(level)), () => spy.mock.calls.map((args) => args.map(String).join(" "))),
+      (spy) =>
+        Effect.map(Effect.provide(effect, jsonLogging(level)), () =>
+          spy.mock.calls.map((args) => args.map(String).join(" "))
+        ),
       (spy) => Effect.sync(() => spy.mockRestore())
     )
 
@@ -131,11 +152,21 @@ describe("JSON logging (LOG_LEVEL)", () => {
     Effect.gen(function* () {
       const lines = yield* capture(
         "info",
-        Effect.logInfo("request").pipe(Effect.annotateLogs({ requestId: "r-1", method: "GET", route: "/v1/x/:id", status: 200, durationMs: 12 }))
+        Effect.logInfo("request").pipe(
+          Effect.annotateLogs({ requestId: "r-1", method: "GET", route: "/v1/x/:id", status: 200, durationMs: 12 })
+        )
       )
       expect(lines).toHaveLength(1)
       const entry = JSON.parse(lines[0]!)
-      expect(entry).toMatchObject({ level: "INFO", message: "request", requestId: "r-1", method: "GET", route: "/v1/x/:id", status: 200, durationMs: 12 })
+      expect(entry).toMatchObject({
+        level: "INFO",
+        message: "request",
+        requestId: "r-1",
+        method: "GET",
+        route: "/v1/x/:id",
+        status: 200,
+        durationMs: 12
+      })
       expect(typeof entry.timestamp).toBe("string")
     })
   )
@@ -144,7 +175,12 @@ describe("JSON logging (LOG_LEVEL)", () => {
     Effect.gen(function* () {
       const lines = yield* capture(
         "warning",
-        Effect.all([Effect.logInfo("dropped"), Effect.logDebug("dropped too"), Effect.logWarning("kept", new Error("disk full")), Effect.logError("failed", { n: 10n })])
+        Effect.all([
+          Effect.logInfo("dropped"),
+          Effect.logDebug("dropped too"),
+          Effect.logWarning("kept", new Error("disk full")),
+          Effect.logError("failed", { n: 10n })
+        ])
       )
       expect(lines.map((l) => JSON.parse(l).level)).toEqual(["WARN", "ERROR"])
       expect(JSON.parse(lines[0]!).message).toEqual(["kept", { name: "Error", message: "disk full" }])

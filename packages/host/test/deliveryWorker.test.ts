@@ -18,7 +18,16 @@ import {
   sqlWebhookStoreLayer,
   WEBHOOK_NOTIFY_CHANNEL
 } from "@frank/adapters"
-import { DeliveryWakeup, DeliveryWorker, defaultWorkerConfig, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
+import {
+  DeliveryWakeup,
+  DeliveryWorker,
+  defaultWorkerConfig,
+  Ids,
+  Outbox,
+  Secrets,
+  WebhookSettings,
+  Webhooks
+} from "@frank/core"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
 import { deliveryWorkerLayer } from "../src/workers/deliveryWorker.js"
@@ -45,8 +54,16 @@ if (url !== undefined && url.length > 0) {
   const Engine = Webhooks.layer.pipe(
     Layer.provideMerge(Outbox.live),
     // As engine.ts wires it on Postgres: the store sends nothing, the outbox announces after commit.
-    Layer.provideMerge(Layer.mergeAll(sqlWebhookStoreLayer({ notify: "none" }), pgNotifyAnnouncerLayer({ payload: origin.payload }))),
-    Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper")), WebhookSettings.layer({ allowPrivateNetwork: true }))),
+    Layer.provideMerge(
+      Layer.mergeAll(sqlWebhookStoreLayer({ notify: "none" }), pgNotifyAnnouncerLayer({ payload: origin.payload }))
+    ),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Ids.Live,
+        Secrets.layer(Redacted.make("pepper")),
+        WebhookSettings.layer({ allowPrivateNetwork: true })
+      )
+    ),
     Layer.provideMerge(Database)
   )
 
@@ -76,31 +93,36 @@ if (url !== undefined && url.length > 0) {
           p === probe ? Ref.set(ready, true) : mine(p) ? Ref.update(heard, (h) => [...h, p]) : Effect.void
         )
       )
-      yield* until("our listener", Effect.zipRight(sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${probe})`, Ref.get(ready)))
+      yield* until(
+        "our listener",
+        Effect.zipRight(sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${probe})`, Ref.get(ready))
+      )
       return Ref.get(heard)
     })
 
   /** A local receiver answering 200; answers the event ids it was sent, in order. */
   const receiver = Effect.acquireRelease(
-    Effect.async<{ readonly url: string; readonly received: () => ReadonlyArray<string>; readonly close: () => void }>((resume) => {
-      const received: Array<string> = []
-      const server = createServer((req, res) => {
-        req.resume()
-        req.on("end", () => {
-          received.push(String(req.headers["x-service-event-id"]))
-          res.end()
-        })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(
-          Effect.succeed({
-            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-            received: () => [...received],
-            close: () => server.close()
+    Effect.async<{ readonly url: string; readonly received: () => ReadonlyArray<string>; readonly close: () => void }>(
+      (resume) => {
+        const received: Array<string> = []
+        const server = createServer((req, res) => {
+          req.resume()
+          req.on("end", () => {
+            received.push(String(req.headers["x-service-event-id"]))
+            res.end()
           })
+        })
+        server.listen(0, "127.0.0.1", () =>
+          resume(
+            Effect.succeed({
+              url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+              received: () => [...received],
+              close: () => server.close()
+            })
+          )
         )
-      )
-    }),
+      }
+    ),
     (r) => Effect.sync(r.close)
   )
 
@@ -114,11 +136,19 @@ if (url !== undefined && url.length > 0) {
           const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/notify" })
           const heard = yield* listenFor((p) => p === origin.payload)
           yield* webhooks.sendTest(partnerId, endpoint.id)
-          yield* until("the event's announcement", Effect.map(heard, (h) => h.length === 1))
-          const [delivery] = yield* sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
+          yield* until(
+            "the event's announcement",
+            Effect.map(heard, (h) => h.length === 1)
+          )
+          const [delivery] = yield* sql<{
+            id: string
+          }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
           yield* sql`UPDATE webhook_deliveries SET status = 'dead_lettered', attempts = 6, next_attempt_at = NULL WHERE partner_id = ${partnerId}`
           yield* webhooks.replay(partnerId, delivery!.id)
-          yield* until("the replay's announcement", Effect.map(heard, (h) => h.length === 2))
+          yield* until(
+            "the replay's announcement",
+            Effect.map(heard, (h) => h.length === 2)
+          )
           expect(yield* heard).toEqual([origin.payload, origin.payload])
         })
       )
@@ -129,8 +159,15 @@ if (url !== undefined && url.length > 0) {
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const signals = yield* Ref.make(0)
-          const counting = Layer.succeed(DeliveryWakeup, { signal: Ref.update(signals, (n) => n + 1), await: Effect.never })
-          const idle = Layer.succeed(DeliveryWorker, { run: Effect.never, runDue: Effect.succeed(0), nextWakeAt: Effect.succeed(undefined) })
+          const counting = Layer.succeed(DeliveryWakeup, {
+            signal: Ref.update(signals, (n) => n + 1),
+            await: Effect.never
+          })
+          const idle = Layer.succeed(DeliveryWorker, {
+            run: Effect.never,
+            runDue: Effect.succeed(0),
+            nextWakeAt: Effect.succeed(undefined)
+          })
           // "Another instance" is whatever carries this marker; everything else counts as our own,
           // other test files' notifications on the shared channel included.
           const foreign = `foreign:${randomUUID()}:`
@@ -145,16 +182,34 @@ if (url !== undefined && url.length > 0) {
             Logger.make(({ message }) => Effect.runSync(Ref.update(logged, (l) => [...l, String(message)])))
           )
           yield* Layer.build(
-            deliveryWorkerLayer({ listen: true, isOwnNotification, listenerProbe: { everyMs: 50, timeoutMs: 3_000 } }).pipe(Layer.provide(Layer.mergeAll(counting, idle, collecting)))
+            deliveryWorkerLayer({
+              listen: true,
+              isOwnNotification,
+              listenerProbe: { everyMs: 50, timeoutMs: 3_000 }
+            }).pipe(Layer.provide(Layer.mergeAll(counting, idle, collecting)))
           )
           const notify = (payload: string) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
           // Another instance's notification wakes the worker: this also shows its listener is in place.
-          yield* until("a wake-up by another instance's notification", Effect.zipRight(notify(`${foreign}ready`), Effect.map(Ref.get(signals), (n) => n > 0)))
+          yield* until(
+            "a wake-up by another instance's notification",
+            Effect.zipRight(
+              notify(`${foreign}ready`),
+              Effect.map(Ref.get(signals), (n) => n > 0)
+            )
+          )
           yield* Effect.sleep("200 millis")
           const before = yield* Ref.get(signals)
           // Three of our own, then one foreign, in one transaction: delivered at commit, in this order.
-          yield* sql.withTransaction(Effect.forEach([`due:${randomUUID()}`, `due:${randomUUID()}`, `due:${randomUUID()}`, `${foreign}end`], notify))
-          yield* until("the wake-up by the last notification", Effect.map(Ref.get(signals), (n) => n > before))
+          yield* sql.withTransaction(
+            Effect.forEach(
+              [`due:${randomUUID()}`, `due:${randomUUID()}`, `due:${randomUUID()}`, `${foreign}end`],
+              notify
+            )
+          )
+          yield* until(
+            "the wake-up by the last notification",
+            Effect.map(Ref.get(signals), (n) => n > before)
+          )
           yield* Effect.sleep("100 millis")
           // Only the foreign one woke it.
           expect(yield* Ref.get(signals)).toBe(before + 1)
@@ -173,27 +228,53 @@ if (url !== undefined && url.length > 0) {
           const applicationName = `frank_listen_${randomUUID().replaceAll("-", "").slice(0, 16)}`
           const OwnClient = PgClient.layer({ url: Redacted.make(url), maxConnections: 2, applicationName })
           const signals = yield* Ref.make(0)
-          const counting = Layer.succeed(DeliveryWakeup, { signal: Ref.update(signals, (n) => n + 1), await: Effect.never })
-          const idle = Layer.succeed(DeliveryWorker, { run: Effect.never, runDue: Effect.succeed(0), nextWakeAt: Effect.succeed(undefined) })
+          const counting = Layer.succeed(DeliveryWakeup, {
+            signal: Ref.update(signals, (n) => n + 1),
+            await: Effect.never
+          })
+          const idle = Layer.succeed(DeliveryWorker, {
+            run: Effect.never,
+            runDue: Effect.succeed(0),
+            nextWakeAt: Effect.succeed(undefined)
+          })
           const quiet = Logger.replace(Logger.defaultLogger, Logger.none)
           const foreign = `foreign:${randomUUID()}:`
           yield* Layer.build(
-            deliveryWorkerLayer({ listen: true, isOwnNotification: (p) => !p.startsWith(foreign), listenerProbe: { everyMs: 100, timeoutMs: 500 } }).pipe(
-              Layer.provide(Layer.mergeAll(counting, idle, quiet, OwnClient))
-            )
+            deliveryWorkerLayer({
+              listen: true,
+              isOwnNotification: (p) => !p.startsWith(foreign),
+              listenerProbe: { everyMs: 100, timeoutMs: 500 }
+            }).pipe(Layer.provide(Layer.mergeAll(counting, idle, quiet, OwnClient)))
           )
           const notify = (payload: string) => sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
           // The listener's own connection (PgChannelListener), named after the client's.
-          const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${`${applicationName}-listen`} AND query LIKE 'LISTEN%'`
-          yield* until("the first wake-up", Effect.zipRight(notify(`${foreign}first`), Effect.map(Ref.get(signals), (n) => n > 0)))
+          const listeners = sql<{
+            pid: number
+          }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${`${applicationName}-listen`} AND query LIKE 'LISTEN%'`
+          yield* until(
+            "the first wake-up",
+            Effect.zipRight(
+              notify(`${foreign}first`),
+              Effect.map(Ref.get(signals), (n) => n > 0)
+            )
+          )
           const [killed] = yield* listeners
           expect(killed).toBeDefined()
           yield* sql`SELECT pg_terminate_backend(${killed!.pid})`
           // The listener fails (its connection reports the loss; were it half-open, the next probe would
           // go unheard) and is started again on a new connection.
-          yield* until("a new LISTEN connection", Effect.map(listeners, (rows) => rows.length === 1 && rows[0]!.pid !== killed!.pid))
+          yield* until(
+            "a new LISTEN connection",
+            Effect.map(listeners, (rows) => rows.length === 1 && rows[0]!.pid !== killed!.pid)
+          )
           const before = yield* Ref.get(signals)
-          yield* until("a wake-up on the new connection", Effect.zipRight(notify(`${foreign}again`), Effect.map(Ref.get(signals), (n) => n > before)))
+          yield* until(
+            "a wake-up on the new connection",
+            Effect.zipRight(
+              notify(`${foreign}again`),
+              Effect.map(Ref.get(signals), (n) => n > before)
+            )
+          )
         })
       )
     )
@@ -217,7 +298,9 @@ if (url !== undefined && url.length > 0) {
               Layer.mergeAll(
                 DeliveryWakeup.layer,
                 // On this test's schema, through the test's pool (the named client is the listener's only).
-                sqlWebhookStoreLayer({ notify: "none" }).pipe(Layer.provide(Layer.succeedContext(yield* Effect.context<SqlClient.SqlClient>()))),
+                sqlWebhookStoreLayer({ notify: "none" }).pipe(
+                  Layer.provide(Layer.succeedContext(yield* Effect.context<SqlClient.SqlClient>()))
+                ),
                 httpWebhookTransportLayer({ allowPrivateNetwork: true }),
                 NodeWebhookSigner,
                 Ids.Live
@@ -228,18 +311,34 @@ if (url !== undefined && url.length > 0) {
           const partnerId = `p_${randomUUID()}`
           const endpoint = yield* webhooks.createEndpoint(partnerId, { url: receiverUrl })
           yield* Layer.build(instanceB)
-          const listening = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${`${applicationName}-listen`} AND query LIKE 'LISTEN%'`
-          yield* until("B's listener", Effect.map(listening, (rows) => rows.length === 1))
+          const listening = sql<{
+            pid: number
+          }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${`${applicationName}-listen`} AND query LIKE 'LISTEN%'`
+          yield* until(
+            "B's listener",
+            Effect.map(listening, (rows) => rows.length === 1)
+          )
           // The first event may be found by B's first claim or by its wake-up; once it has arrived,
           // B has claimed and found nothing more, and waits for a signal or its poll a minute away.
           const first = (yield* webhooks.sendTest(partnerId, endpoint.id)).event.id
-          yield* until("the first delivery", Effect.sync(() => received().includes(first)))
+          yield* until(
+            "the first delivery",
+            Effect.sync(() => received().includes(first))
+          )
           yield* Effect.sleep("300 millis")
           const second = (yield* webhooks.sendTest(partnerId, endpoint.id)).event.id
-          yield* until("the second delivery, woken by A's NOTIFY", Effect.sync(() => received().includes(second)))
+          yield* until(
+            "the second delivery, woken by A's NOTIFY",
+            Effect.sync(() => received().includes(second))
+          )
           expect(received()).toEqual([first, second])
-          const statuses = sql<{ status: string }>`SELECT status FROM webhook_deliveries WHERE partner_id = ${partnerId} ORDER BY created_at`
-          yield* until("both recorded as delivered", Effect.map(statuses, (rows) => rows.length === 2 && rows.every((r) => r.status === "delivered")))
+          const statuses = sql<{
+            status: string
+          }>`SELECT status FROM webhook_deliveries WHERE partner_id = ${partnerId} ORDER BY created_at`
+          yield* until(
+            "both recorded as delivered",
+            Effect.map(statuses, (rows) => rows.length === 2 && rows.every((r) => r.status === "delivered"))
+          )
         })
       )
     )

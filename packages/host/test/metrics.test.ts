@@ -6,7 +6,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Metrics } from "../src/metrics/Metrics.js"
 
-const body = Effect.map(Metrics, (m) => m.render).pipe(Effect.flatten, Effect.map((r) => r.body))
+const body = Effect.map(Metrics, (m) => m.render).pipe(
+  Effect.flatten,
+  Effect.map((r) => r.body)
+)
 
 describe("Metrics", () => {
   it.effect("renders request counters and durations by route template, and rate-limit refusals", () =>
@@ -18,11 +21,19 @@ describe("Metrics", () => {
       yield* metrics.rateLimited("key-minute")
       const { contentType, body } = yield* metrics.render
       expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/)
-      expect(body).toContain('frank_http_requests_total{method="GET",route="/v1/webhooks/endpoints/:id",status="200"} 2')
+      expect(body).toContain(
+        'frank_http_requests_total{method="GET",route="/v1/webhooks/endpoints/:id",status="200"} 2'
+      )
       expect(body).toContain('frank_http_requests_total{method="POST",route="/v1/billing/api-keys",status="429"} 1')
-      expect(body).toContain('frank_http_request_duration_seconds_count{method="GET",route="/v1/webhooks/endpoints/:id"} 2')
-      expect(body).toContain('frank_http_request_duration_seconds_bucket{le="0.025",method="GET",route="/v1/webhooks/endpoints/:id"} 1')
-      const sum = body.match(/frank_http_request_duration_seconds_sum\{method="GET",route="\/v1\/webhooks\/endpoints\/:id"\} (\S+)/)
+      expect(body).toContain(
+        'frank_http_request_duration_seconds_count{method="GET",route="/v1/webhooks/endpoints/:id"} 2'
+      )
+      expect(body).toContain(
+        'frank_http_request_duration_seconds_bucket{le="0.025",method="GET",route="/v1/webhooks/endpoints/:id"} 1'
+      )
+      const sum = body.match(
+        /frank_http_request_duration_seconds_sum\{method="GET",route="\/v1\/webhooks\/endpoints\/:id"\} (\S+)/
+      )
       expect(Number(sum?.[1])).toBeCloseTo(0.042, 9)
       expect(body).toContain('frank_rate_limited_total{limit="key-minute"} 1')
       expect(body).toContain("# TYPE process_cpu_user_seconds_total counter")
@@ -40,9 +51,17 @@ describe("Metrics", () => {
   it.effect("modules register counters and gauges later; registering a name twice returns the same series", () =>
     Effect.gen(function* () {
       const metrics = yield* Metrics
-      const deliveries = yield* metrics.counter({ name: "frank_webhook_deliveries_total", help: "Webhook deliveries by outcome", labelNames: ["outcome"] })
+      const deliveries = yield* metrics.counter({
+        name: "frank_webhook_deliveries_total",
+        help: "Webhook deliveries by outcome",
+        labelNames: ["outcome"]
+      })
       yield* deliveries.inc({ outcome: "delivered" })
-      const again = yield* metrics.counter({ name: "frank_webhook_deliveries_total", help: "Webhook deliveries by outcome", labelNames: ["outcome"] })
+      const again = yield* metrics.counter({
+        name: "frank_webhook_deliveries_total",
+        help: "Webhook deliveries by outcome",
+        labelNames: ["outcome"]
+      })
       yield* again.inc({ outcome: "delivered" }, 3)
       const inflight = yield* metrics.gauge({ name: "frank_webhook_inflight", help: "Deliveries in flight" })
       yield* inflight.inc()
@@ -60,12 +79,21 @@ describe("Metrics", () => {
     Effect.gen(function* () {
       const metrics = yield* Metrics
       let depth = 7
-      yield* metrics.gauge({ name: "frank_webhook_queue_depth", help: "Deliveries waiting", collect: Effect.sync(() => depth) })
+      yield* metrics.gauge({
+        name: "frank_webhook_queue_depth",
+        help: "Deliveries waiting",
+        collect: Effect.sync(() => depth)
+      })
       let readings: ReadonlyArray<{ labels: { state: string }; value: number }> = [
         { labels: { state: "pending" }, value: 3 },
         { labels: { state: "retrying" }, value: 1 }
       ]
-      yield* metrics.gauge({ name: "frank_webhook_queue_by_state", help: "Deliveries by state", labelNames: ["state"], collect: Effect.sync(() => readings) })
+      yield* metrics.gauge({
+        name: "frank_webhook_queue_by_state",
+        help: "Deliveries by state",
+        labelNames: ["state"],
+        collect: Effect.sync(() => readings)
+      })
       let broken = false
       yield* metrics.gauge({
         name: "frank_probe",

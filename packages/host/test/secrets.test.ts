@@ -82,7 +82,9 @@ describe("loadOrCreateSecret", () => {
         process.exit(0)
       })`
     const children = Array.from({ length: 4 }, () => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "inherit"] })
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        stdio: ["pipe", "pipe", "inherit"]
+      })
       let out = ""
       const ready = new Promise<void>((done) =>
         child.stdout.on("data", (d) => {
@@ -91,7 +93,9 @@ describe("loadOrCreateSecret", () => {
         })
       )
       const result = new Promise<{ value: string; created: boolean }>((done, fail) =>
-        child.on("exit", (code) => (code === 0 ? done(JSON.parse(out.slice("ready\n".length))) : fail(new Error(`exit ${code}`))))
+        child.on("exit", (code) =>
+          code === 0 ? done(JSON.parse(out.slice("ready\n".length))) : fail(new Error(`exit ${code}`))
+        )
       )
       return { child, ready, result }
     })

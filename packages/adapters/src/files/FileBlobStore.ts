@@ -28,10 +28,13 @@ export const readFileStream = (path: string): Stream.Stream<Uint8Array, StoreErr
 
 export const makeFileBlobStore = (root: string): BlobStoreShape => {
   const tmpDir = join(root, ".tmp")
-  const fail = (what: string) => (cause: unknown) => new StoreError({ message: `file blob store: ${what} failed`, cause })
+  const fail = (what: string) => (cause: unknown) =>
+    new StoreError({ message: `file blob store: ${what} failed`, cause })
 
   const pathFor = (key: string) =>
-    KEY.test(key) && key.length <= 512 ? Effect.succeed(join(root, key)) : Effect.fail(new StoreError({ message: `file blob store: invalid key ${JSON.stringify(key)}` }))
+    KEY.test(key) && key.length <= 512
+      ? Effect.succeed(join(root, key))
+      : Effect.fail(new StoreError({ message: `file blob store: invalid key ${JSON.stringify(key)}` }))
 
   /** Moves a finished file into place; EXDEV (another filesystem) falls back to a copy. */
   const install = (from: string, target: string, removeSource: boolean) =>
@@ -66,40 +69,48 @@ export const makeFileBlobStore = (root: string): BlobStoreShape => {
       (staged) => Effect.promise(() => rm(staged, { force: true }))
     )
 
-  const writeStream = (stream: Stream.Stream<Uint8Array, StoreError>, expectedBytes: number | undefined) => (staged: string) =>
-    Effect.acquireUseRelease(
-      Effect.tryPromise({ try: () => open(staged, "wx"), catch: fail("open") }),
-      (handle) =>
-        Effect.gen(function* () {
-          let written = 0
-          yield* Stream.runForEach(stream, (chunk) =>
-            Effect.tryPromise({
-              try: async () => {
-                // A FileHandle write may be partial; loop until the chunk is on disk.
-                let offset = 0
-                while (offset < chunk.length) offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten
-                written += chunk.length
-              },
-              catch: fail("write")
-            })
-          )
-          if (expectedBytes !== undefined && written !== expectedBytes)
-            return yield* new StoreError({ message: `file blob store: expected ${expectedBytes} bytes, the source gave ${written}` })
-        }),
-      (handle) => Effect.promise(() => handle.close())
-    )
+  const writeStream =
+    (stream: Stream.Stream<Uint8Array, StoreError>, expectedBytes: number | undefined) => (staged: string) =>
+      Effect.acquireUseRelease(
+        Effect.tryPromise({ try: () => open(staged, "wx"), catch: fail("open") }),
+        (handle) =>
+          Effect.gen(function* () {
+            let written = 0
+            yield* Stream.runForEach(stream, (chunk) =>
+              Effect.tryPromise({
+                try: async () => {
+                  // A FileHandle write may be partial; loop until the chunk is on disk.
+                  let offset = 0
+                  while (offset < chunk.length)
+                    offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten
+                  written += chunk.length
+                },
+                catch: fail("write")
+              })
+            )
+            if (expectedBytes !== undefined && written !== expectedBytes)
+              return yield* new StoreError({
+                message: `file blob store: expected ${expectedBytes} bytes, the source gave ${written}`
+              })
+          }),
+        (handle) => Effect.promise(() => handle.close())
+      )
 
   return {
     put: (key, source) =>
       Effect.gen(function* () {
         const target = yield* pathFor(key)
         if (source.localPath !== undefined) return yield* install(source.localPath, target, true)
-        yield* writeStaged((staged) => Effect.zipRight(writeStream(source.stream, source.sizeBytes)(staged), install(staged, target, false)))
+        yield* writeStaged((staged) =>
+          Effect.zipRight(writeStream(source.stream, source.sizeBytes)(staged), install(staged, target, false))
+        )
       }),
     putBytes: (key, bytes) =>
       Effect.gen(function* () {
         const target = yield* pathFor(key)
-        yield* writeStaged((staged) => Effect.zipRight(writeStream(Stream.make(bytes), bytes.length)(staged), install(staged, target, false)))
+        yield* writeStaged((staged) =>
+          Effect.zipRight(writeStream(Stream.make(bytes), bytes.length)(staged), install(staged, target, false))
+        )
       }),
     get: (key) =>
       Effect.gen(function* () {
@@ -110,8 +121,12 @@ export const makeFileBlobStore = (root: string): BlobStoreShape => {
         })
         return info === undefined ? undefined : { sizeBytes: info.size, stream: readFileStream(path) }
       }),
-    delete: (key) => Effect.flatMap(pathFor(key), (path) => Effect.tryPromise({ try: () => rm(path, { force: true }), catch: fail("delete") }))
+    delete: (key) =>
+      Effect.flatMap(pathFor(key), (path) =>
+        Effect.tryPromise({ try: () => rm(path, { force: true }), catch: fail("delete") })
+      )
   }
 }
 
-export const fileBlobStoreLayer = (root: string): Layer.Layer<BlobStore> => Layer.sync(BlobStore, () => makeFileBlobStore(root))
+export const fileBlobStoreLayer = (root: string): Layer.Layer<BlobStore> =>
+  Layer.sync(BlobStore, () => makeFileBlobStore(root))

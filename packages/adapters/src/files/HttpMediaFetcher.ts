@@ -55,7 +55,10 @@ export const DEFAULT_MAX_REDIRECTS = 5
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const USER_AGENT = "Frank-Import/1"
 
-const header = (headers: Record<string, string | ReadonlyArray<string> | undefined>, name: string): string | undefined => {
+const header = (
+  headers: Record<string, string | ReadonlyArray<string> | undefined>,
+  name: string
+): string | undefined => {
   const value = headers[name]
   return Array.isArray(value) ? value[0] : (value as string | undefined)
 }
@@ -87,11 +90,15 @@ interface Downloaded {
 }
 
 const isFetchError = (e: unknown): e is FetchError =>
-  e instanceof ImportTooLarge || e instanceof ImportSourceRefused || e instanceof ImportSourceInvalid || e instanceof ImportSourceUnavailable
+  e instanceof ImportTooLarge ||
+  e instanceof ImportSourceRefused ||
+  e instanceof ImportSourceInvalid ||
+  e instanceof ImportSourceUnavailable
 
 const classify = (error: unknown): FetchError => {
   if (isFetchError(error)) return error
-  if (isAddressRefusedError(error)) return new ImportSourceRefused({ message: `the source is not on a public address: ${error.message}` })
+  if (isAddressRefusedError(error))
+    return new ImportSourceRefused({ message: `the source is not on a public address: ${error.message}` })
   return new ImportSourceUnavailable({ message: `the source could not be downloaded: ${describeError(error)}` })
 }
 
@@ -102,7 +109,8 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
   const totalTimeout = Duration.millis(options.totalTimeoutMs ?? 10 * 60_000)
 
   const download = async (start: URL, maxBytes: number, path: string, signal: AbortSignal): Promise<Downloaded> => {
-    const tooLarge = () => new ImportTooLarge({ message: `the file is larger than the limit of ${describeBytes(maxBytes)} for this kind` })
+    const tooLarge = () =>
+      new ImportTooLarge({ message: `the file is larger than the limit of ${describeBytes(maxBytes)} for this kind` })
     let current = start
     for (let hop = 0; ; hop++) {
       const response = await request(current, {
@@ -117,10 +125,15 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
         // Not read: destroying closes this one connection, and a redirect body is worthless.
         discard(response.body)
         const location = header(response.headers, "location")
-        if (location === undefined) throw new ImportSourceUnavailable({ message: `the source answered ${response.statusCode} without a Location` })
-        if (hop >= maxRedirects) throw new ImportSourceUnavailable({ message: `the source redirected more than ${maxRedirects} times` })
+        if (location === undefined)
+          throw new ImportSourceUnavailable({
+            message: `the source answered ${response.statusCode} without a Location`
+          })
+        if (hop >= maxRedirects)
+          throw new ImportSourceUnavailable({ message: `the source redirected more than ${maxRedirects} times` })
         const next = URL.canParse(location, current) ? new URL(location, current) : undefined
-        if (next === undefined) throw new ImportSourceUnavailable({ message: `the source redirected to an invalid URL` })
+        if (next === undefined)
+          throw new ImportSourceUnavailable({ message: `the source redirected to an invalid URL` })
         const checked = checkImportUrl(next.href, options)
         if (Either.isLeft(checked)) {
           const e = checked.left
@@ -166,10 +179,14 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
           // Gone already when the blob store moved it in.
           (p) => Effect.promise(() => rm(p, { force: true }))
         )
-        const downloaded = yield* Effect.tryPromise({ try: (signal) => download(url, maxBytes, path, signal), catch: classify }).pipe(
+        const downloaded = yield* Effect.tryPromise({
+          try: (signal) => download(url, maxBytes, path, signal),
+          catch: classify
+        }).pipe(
           Effect.timeoutFail({
             duration: totalTimeout,
-            onTimeout: () => new ImportSourceUnavailable({ message: `the download took longer than ${Duration.format(totalTimeout)}` })
+            onTimeout: () =>
+              new ImportSourceUnavailable({ message: `the download took longer than ${Duration.format(totalTimeout)}` })
           })
         )
         return {
@@ -184,22 +201,30 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
 
 /** Removes spool files a crashed process left behind (older than `olderThanMs`). */
 export const sweepSpool = (spoolDir: string, olderThanMs = 60 * 60_000) =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.promise(async () => {
-    const names = await readdir(spoolDir).catch(() => [] as Array<string>)
-    for (const name of names) {
-      const path = join(spoolDir, name)
-      const info = await stat(path).catch(() => undefined)
-      if (info !== undefined && now - info.mtimeMs > olderThanMs) await rm(path, { force: true })
-    }
-  }))
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.promise(async () => {
+      const names = await readdir(spoolDir).catch(() => [] as Array<string>)
+      for (const name of names) {
+        const path = join(spoolDir, name)
+        const info = await stat(path).catch(() => undefined)
+        if (info !== undefined && now - info.mtimeMs > olderThanMs) await rm(path, { force: true })
+      }
+    })
+  )
 
 /** The fetcher over the process's shared guarded agent; sweeps stale spool files at start. */
-export const httpMediaFetcherLayer = (options: Omit<HttpMediaFetcherOptions, "dispatcher" | "allowPrivateNetwork">): Layer.Layer<MediaFetcher, never, GuardedDispatcher> =>
+export const httpMediaFetcherLayer = (
+  options: Omit<HttpMediaFetcherOptions, "dispatcher" | "allowPrivateNetwork">
+): Layer.Layer<MediaFetcher, never, GuardedDispatcher> =>
   Layer.effect(
     MediaFetcher,
     Effect.gen(function* () {
       const guarded = yield* GuardedDispatcher
       yield* sweepSpool(options.spoolDir)
-      return makeHttpMediaFetcher({ ...options, dispatcher: guarded.dispatcher, allowPrivateNetwork: guarded.allowPrivateNetwork })
+      return makeHttpMediaFetcher({
+        ...options,
+        dispatcher: guarded.dispatcher,
+        allowPrivateNetwork: guarded.allowPrivateNetwork
+      })
     })
   )

@@ -8,7 +8,11 @@ import { open } from "node:fs/promises"
 import { Effect } from "effect"
 import mediaInfoFactory, { type MediaInfo, type MediaInfoResult } from "mediainfo.js"
 
-export type MediaInfoTrack = MediaInfoResult["media"] extends infer M ? (M extends { readonly track: ReadonlyArray<infer T> } ? T : never) : never
+export type MediaInfoTrack = MediaInfoResult["media"] extends infer M
+  ? M extends { readonly track: ReadonlyArray<infer T> }
+    ? T
+    : never
+  : never
 
 export interface MediaInfoAnalyzer {
   readonly analyze: (path: string, sizeBytes: number) => Effect.Effect<ReadonlyArray<MediaInfoTrack>, Error>

@@ -9,17 +9,30 @@ import { parseStream } from "music-metadata"
 
 const CHUNK_BYTES = 1024 * 1024
 
-const durationOf = async (path: string, sizeBytes: number, mimeType: string, fullScan: boolean): Promise<number | undefined> => {
+const durationOf = async (
+  path: string,
+  sizeBytes: number,
+  mimeType: string,
+  fullScan: boolean
+): Promise<number | undefined> => {
   const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES })
   try {
-    const metadata = await parseStream(stream, { size: sizeBytes, mimeType }, { duration: fullScan, skipCovers: true, skipPostHeaders: true })
+    const metadata = await parseStream(
+      stream,
+      { size: sizeBytes, mimeType },
+      { duration: fullScan, skipCovers: true, skipPostHeaders: true }
+    )
     return metadata.format.duration
   } finally {
     stream.destroy()
   }
 }
 
-export const measureAudioDuration = async (path: string, sizeBytes: number, mimeType: string): Promise<number | undefined> => {
+export const measureAudioDuration = async (
+  path: string,
+  sizeBytes: number,
+  mimeType: string
+): Promise<number | undefined> => {
   const quick = await durationOf(path, sizeBytes, mimeType, false)
   if (quick !== undefined && quick > 0) return quick
   return durationOf(path, sizeBytes, mimeType, true)

@@ -5,7 +5,10 @@
 import { readFile } from "node:fs/promises"
 import { getDocumentProxy } from "unpdf"
 
-export type PdfResult = { readonly _tag: "Pages"; readonly pageCount: number } | { readonly _tag: "Encrypted" } | { readonly _tag: "Unreadable"; readonly reason: string }
+export type PdfResult =
+  | { readonly _tag: "Pages"; readonly pageCount: number }
+  | { readonly _tag: "Encrypted" }
+  | { readonly _tag: "Unreadable"; readonly reason: string }
 
 export const measurePdf = async (path: string): Promise<PdfResult> => {
   const data = new Uint8Array(await readFile(path))

@@ -25,6 +25,8 @@ export const videoFromTracks = (tracks: ReadonlyArray<MediaInfoTrack>): Probed =
   const height = field(video, "Height")
   const frames = field(video, "FrameCount")
   const videoDuration = field(video, "Duration") ?? durationSeconds
-  const fps = field(video, "FrameRate") ?? (frames !== undefined && videoDuration !== undefined && videoDuration > 0 ? frames / videoDuration : undefined)
+  const fps =
+    field(video, "FrameRate") ??
+    (frames !== undefined && videoDuration !== undefined && videoDuration > 0 ? frames / videoDuration : undefined)
   return { width: rotated ? height : width, height: rotated ? width : height, durationSeconds, fps, tracks: trackKinds }
 }

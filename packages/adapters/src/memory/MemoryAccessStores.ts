@@ -76,7 +76,8 @@ export const makeMemoryApiKeyStore = Effect.gen(function* () {
       Effect.sync(() => {
         const key = keys.get(id)
         if (key === undefined || key.partnerId !== partnerId) return
-        if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) keys.set(id, { ...key, lastUsedAt: now })
+        if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS)
+          keys.set(id, { ...key, lastUsedAt: now })
       })
   }
   return store

@@ -24,7 +24,8 @@ export const MemoryRateLimitStore = Layer.sync(RateLimitStore, () => {
         })
         // All or nothing: only when every rule allows is the request counted.
         if (states.every((s) => s.count <= s.rule.limit))
-          for (const s of states) counters.set(s.rule.key, { windowStartMs: s.windowStartMs, windowMs: s.rule.windowMs, count: s.count })
+          for (const s of states)
+            counters.set(s.rule.key, { windowStartMs: s.windowStartMs, windowMs: s.rule.windowMs, count: s.count })
         return states
       })
   }

@@ -34,6 +34,10 @@ export const makeKeyedLock = (): KeyedLock => {
   return {
     withLock: (key) => (self) =>
       // acquireUseRelease: the user count is given back even when the waiter is interrupted.
-      Effect.acquireUseRelease(enter(key), (entry) => entry.semaphore.withPermits(1)(self), (entry) => leave(key, entry))
+      Effect.acquireUseRelease(
+        enter(key),
+        (entry) => entry.semaphore.withPermits(1)(self),
+        (entry) => leave(key, entry)
+      )
   }
 }

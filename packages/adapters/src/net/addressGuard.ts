@@ -56,5 +56,7 @@ export const refuseUnresolved = (hostname: string, error: unknown): string | und
  */
 export const refuseConnected = (hostname: string, remoteAddress: string | undefined): string | undefined => {
   if (remoteAddress === undefined) return `connection to ${hostname} has no remote address`
-  return isPublicAddress(remoteAddress) ? undefined : `connection to ${hostname} reached a private, loopback or reserved address`
+  return isPublicAddress(remoteAddress)
+    ? undefined
+    : `connection to ${hostname} reached a private, loopback or reserved address`
 }

@@ -7,7 +7,8 @@ import { Context, Effect, Layer } from "effect"
 import { Agent, type Dispatcher } from "undici"
 import { type GuardedConnectorOptions, makeGuardedConnector } from "./guardedConnector.js"
 
-export const makeGuardedAgent = (options: GuardedConnectorOptions): Agent => new Agent({ connect: makeGuardedConnector(options) })
+export const makeGuardedAgent = (options: GuardedConnectorOptions): Agent =>
+  new Agent({ connect: makeGuardedConnector(options) })
 
 export interface GuardedDispatcherShape {
   readonly dispatcher: Dispatcher
@@ -15,7 +16,10 @@ export interface GuardedDispatcherShape {
   readonly allowPrivateNetwork: boolean
 }
 
-export class GuardedDispatcher extends Context.Tag("@frank/adapters/GuardedDispatcher")<GuardedDispatcher, GuardedDispatcherShape>() {}
+export class GuardedDispatcher extends Context.Tag("@frank/adapters/GuardedDispatcher")<
+  GuardedDispatcher,
+  GuardedDispatcherShape
+>() {}
 
 /**
  * A guarded agent for the layer's lifetime. Released with `destroy`, not `close`: by then the

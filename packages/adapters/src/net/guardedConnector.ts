@@ -44,7 +44,9 @@ export const makeGuardedConnector = (options: GuardedConnectorOptions): buildCon
     options.dial ??
     buildConnector({
       ...(options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs }),
-      ...(options.ca === undefined ? {} : { ca: typeof options.ca === "string" || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca] })
+      ...(options.ca === undefined
+        ? {}
+        : { ca: typeof options.ca === "string" || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca] })
     })
   if (options.allowPrivateNetwork) return dial
   const lookup = options.lookup ?? systemLookup

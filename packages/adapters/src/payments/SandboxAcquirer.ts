@@ -56,19 +56,34 @@ export interface SandboxAcquirerShape {
    * notifications it sends, in order. A repeated status is notified again (acquirers resend); a
    * step already passed is not; a contradiction (confirming a canceled payment) is refused.
    */
-  readonly act: (orderId: string, action: SandboxAction) => Effect.Effect<ReadonlyArray<RawNotification>, PaymentNotFound | PaymentTransitionRefused | StoreError>
+  readonly act: (
+    orderId: string,
+    action: SandboxAction
+  ) => Effect.Effect<ReadonlyArray<RawNotification>, PaymentNotFound | PaymentTransitionRefused | StoreError>
 }
 
-export class SandboxAcquirer extends Context.Tag("@frank/adapters/SandboxAcquirer")<SandboxAcquirer, SandboxAcquirerShape>() {}
+export class SandboxAcquirer extends Context.Tag("@frank/adapters/SandboxAcquirer")<
+  SandboxAcquirer,
+  SandboxAcquirerShape
+>() {}
 
-type StepResult = { readonly _tag: "notify"; readonly payment: SandboxPayment } | { readonly _tag: "skip" } | { readonly _tag: "refused"; readonly status: PaymentStatus }
+type StepResult =
+  | { readonly _tag: "notify"; readonly payment: SandboxPayment }
+  | { readonly _tag: "skip" }
+  | { readonly _tag: "refused"; readonly status: PaymentStatus }
 
 const makeAcquirer = (config: SandboxAcquirerConfig) =>
   Effect.gen(function* () {
     const store = yield* SandboxAcquirerStore
     const ids = yield* Ids
 
-    const notice = (p: SandboxPayment) => encodeNotification(config.secret, { orderId: p.orderId, paymentId: p.id, status: p.status, amountRub: p.amountRub })
+    const notice = (p: SandboxPayment) =>
+      encodeNotification(config.secret, {
+        orderId: p.orderId,
+        paymentId: p.id,
+        status: p.status,
+        amountRub: p.amountRub
+      })
 
     const step = (orderId: string, status: PaymentStatus, now: number) =>
       store.modify(orderId, (current): { next: SandboxPayment | undefined; result: StepResult } => {
@@ -79,7 +94,10 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
             return { next, result: { _tag: "notify", payment: next } }
           }
           case "Unchanged":
-            return { next: undefined, result: t.reason === "repeated" ? { _tag: "notify", payment: current } : { _tag: "skip" } }
+            return {
+              next: undefined,
+              result: t.reason === "repeated" ? { _tag: "notify", payment: current } : { _tag: "skip" }
+            }
           case "Refused":
             return { next: undefined, result: { _tag: "refused", status: current.status } }
         }
@@ -92,16 +110,20 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
           const sent: RawNotification[] = []
           for (const status of STEPS[action]) {
             const r = yield* step(orderId, status, yield* Clock.currentTimeMillis)
-            if (r === undefined) return yield* new PaymentNotFound({ message: `the sandbox acquirer has no payment ${orderId}` })
+            if (r === undefined)
+              return yield* new PaymentNotFound({ message: `the sandbox acquirer has no payment ${orderId}` })
             if (r._tag === "refused")
-              return yield* new PaymentTransitionRefused({ message: `the payment is ${r.status}; the sandbox acquirer cannot ${action} it` })
+              return yield* new PaymentTransitionRefused({
+                message: `the payment is ${r.status}; the sandbox acquirer cannot ${action} it`
+              })
             if (r._tag === "notify") sent.push(notice(r.payment))
           }
           return sent
         })
     }
 
-    const unavailable = (what: string) => (cause: StoreError) => new PaymentProviderError({ message: `sandbox acquirer: ${what} failed`, cause })
+    const unavailable = (what: string) => (cause: StoreError) =>
+      new PaymentProviderError({ message: `sandbox acquirer: ${what} failed`, cause })
 
     const provider: PaymentProviderShape = {
       name: "sandbox",
@@ -123,7 +145,8 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
       readStatus: ({ paymentId }) =>
         Effect.gen(function* () {
           const found = yield* store.find(paymentId).pipe(Effect.mapError(unavailable("readStatus")))
-          if (found === undefined) return yield* new PaymentProviderError({ message: `sandbox acquirer: no payment ${paymentId}` })
+          if (found === undefined)
+            return yield* new PaymentProviderError({ message: `sandbox acquirer: no payment ${paymentId}` })
           return found.status
         }),
       parseNotification: (raw) => decodeNotification(config.secret, raw)
@@ -137,7 +160,9 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
  */
 export const SandboxAcquirerLive = (config: SandboxAcquirerConfig) =>
   Layer.effectContext(
-    Effect.map(makeAcquirer(config), ({ acquirer, provider }) => Context.make(SandboxAcquirer, acquirer).pipe(Context.add(PaymentProvider, provider)))
+    Effect.map(makeAcquirer(config), ({ acquirer, provider }) =>
+      Context.make(SandboxAcquirer, acquirer).pipe(Context.add(PaymentProvider, provider))
+    )
   )
 
 /**
@@ -153,6 +178,7 @@ export const driveSandboxPayment = (orderId: string, action: SandboxAction) =>
     let last: NotificationOutcome | undefined
     for (const raw of notifications) last = yield* payments.receiveNotification(raw)
     // Every action ends on a final status, which is either notified or refused above.
-    if (last === undefined) return yield* Effect.dieMessage(`sandbox action ${action} on ${orderId} sent no notification`)
+    if (last === undefined)
+      return yield* Effect.dieMessage(`sandbox action ${action} on ${orderId} sent no notification`)
     return last
   })

@@ -33,4 +33,7 @@ export interface SandboxAcquirerStoreShape {
   ) => Effect.Effect<A | undefined, StoreError>
 }
 
-export class SandboxAcquirerStore extends Context.Tag("@frank/adapters/SandboxAcquirerStore")<SandboxAcquirerStore, SandboxAcquirerStoreShape>() {}
+export class SandboxAcquirerStore extends Context.Tag("@frank/adapters/SandboxAcquirerStore")<
+  SandboxAcquirerStore,
+  SandboxAcquirerStoreShape
+>() {}

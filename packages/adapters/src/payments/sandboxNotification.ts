@@ -6,7 +6,12 @@
  * the parsed `PaymentNotification`.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { type PaymentNotification, PaymentNotificationInvalid, type PaymentStatus, type RawNotification } from "@frank/core"
+import {
+  type PaymentNotification,
+  PaymentNotificationInvalid,
+  type PaymentStatus,
+  type RawNotification
+} from "@frank/core"
 import { Effect, Either, Redacted, Schema } from "effect"
 
 export const SIGNATURE_HEADER = "x-sandbox-signature"
@@ -22,7 +27,9 @@ const STATUS_BY_WIRE = {
 
 type WireStatus = keyof typeof STATUS_BY_WIRE
 
-const WIRE_BY_STATUS = Object.fromEntries(Object.entries(STATUS_BY_WIRE).map(([wire, status]) => [status, wire])) as Record<PaymentStatus, WireStatus>
+const WIRE_BY_STATUS = Object.fromEntries(
+  Object.entries(STATUS_BY_WIRE).map(([wire, status]) => [status, wire])
+) as Record<PaymentStatus, WireStatus>
 
 const Body = Schema.Struct({
   OrderId: Schema.String,
@@ -43,23 +50,38 @@ export interface SandboxNotice {
 
 /** The notification the sandbox sends: body and headers exactly as an HTTP callback would carry them. */
 export const encodeNotification = (secret: Redacted.Redacted<string>, n: SandboxNotice): RawNotification => {
-  const body = JSON.stringify({ OrderId: n.orderId, PaymentId: n.paymentId, Status: WIRE_BY_STATUS[n.status], Amount: n.amountRub * 100 })
+  const body = JSON.stringify({
+    OrderId: n.orderId,
+    PaymentId: n.paymentId,
+    Status: WIRE_BY_STATUS[n.status],
+    Amount: n.amountRub * 100
+  })
   return { body, headers: { "content-type": "application/json", [SIGNATURE_HEADER]: sign(secret, body) } }
 }
 
-const invalid = (message: string) => new PaymentNotificationInvalid({ message: `sandbox notification refused: ${message}` })
+const invalid = (message: string) =>
+  new PaymentNotificationInvalid({ message: `sandbox notification refused: ${message}` })
 
 /** Verifies the signature (constant time) before reading anything, then decodes. */
-export const decodeNotification = (secret: Redacted.Redacted<string>, raw: RawNotification): Effect.Effect<PaymentNotification, PaymentNotificationInvalid> =>
+export const decodeNotification = (
+  secret: Redacted.Redacted<string>,
+  raw: RawNotification
+): Effect.Effect<PaymentNotification, PaymentNotificationInvalid> =>
   Effect.suspend(() => {
     const given = Buffer.from(raw.headers[SIGNATURE_HEADER] ?? "", "utf8")
     const expected = Buffer.from(sign(secret, raw.body), "utf8")
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return Effect.fail(invalid(`missing or wrong ${SIGNATURE_HEADER}`))
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return Effect.fail(invalid(`missing or wrong ${SIGNATURE_HEADER}`))
     const parsed = Either.try(() => JSON.parse(raw.body) as unknown)
     if (Either.isLeft(parsed)) return Effect.fail(invalid("body is not JSON"))
     const decoded = Schema.decodeUnknownEither(Body)(parsed.right)
     if (Either.isLeft(decoded)) return Effect.fail(invalid("body does not match the format"))
     const b = decoded.right
     if (b.Amount % 100 !== 0) return Effect.fail(invalid("amount is not whole rubles"))
-    return Effect.succeed({ paymentId: b.OrderId, providerPaymentId: b.PaymentId, status: STATUS_BY_WIRE[b.Status], amountRub: b.Amount / 100 })
+    return Effect.succeed({
+      paymentId: b.OrderId,
+      providerPaymentId: b.PaymentId,
+      status: STATUS_BY_WIRE[b.Status],
+      amountRub: b.Amount / 100
+    })
   })

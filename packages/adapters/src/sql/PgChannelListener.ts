@@ -22,10 +22,14 @@ export interface PgChannelListenerOptions {
 }
 
 /** pg keeps the socket on an internal field; destroying it is the only way to drop a connection that no longer answers. */
-const socketOf = (client: pg.Client): Socket | undefined => (client as unknown as { readonly connection?: { readonly stream?: Socket } }).connection?.stream
+const socketOf = (client: pg.Client): Socket | undefined =>
+  (client as unknown as { readonly connection?: { readonly stream?: Socket } }).connection?.stream
 
 /** Payloads (non-empty) of `channel`'s notifications; fails when the connection errs or closes. */
-export const listenOnOwnConnection = (options: PgChannelListenerOptions, channel: string): Stream.Stream<string, SqlError> =>
+export const listenOnOwnConnection = (
+  options: PgChannelListenerOptions,
+  channel: string
+): Stream.Stream<string, SqlError> =>
   Stream.asyncScoped<string, SqlError>((emit) =>
     Effect.gen(function* () {
       let closing = false

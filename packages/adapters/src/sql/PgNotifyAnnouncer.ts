@@ -34,7 +34,9 @@ export const DEFAULT_ANNOUNCE_INTERVAL_MS = 50
 /** A NOTIFY not answered within this is given up (logged); the next announcement tries again. */
 const NOTIFY_TIMEOUT_MS = 5_000
 
-export const makePgNotifyAnnouncer = (options: PgNotifyAnnouncerOptions): Effect.Effect<EventAnnouncerShape, never, SqlClient.SqlClient | Scope.Scope> =>
+export const makePgNotifyAnnouncer = (
+  options: PgNotifyAnnouncerOptions
+): Effect.Effect<EventAnnouncerShape, never, SqlClient.SqlClient | Scope.Scope> =>
   Effect.gen(function* () {
     const payload = yield* checkNotifyPayload(options.payload)
     const sql = yield* SqlClient.SqlClient
@@ -44,18 +46,29 @@ export const makePgNotifyAnnouncer = (options: PgNotifyAnnouncerOptions): Effect
     // The statement itself interruptible, so that the timeout can cut it off; the whole (statement,
     // timeout, logging) uninterruptible, so that shutdown waits at most the timeout for it.
     const notifyOnce = Effect.interruptible(sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`).pipe(
-      Effect.timeoutFail({ duration: Duration.millis(NOTIFY_TIMEOUT_MS), onTimeout: () => `no answer within ${NOTIFY_TIMEOUT_MS} ms` }),
-      Effect.catchAllCause((cause) => Effect.logWarning("webhook NOTIFY failed; other instances will find the deliveries at their next poll", cause)),
+      Effect.timeoutFail({
+        duration: Duration.millis(NOTIFY_TIMEOUT_MS),
+        onTimeout: () => `no answer within ${NOTIFY_TIMEOUT_MS} ms`
+      }),
+      Effect.catchAllCause((cause) =>
+        Effect.logWarning("webhook NOTIFY failed; other instances will find the deliveries at their next poll", cause)
+      ),
       Effect.uninterruptible
     )
     // On shutdown, an announcement still waiting (made during the last pause, by a request that
     // committed while the host drained) is sent before the pool closes, not dropped. Added before
     // the loop's fork, so it runs after the loop has been interrupted.
-    yield* Effect.addFinalizer(() => Effect.flatMap(Queue.poll(pending), (waiting) => (waiting._tag === "Some" ? notifyOnce : Effect.void)))
+    yield* Effect.addFinalizer(() =>
+      Effect.flatMap(Queue.poll(pending), (waiting) => (waiting._tag === "Some" ? notifyOnce : Effect.void))
+    )
     const pause = Effect.sleep(Duration.millis(options.minIntervalMs ?? DEFAULT_ANNOUNCE_INTERVAL_MS))
-    yield* Effect.forkScoped(Effect.forever(Queue.take(pending).pipe(Effect.zipRight(notifyOnce), Effect.zipRight(pause))))
+    yield* Effect.forkScoped(
+      Effect.forever(Queue.take(pending).pipe(Effect.zipRight(notifyOnce), Effect.zipRight(pause)))
+    )
     return { announce: Effect.asVoid(Queue.offer(pending, undefined)) }
   })
 
-export const pgNotifyAnnouncerLayer = (options: PgNotifyAnnouncerOptions): Layer.Layer<EventAnnouncer, never, SqlClient.SqlClient> =>
+export const pgNotifyAnnouncerLayer = (
+  options: PgNotifyAnnouncerOptions
+): Layer.Layer<EventAnnouncer, never, SqlClient.SqlClient> =>
   Layer.scoped(EventAnnouncer, makePgNotifyAnnouncer(options))

@@ -55,7 +55,9 @@ const serve = (options: PgliteOptions) =>
     return Number(server.getServerConn().split(":").pop())
   })
 
-export const pgliteLayer = (options: PgliteOptions = {}): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+export const pgliteLayer = (
+  options: PgliteOptions = {}
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
   Layer.unwrapScoped(
     Effect.map(serve(options), (port) =>
       PgClient.layer({

@@ -17,13 +17,17 @@ import {
 } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `access store: ${what} failed`, cause })
+const storeError = (what: string) => (cause: SqlError.SqlError) =>
+  new StoreError({ message: `access store: ${what} failed`, cause })
 
 interface KeyRow extends Omit<ApiKeyRecord, "scopes"> {
   readonly scopes: string
 }
 
-const fromRow = (r: KeyRow): ApiKeyRecord => ({ ...r, scopes: r.scopes.length === 0 ? [] : (r.scopes.split(",") as Scope[]) })
+const fromRow = (r: KeyRow): ApiKeyRecord => ({
+  ...r,
+  scopes: r.scopes.length === 0 ? [] : (r.scopes.split(",") as Scope[])
+})
 const toRow = (k: ApiKeyRecord) => ({ ...k, scopes: k.scopes.join(",") })
 
 export const SqlPartnerStore = Layer.effect(
@@ -31,7 +35,11 @@ export const SqlPartnerStore = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
-      create: (p: Partner) => sql`INSERT INTO partners ${sql.insert({ ...p })}`.pipe(Effect.asVoid, Effect.mapError(storeError("createPartner"))),
+      create: (p: Partner) =>
+        sql`INSERT INTO partners ${sql.insert({ ...p })}`.pipe(
+          Effect.asVoid,
+          Effect.mapError(storeError("createPartner"))
+        ),
       get: (id: string) =>
         sql<Partner>`SELECT id, name, created_at FROM partners WHERE id = ${id}`.pipe(
           Effect.map((rows) => rows[0]),
@@ -46,7 +54,11 @@ export const SqlSessionStore = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
-      create: (s: SessionRecord) => sql`INSERT INTO sessions ${sql.insert({ ...s })}`.pipe(Effect.asVoid, Effect.mapError(storeError("createSession"))),
+      create: (s: SessionRecord) =>
+        sql`INSERT INTO sessions ${sql.insert({ ...s })}`.pipe(
+          Effect.asVoid,
+          Effect.mapError(storeError("createSession"))
+        ),
       findByHash: (h: string) =>
         sql<SessionRecord>`SELECT id, partner_id, token_hash, created_at, expires_at FROM sessions WHERE token_hash = ${h}`.pipe(
           Effect.map((rows) => rows[0]),
@@ -66,7 +78,10 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
         .withTransaction(
           Effect.gen(function* () {
             yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`api_keys:${partnerId}`}))`
-            const existing = (yield* sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE partner_id = ${partnerId} AND kind = 'live'`).map(fromRow)
+            const existing =
+              (yield* sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE partner_id = ${partnerId} AND kind = 'live'`).map(
+                fromRow
+              )
             const decided = decide(existing)
             if (Either.isRight(decided)) yield* sql`INSERT INTO api_keys ${sql.insert(toRow(decided.right))}`
             return decided
@@ -76,12 +91,14 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
           Effect.mapError(storeError("issueKey")),
           Effect.flatMap((d) => (Either.isLeft(d) ? Effect.fail(d.left) : Effect.succeed(d.right)))
         ),
-    insert: (key) => sql`INSERT INTO api_keys ${sql.insert(toRow(key))}`.pipe(Effect.asVoid, Effect.mapError(storeError("insertKey"))),
+    insert: (key) =>
+      sql`INSERT INTO api_keys ${sql.insert(toRow(key))}`.pipe(Effect.asVoid, Effect.mapError(storeError("insertKey"))),
     update: (partnerId, id, decide) =>
       sql
         .withTransaction(
           Effect.gen(function* () {
-            const rows = yield* sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live' FOR UPDATE`
+            const rows =
+              yield* sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live' FOR UPDATE`
             const row = rows[0]
             if (row === undefined) return Either.right(undefined)
             const decided = decide(fromRow(row))
@@ -100,7 +117,9 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
         // Ids that are not UUIDs match nothing, like foreign ids: compare as text.
         yield* sql`UPDATE api_keys SET revoked_at = ${now}, revoke_reason = ${reason}
           WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live' AND revoked_at IS NULL`
-        const found = yield* sql<{ id: string }>`SELECT id FROM api_keys WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live'`
+        const found = yield* sql<{
+          id: string
+        }>`SELECT id FROM api_keys WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live'`
         return found.length > 0
       }).pipe(Effect.mapError(storeError("revokeKey"))),
     list: (partnerId) =>
@@ -115,7 +134,10 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
       ),
     touch: (partnerId, id, now) =>
       sql`UPDATE api_keys SET last_used_at = ${now} WHERE partner_id = ${partnerId} AND id = ${id}
-        AND (last_used_at IS NULL OR last_used_at <= ${now - LAST_USED_RESOLUTION_MS})`.pipe(Effect.asVoid, Effect.mapError(storeError("touchKey")))
+        AND (last_used_at IS NULL OR last_used_at <= ${now - LAST_USED_RESOLUTION_MS})`.pipe(
+        Effect.asVoid,
+        Effect.mapError(storeError("touchKey"))
+      )
   }
   return store
 })

@@ -24,7 +24,8 @@ import {
 } from "@frank/core"
 import { Effect, Layer } from "effect"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `invoice store: ${what} failed`, cause })
+const storeError = (what: string) => (cause: SqlError.SqlError) =>
+  new StoreError({ message: `invoice store: ${what} failed`, cause })
 
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
@@ -37,7 +38,10 @@ export const makeSqlCompanyProfileStore = Effect.gen(function* () {
   const columns = sql.literal(PROFILE_COLUMNS)
 
   const read = (partnerId: string) =>
-    Effect.map(sql<CompanyProfile>`SELECT ${columns} FROM company_profiles WHERE partner_id = ${partnerId}`, (rows) => rows[0])
+    Effect.map(
+      sql<CompanyProfile>`SELECT ${columns} FROM company_profiles WHERE partner_id = ${partnerId}`,
+      (rows) => rows[0]
+    )
 
   const store: CompanyProfileStoreShape = {
     get: (partnerId) => read(partnerId).pipe(Effect.mapError(storeError("profile read"))),
@@ -98,13 +102,16 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
         transactionId: i.transactionId
       })}`.pipe(Effect.asVoid, Effect.mapError(storeError("insert"))),
 
-    get: (partnerId, id) => (isUuid(id) ? select(partnerId, id, false).pipe(Effect.mapError(storeError("read"))) : Effect.succeed(undefined)),
+    get: (partnerId, id) =>
+      isUuid(id) ? select(partnerId, id, false).pipe(Effect.mapError(storeError("read"))) : Effect.succeed(undefined),
 
     list: (partnerId, offset, limit) =>
       Effect.gen(function* () {
         const rows = yield* sql<InvoiceRow>`SELECT ${columns} FROM legal_invoices WHERE partner_id = ${partnerId}
           ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
-        const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM legal_invoices WHERE partner_id = ${partnerId}`
+        const [count] = yield* sql<{
+          n: number
+        }>`SELECT count(*)::int AS n FROM legal_invoices WHERE partner_id = ${partnerId}`
         return { items: rows.map(fromRow), total: count?.n ?? 0 }
       }).pipe(Effect.mapError(storeError("list"))),
 
@@ -130,6 +137,12 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlCompanyProfileStore: Layer.Layer<CompanyProfileStore, never, SqlClient.SqlClient> = Layer.effect(CompanyProfileStore, makeSqlCompanyProfileStore)
-export const SqlInvoiceStore: Layer.Layer<InvoiceStore, never, SqlClient.SqlClient> = Layer.effect(InvoiceStore, makeSqlInvoiceStore)
+export const SqlCompanyProfileStore: Layer.Layer<CompanyProfileStore, never, SqlClient.SqlClient> = Layer.effect(
+  CompanyProfileStore,
+  makeSqlCompanyProfileStore
+)
+export const SqlInvoiceStore: Layer.Layer<InvoiceStore, never, SqlClient.SqlClient> = Layer.effect(
+  InvoiceStore,
+  makeSqlInvoiceStore
+)
 export const SqlInvoiceStores = Layer.mergeAll(SqlCompanyProfileStore, SqlInvoiceStore)

@@ -58,7 +58,8 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
     Effect.gen(function* () {
       const totals = yield* lockAccount(request.partnerId)
       const hold = request.taskId === undefined ? undefined : yield* selectHold(request.partnerId, request.taskId, true)
-      const referenced = request.reference === undefined ? undefined : yield* selectReferenced(request.partnerId, request.reference)
+      const referenced =
+        request.reference === undefined ? undefined : yield* selectReferenced(request.partnerId, request.reference)
       const snapshot: Snapshot = { partnerId: request.partnerId, totals, hold, referenced }
       return snapshot
     })
@@ -104,7 +105,8 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
         Effect.mapError(toStoreError("totals", partnerId))
       ),
 
-    hold: (partnerId, taskId) => selectHold(partnerId, taskId, false).pipe(Effect.mapError(toStoreError("hold", partnerId))),
+    hold: (partnerId, taskId) =>
+      selectHold(partnerId, taskId, false).pipe(Effect.mapError(toStoreError("hold", partnerId))),
 
     ...reads,
 
@@ -125,4 +127,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlLedgerStore: Layer.Layer<LedgerStore, never, SqlClient.SqlClient> = Layer.effect(LedgerStore, makeSqlLedgerStore)
+export const SqlLedgerStore: Layer.Layer<LedgerStore, never, SqlClient.SqlClient> = Layer.effect(
+  LedgerStore,
+  makeSqlLedgerStore
+)

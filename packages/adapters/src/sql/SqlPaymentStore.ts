@@ -13,7 +13,8 @@ import { SqlClient, SqlError } from "@effect/sql"
 import { type Payment, PaymentStore, type PaymentStoreShape, StoreError } from "@frank/core"
 import { Effect, Layer } from "effect"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `payment store: ${what} failed`, cause })
+const storeError = (what: string) => (cause: SqlError.SqlError) =>
+  new StoreError({ message: `payment store: ${what} failed`, cause })
 
 const COLUMNS =
   "partner_id, id::text AS id, amount_rub, description, idempotency_key, status, provider_payment_id, payment_url, created_at, updated_at"
@@ -49,7 +50,8 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
         if (inserted[0] !== undefined) return { payment: inserted[0], created: true }
         const [existing] = yield* sql<Payment>`SELECT ${columns} FROM payments
           WHERE partner_id = ${p.partnerId} AND idempotency_key = ${p.idempotencyKey}`
-        if (existing === undefined) return yield* Effect.dieMessage(`payment store: key ${p.idempotencyKey} conflicted but no payment holds it`)
+        if (existing === undefined)
+          return yield* Effect.dieMessage(`payment store: key ${p.idempotencyKey} conflicted but no payment holds it`)
         return { payment: existing, created: false }
       }).pipe(Effect.mapError(storeError("insertOrGet"))),
 
@@ -65,11 +67,15 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
         : Effect.succeed(undefined)
       ).pipe(Effect.mapError(storeError("attachProvider"))),
 
-    get: (partnerId, id) => (isUuid(id) ? select(partnerId, id, false) : Effect.succeed(undefined)).pipe(Effect.mapError(storeError("get"))),
+    get: (partnerId, id) =>
+      (isUuid(id) ? select(partnerId, id, false) : Effect.succeed(undefined)).pipe(Effect.mapError(storeError("get"))),
 
     locate: (id) =>
       (isUuid(id)
-        ? Effect.map(sql<{ partnerId: string }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`, (rows) => rows[0]?.partnerId)
+        ? Effect.map(
+            sql<{ partnerId: string }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`,
+            (rows) => rows[0]?.partnerId
+          )
         : Effect.succeed(undefined)
       ).pipe(Effect.mapError(storeError("locate"))),
 
@@ -95,10 +101,18 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
               })
             )
             // BEGIN and COMMIT themselves may fail.
-            .pipe(Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, (e) => Effect.fail(storeError("update")(e))))
+            .pipe(
+              Effect.catchIf(
+                (e): e is SqlError.SqlError => e instanceof SqlError.SqlError,
+                (e) => Effect.fail(storeError("update")(e))
+              )
+            )
         : Effect.succeed(undefined)
   }
   return store
 })
 
-export const SqlPaymentStore: Layer.Layer<PaymentStore, never, SqlClient.SqlClient> = Layer.effect(PaymentStore, makeSqlPaymentStore)
+export const SqlPaymentStore: Layer.Layer<PaymentStore, never, SqlClient.SqlClient> = Layer.effect(
+  PaymentStore,
+  makeSqlPaymentStore
+)

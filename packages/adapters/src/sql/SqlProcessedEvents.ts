@@ -67,13 +67,18 @@ export const SqlProcessedEvents = Layer.effect(
             })
           )
           .pipe(
-            Effect.catchAll((e: ActionFailed<E> | SqlError): Effect.Effect<never, E | StoreError> =>
-              e instanceof ActionFailed ? Effect.fail(e.error) : Effect.fail(storeError("processed events: recording the event failed")(e))
+            Effect.catchAll(
+              (e: ActionFailed<E> | SqlError): Effect.Effect<never, E | StoreError> =>
+                e instanceof ActionFailed
+                  ? Effect.fail(e.error)
+                  : Effect.fail(storeError("processed events: recording the event failed")(e))
             )
           ),
       processedAt: (eventId: string) =>
         // Aliased to one word so the row key is the same with or without a snake→camel client.
-        sql<{ at: number | string }>`SELECT processed_at AS at FROM webhook_processed_events WHERE event_id = ${eventId}`.pipe(
+        sql<{
+          at: number | string
+        }>`SELECT processed_at AS at FROM webhook_processed_events WHERE event_id = ${eventId}`.pipe(
           // Clients without Frank's int8 parser return bigint columns as strings.
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => Number(r.at))),
           Effect.mapError(storeError("processed events: lookup failed"))

@@ -40,18 +40,27 @@ export const SqlRateLimitStore = Layer.effect(
             // A refused counter reports limit + 1; the others their count as if this request had
             // been counted, which is what the caller's verdict compares against the limit.
             const states = new Map<string, LimitState>(
-              sorted.map((rule, i) => [rule.key, { rule, count: counts.get(rule.key) ?? rule.limit + 1, windowStartMs: starts[i]! }])
+              sorted.map((rule, i) => [
+                rule.key,
+                { rule, count: counts.get(rule.key) ?? rule.limit + 1, windowStartMs: starts[i]! }
+              ])
             )
             const result: ReadonlyArray<LimitState> = rules.map((r) => states.get(r.key)!)
             const allowed = counts.size === sorted.length
-            const taken = !allowed && counts.size > 0 ? sorted.flatMap((r, i) => (counts.has(r.key) ? [{ key: r.key, start: starts[i]! }] : [])) : []
+            const taken =
+              !allowed && counts.size > 0
+                ? sorted.flatMap((r, i) => (counts.has(r.key) ? [{ key: r.key, start: starts[i]! }] : []))
+                : []
             const undo =
               taken.length > 0
                 ? sql`UPDATE rate_limit_counters AS c SET count = c.count - 1
                     FROM unnest(${taken.map((t) => t.key)}::text[], ${taken.map((t) => t.start)}::bigint[]) AS t(k, s)
                     WHERE c.key = t.k AND c.window_start = t.s`
                 : undefined
-            const sweep = ++hits % SWEEP_EVERY_HITS === 0 ? sql`DELETE FROM rate_limit_counters WHERE window_end <= ${now}` : undefined
+            const sweep =
+              ++hits % SWEEP_EVERY_HITS === 0
+                ? sql`DELETE FROM rate_limit_counters WHERE window_end <= ${now}`
+                : undefined
             if (undo === undefined && sweep === undefined) return Effect.succeed(result)
             return Effect.as(Effect.zipRight(undo ?? Effect.void, sweep ?? Effect.void), result)
           }),

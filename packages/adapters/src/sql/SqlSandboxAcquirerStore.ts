@@ -5,9 +5,14 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { StoreError } from "@frank/core"
 import { Effect, Layer } from "effect"
-import { type SandboxPayment, SandboxAcquirerStore, type SandboxAcquirerStoreShape } from "../payments/SandboxAcquirerStore.js"
+import {
+  type SandboxPayment,
+  SandboxAcquirerStore,
+  type SandboxAcquirerStoreShape
+} from "../payments/SandboxAcquirerStore.js"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `sandbox acquirer store: ${what} failed`, cause })
+const storeError = (what: string) => (cause: SqlError.SqlError) =>
+  new StoreError({ message: `sandbox acquirer store: ${what} failed`, cause })
 
 const COLUMNS = "partner_id, order_id::text AS order_id, id, amount_rub, description, status, created_at, updated_at"
 
@@ -28,10 +33,12 @@ export const makeSqlSandboxAcquirerStore = Effect.gen(function* () {
       Effect.gen(function* () {
         yield* sql`INSERT INTO sandbox_acquirer_payments ${sql.insert({ ...p })} ON CONFLICT (partner_id, order_id) DO NOTHING`
         const stored = yield* select(p.orderId, false)
-        if (stored === undefined) return yield* Effect.dieMessage(`sandbox acquirer store: order ${p.orderId} vanished after insert`)
+        if (stored === undefined)
+          return yield* Effect.dieMessage(`sandbox acquirer store: order ${p.orderId} vanished after insert`)
         return stored
       }).pipe(Effect.mapError(storeError("open"))),
-    find: (orderId) => (isUuid(orderId) ? select(orderId, false) : Effect.succeed(undefined)).pipe(Effect.mapError(storeError("find"))),
+    find: (orderId) =>
+      (isUuid(orderId) ? select(orderId, false) : Effect.succeed(undefined)).pipe(Effect.mapError(storeError("find"))),
     modify: (orderId, change) =>
       isUuid(orderId)
         ? sql

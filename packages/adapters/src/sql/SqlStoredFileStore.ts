@@ -3,7 +3,16 @@
  * StoredFileLookup (ownership checks of generation tasks) from one implementation.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
-import { type FileKind, isUuid, type Measurements, StoreError, type StoredFile, StoredFileLookup, StoredFileStore, type StoredFileStoreShape } from "@frank/core"
+import {
+  type FileKind,
+  isUuid,
+  type Measurements,
+  StoreError,
+  type StoredFile,
+  StoredFileLookup,
+  StoredFileStore,
+  type StoredFileStoreShape
+} from "@frank/core"
 import { Context, Effect, Layer } from "effect"
 
 interface Row {
@@ -21,7 +30,8 @@ interface Row {
   readonly createdAt: number
 }
 
-const COLUMNS = "partner_id, id, kind, mime_type, size_bytes, width, height, duration_seconds, fps, page_count, blob_key, created_at"
+const COLUMNS =
+  "partner_id, id, kind, mime_type, size_bytes, width, height, duration_seconds, fps, page_count, blob_key, created_at"
 
 const fromRow = (r: Row): StoredFile => {
   const measurements: Measurements = {
@@ -43,7 +53,8 @@ const fromRow = (r: Row): StoredFile => {
   }
 }
 
-const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `stored file store: ${what} failed`, cause })
+const storeError = (what: string) => (cause: SqlError.SqlError) =>
+  new StoreError({ message: `stored file store: ${what} failed`, cause })
 
 export const makeSqlStoredFileStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -51,8 +62,9 @@ export const makeSqlStoredFileStore = Effect.gen(function* () {
   // Ids that are no UUID would fail the uuid comparison; they match nothing, like a foreign id.
   const get = (partnerId: string, id: string) =>
     isUuid(id)
-      ? Effect.map(sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`, (rows) =>
-          rows[0] === undefined ? undefined : fromRow(rows[0])
+      ? Effect.map(
+          sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`,
+          (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
         )
       : Effect.succeed(undefined)
   const store: StoredFileStoreShape = {
@@ -91,6 +103,9 @@ export const makeSqlStoredFileStore = Effect.gen(function* () {
 })
 
 /** Both tags from one store. */
-export const SqlStoredFileStore: Layer.Layer<StoredFileStore | StoredFileLookup, never, SqlClient.SqlClient> = Layer.effectContext(
-  Effect.map(makeSqlStoredFileStore, (store) => Context.make(StoredFileStore, store).pipe(Context.add(StoredFileLookup, store)))
-)
+export const SqlStoredFileStore: Layer.Layer<StoredFileStore | StoredFileLookup, never, SqlClient.SqlClient> =
+  Layer.effectContext(
+    Effect.map(makeSqlStoredFileStore, (store) =>
+      Context.make(StoredFileStore, store).pipe(Context.add(StoredFileLookup, store))
+    )
+  )

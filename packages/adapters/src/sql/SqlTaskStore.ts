@@ -116,7 +116,8 @@ const toRow = (t: Task) => ({
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
-const storeError = (what: string) => (cause: SqlError) => new StoreError({ message: `task store: ${what} failed`, cause })
+const storeError = (what: string) => (cause: SqlError) =>
+  new StoreError({ message: `task store: ${what} failed`, cause })
 
 /** SQL failures become StoreErrors; the caller's own failures pass through untouched. */
 const sqlFailures =
@@ -145,7 +146,8 @@ export const makeSqlTaskStore = Effect.gen(function* () {
               // Only the idempotency key can conflict (ids are fresh): the earlier launch is committed.
               const [earlier] = yield* sql<TaskRow>`SELECT ${columns} FROM tasks
                 WHERE partner_id = ${task.partnerId} AND idempotency_key = ${task.idempotencyKey}`
-              if (earlier === undefined) return yield* new StoreError({ message: "task store: create conflicted on a key no task holds" })
+              if (earlier === undefined)
+                return yield* new StoreError({ message: "task store: create conflicted on a key no task holds" })
               return { task: fromRow(earlier), created: false }
             }
             yield* alongside
@@ -154,14 +156,17 @@ export const makeSqlTaskStore = Effect.gen(function* () {
         )
         .pipe(Effect.mapError(sqlFailures("create"))),
 
-    get: (partnerId, id) => (isUuid(id) ? selectOne(partnerId, id, false).pipe(Effect.mapError(storeError("get"))) : Effect.succeed(undefined)),
+    get: (partnerId, id) =>
+      isUuid(id) ? selectOne(partnerId, id, false).pipe(Effect.mapError(storeError("get"))) : Effect.succeed(undefined),
 
     list: (partnerId, filter, offset, limit) =>
       Effect.gen(function* () {
         const byStatus = filter.status === undefined ? sql`` : sql` AND status = ${filter.status}`
         const rows = yield* sql<TaskRow>`SELECT ${columns} FROM tasks WHERE partner_id = ${partnerId}${byStatus}
           ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
-        const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tasks WHERE partner_id = ${partnerId}${byStatus}`
+        const [count] = yield* sql<{
+          n: number
+        }>`SELECT count(*)::int AS n FROM tasks WHERE partner_id = ${partnerId}${byStatus}`
         return { items: rows.map(fromRow), total: count?.n ?? 0 }
       }).pipe(Effect.mapError(storeError("list"))),
 
@@ -199,7 +204,9 @@ export const makeSqlTaskStore = Effect.gen(function* () {
         ? Effect.succeed(undefined)
         : sql<{ mimeType: string; content: Uint8Array }>`SELECT mime_type, content FROM task_results
             WHERE partner_id = ${partnerId} AND task_id = ${id}::uuid`.pipe(
-            Effect.map(([row]): TaskContent | undefined => (row === undefined ? undefined : { mimeType: row.mimeType, bytes: new Uint8Array(row.content) })),
+            Effect.map(([row]): TaskContent | undefined =>
+              row === undefined ? undefined : { mimeType: row.mimeType, bytes: new Uint8Array(row.content) }
+            ),
             Effect.mapError(storeError("content"))
           ),
 
@@ -220,4 +227,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlTaskStore: Layer.Layer<TaskStore, never, SqlClient.SqlClient> = Layer.effect(TaskStore, makeSqlTaskStore)
+export const SqlTaskStore: Layer.Layer<TaskStore, never, SqlClient.SqlClient> = Layer.effect(
+  TaskStore,
+  makeSqlTaskStore
+)

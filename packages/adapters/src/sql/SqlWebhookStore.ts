@@ -33,12 +33,14 @@ export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
  */
 export const WEBHOOK_NOTIFY_PAYLOAD = "due"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `webhook store: ${what} failed`, cause })
+const storeError = (what: string) => (cause: SqlError.SqlError) =>
+  new StoreError({ message: `webhook store: ${what} failed`, cause })
 
 /** Rows come back as the record itself (names transformed to camelCase; int8 parsed to numbers). */
 type EndpointRow = WebhookEndpoint
 
-const ENDPOINT_COLUMNS = "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at"
+const ENDPOINT_COLUMNS =
+  "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at"
 
 /** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
 const PURGES_PER_SWEEP = 100
@@ -48,7 +50,10 @@ const IN_DUE_INDEX = "d.status = 'pending' AND NOT d.endpoint_paused"
 /** An endpoint `e` whose deliveries the claim takes (the flag above can lag a pause; migration 0011). */
 const OPEN_ENDPOINT = "e.active AND e.deleted_at IS NULL"
 
-const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({ ...r, eventTypes: r.eventTypes === null ? null : [...r.eventTypes] })
+const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({
+  ...r,
+  eventTypes: r.eventTypes === null ? null : [...r.eventTypes]
+})
 
 interface DeliveryRow {
   readonly partnerId: string
@@ -76,7 +81,8 @@ const DELIVERY_COLUMNS = `d.partner_id, d.id, d.endpoint_id, d.event_id, d.event
     WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id), '') AS response_codes,
   (SELECT a.error FROM webhook_attempts a WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id ORDER BY a.n DESC LIMIT 1) AS last_error`
 
-const parseCodes = (text: string): ReadonlyArray<number | null> => (text === "" ? [] : text.split(",").map((c) => (c === "-" ? null : Number(c))))
+const parseCodes = (text: string): ReadonlyArray<number | null> =>
+  text === "" ? [] : text.split(",").map((c) => (c === "-" ? null : Number(c)))
 
 const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCodes: parseCodes(r.responseCodes) })
 
@@ -125,195 +131,206 @@ export const checkNotifyPayload = (payload: string): Effect.Effect<string> =>
     ? Effect.dieMessage(`webhook NOTIFY payload must be 1 to ${MAX_NOTIFY_PAYLOAD_BYTES - 1} bytes`)
     : Effect.succeed(payload)
 
-export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effect.gen(function* () {
-  const notifyPayload = yield* checkNotifyPayload(options.notifyPayload ?? WEBHOOK_NOTIFY_PAYLOAD)
-  const notifyInTransaction = (options.notify ?? "in-transaction") === "in-transaction"
-  const sql = yield* SqlClient.SqlClient
-  /** For the worker's per-batch statements, whose rows are mapped by hand: no per-key renaming. */
-  const untransformed = sql.withoutTransforms()
-  const endpointColumns = sql.literal(ENDPOINT_COLUMNS)
-  const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
+export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
+  Effect.gen(function* () {
+    const notifyPayload = yield* checkNotifyPayload(options.notifyPayload ?? WEBHOOK_NOTIFY_PAYLOAD)
+    const notifyInTransaction = (options.notify ?? "in-transaction") === "in-transaction"
+    const sql = yield* SqlClient.SqlClient
+    /** For the worker's per-batch statements, whose rows are mapped by hand: no per-key renaming. */
+    const untransformed = sql.withoutTransforms()
+    const endpointColumns = sql.literal(ENDPOINT_COLUMNS)
+    const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
 
-  /**
-   * A pending delivery `d` the claim would take once due (the claim function's own condition,
-   * migrations 0012, 0013): unpaused in the due index, and its endpoint active and not deleted — checked
-   * per row, as the pause flag can lag (a retry recorded just after a pause enters the index
-   * unflagged; migration 0011). A scalar subquery, so the planner walks the due index.
-   */
-  const claimable = sql.literal(`${IN_DUE_INDEX}
+    /**
+     * A pending delivery `d` the claim would take once due (the claim function's own condition,
+     * migrations 0012, 0013): unpaused in the due index, and its endpoint active and not deleted — checked
+     * per row, as the pause flag can lag (a retry recorded just after a pause enters the index
+     * unflagged; migration 0011). A scalar subquery, so the planner walks the due index.
+     */
+    const claimable = sql.literal(`${IN_DUE_INDEX}
     AND (SELECT ${OPEN_ENDPOINT} FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)`)
-  const inDueIndex = sql.literal(IN_DUE_INDEX)
-  const openEndpoint = sql.literal(OPEN_ENDPOINT)
+    const inDueIndex = sql.literal(IN_DUE_INDEX)
+    const openEndpoint = sql.literal(OPEN_ENDPOINT)
 
-  /**
-   * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
-   * transactions holding `FOR KEY SHARE` on the endpoint (see `pendingGuard`); only a deletion does.
-   */
-  const selectEndpoint = (partnerId: string, id: string, forUpdate: boolean) =>
-    Effect.map(
-      sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints
+    /**
+     * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
+     * transactions holding `FOR KEY SHARE` on the endpoint (see `pendingGuard`); only a deletion does.
+     */
+    const selectEndpoint = (partnerId: string, id: string, forUpdate: boolean) =>
+      Effect.map(
+        sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints
         WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR NO KEY UPDATE` : sql``}`,
-      (rows) => (rows[0] === undefined ? undefined : endpointFromRow(rows[0]))
-    )
+        (rows) => (rows[0] === undefined ? undefined : endpointFromRow(rows[0]))
+      )
 
-  const writeEndpoint = (e: WebhookEndpoint) =>
-    sql`UPDATE webhook_endpoints SET url = ${e.url}, event_types = ${e.eventTypes === null ? null : [...e.eventTypes]}, active = ${e.active},
+    const writeEndpoint = (e: WebhookEndpoint) =>
+      sql`UPDATE webhook_endpoints SET url = ${e.url}, event_types = ${e.eventTypes === null ? null : [...e.eventTypes]}, active = ${e.active},
       secret = ${e.secret}, previous_secret = ${e.previousSecret}, previous_secret_valid_until = ${e.previousSecretValidUntil},
       updated_at = ${e.updatedAt} WHERE partner_id = ${e.partnerId} AND id = ${e.id}::uuid`
 
-  /**
-   * Every write that makes a delivery `pending` (an event's fan-out, a retry, a replay) first takes
-   * `FOR KEY SHARE` on the delivery's endpoint and holds it to its commit; a deletion takes
-   * `FOR UPDATE` on it before removing the pending deliveries, in a later statement. The two
-   * conflict, so whichever commits second sees the other: the deletion waits and then removes the
-   * new pending row, or the writer waits and then sees the endpoint deleted (the fan-out leaves it
-   * out; a retry drops its row; a replay answers DELIVERY_ENDPOINT_DELETED). Without this a
-   * delivery made pending around a concurrent delete stays `pending` for a deleted endpoint
-   * forever. `KEY SHARE` because writers do not conflict with each other, nor with a patch or
-   * rotation (`FOR NO KEY UPDATE`).
-   */
-  const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: string; readonly endpointId: string }>) =>
-    sql`SELECT 1 FROM webhook_endpoints
+    /**
+     * Every write that makes a delivery `pending` (an event's fan-out, a retry, a replay) first takes
+     * `FOR KEY SHARE` on the delivery's endpoint and holds it to its commit; a deletion takes
+     * `FOR UPDATE` on it before removing the pending deliveries, in a later statement. The two
+     * conflict, so whichever commits second sees the other: the deletion waits and then removes the
+     * new pending row, or the writer waits and then sees the endpoint deleted (the fan-out leaves it
+     * out; a retry drops its row; a replay answers DELIVERY_ENDPOINT_DELETED). Without this a
+     * delivery made pending around a concurrent delete stays `pending` for a deleted endpoint
+     * forever. `KEY SHARE` because writers do not conflict with each other, nor with a patch or
+     * rotation (`FOR NO KEY UPDATE`).
+     */
+    const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: string; readonly endpointId: string }>) =>
+      sql`SELECT 1 FROM webhook_endpoints
       WHERE (partner_id, id) IN (SELECT * FROM unnest(${targets.map((t) => t.partnerId)}::text[], ${targets.map((t) => t.endpointId)}::uuid[]))
       FOR KEY SHARE`
 
-  /** Deletes the pending deliveries `which` (a condition on `d`) selects, with their attempt rows. */
-  const dropPending = (which: Statement.Fragment) => sql`
+    /** Deletes the pending deliveries `which` (a condition on `d`) selects, with their attempt rows. */
+    const dropPending = (which: Statement.Fragment) => sql`
     WITH dropped AS (
       DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id
     )
     DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
 
-  /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
-  const markDeleted = (partnerId: string, id: string, now: number, purgeLater: boolean) =>
-    sql`UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
+    /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
+    const markDeleted = (partnerId: string, id: string, now: number, purgeLater: boolean) =>
+      sql`UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
       secret = '', previous_secret = NULL, previous_secret_valid_until = NULL, purge_pending = ${purgeLater}
       WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL RETURNING id`
 
-  /**
-   * A deletion's second step, in a transaction of its own: locks the marked endpoint, which
-   * waits for (or, with `skipLocked`, gives up on) the writers holding it (pendingGuard); then,
-   * in later statements that see their rows, removes its pending deliveries and clears the mark.
-   * True when it purged.
-   */
-  const purgeIfHeld = (partnerId: string, id: string, skipLocked: boolean) =>
-    sql.withTransaction(
-      Effect.gen(function* () {
-        const [held] = yield* sql`SELECT id FROM webhook_endpoints
+    /**
+     * A deletion's second step, in a transaction of its own: locks the marked endpoint, which
+     * waits for (or, with `skipLocked`, gives up on) the writers holding it (pendingGuard); then,
+     * in later statements that see their rows, removes its pending deliveries and clears the mark.
+     * True when it purged.
+     */
+    const purgeIfHeld = (partnerId: string, id: string, skipLocked: boolean) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          const [held] = yield* sql`SELECT id FROM webhook_endpoints
           WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND purge_pending FOR UPDATE${skipLocked ? sql` SKIP LOCKED` : sql``}`
-        if (held === undefined) return false
-        yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
-        // Not only bookkeeping: an update made under FOR UPDATE counts as a key update for later
-        // KEY SHARE lockers. A fan-out whose statement read the endpoint before the deletion and
-        // locks it only now must re-read it and find it deleted; after non-key updates alone it
-        // would lock the version it read and add a delivery nothing would ever remove
-        // (test/webhook-sql.test.ts, "fans out to nothing").
-        yield* sql`UPDATE webhook_endpoints SET purge_pending = false WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-        return true
-      })
-    )
+          if (held === undefined) return false
+          yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+          // Not only bookkeeping: an update made under FOR UPDATE counts as a key update for later
+          // KEY SHARE lockers. A fan-out whose statement read the endpoint before the deletion and
+          // locks it only now must re-read it and find it deleted; after non-key updates alone it
+          // would lock the version it read and add a delivery nothing would ever remove
+          // (test/webhook-sql.test.ts, "fans out to nothing").
+          yield* sql`UPDATE webhook_endpoints SET purge_pending = false WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+          return true
+        })
+      )
 
-  /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
-  const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
+    /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
+    const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
-  const store: WebhookStoreShape = {
-    insertEndpoint: (endpoint, maxPerPartner) =>
-      sql
-        .withTransaction(
-          Effect.gen(function* () {
-            // Serializes registrations of one partner, so the count below stays exact under concurrency.
-            yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${endpoint.partnerId}`}))`
-            const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_endpoints
+    const store: WebhookStoreShape = {
+      insertEndpoint: (endpoint, maxPerPartner) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // Serializes registrations of one partner, so the count below stays exact under concurrency.
+              yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${endpoint.partnerId}`}))`
+              const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_endpoints
               WHERE partner_id = ${endpoint.partnerId} AND deleted_at IS NULL`
-            if ((row?.n ?? 0) >= maxPerPartner) return false
-            yield* sql`INSERT INTO webhook_endpoints ${sql.insert({
-              partnerId: endpoint.partnerId,
-              id: endpoint.id,
-              url: endpoint.url,
-              eventTypes: endpoint.eventTypes === null ? null : [...endpoint.eventTypes],
-              active: endpoint.active,
-              secret: endpoint.secret,
-              previousSecret: endpoint.previousSecret,
-              previousSecretValidUntil: endpoint.previousSecretValidUntil,
-              createdAt: endpoint.createdAt,
-              updatedAt: endpoint.updatedAt
-            })}`
-            return true
-          })
-        )
-        .pipe(Effect.mapError(storeError("insertEndpoint"))),
-
-    listEndpoints: (partnerId) =>
-      sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints WHERE partner_id = ${partnerId} AND deleted_at IS NULL
-        ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(endpointFromRow)), Effect.mapError(storeError("listEndpoints"))),
-
-    getEndpoint: (partnerId, id) =>
-      isUuid(id) ? selectEndpoint(partnerId, id, false).pipe(Effect.mapError(storeError("getEndpoint"))) : Effect.succeed(undefined),
-
-    modifyEndpoint: (partnerId, id, change) =>
-      !isUuid(id)
-        ? Effect.succeed(undefined)
-        : sql
-            .withTransaction(
-              Effect.gen(function* () {
-                const current = yield* selectEndpoint(partnerId, id, true)
-                if (current === undefined) return undefined
-                const next = change(current)
-                yield* writeEndpoint(next)
-                // A paused endpoint's pending deliveries leave the due index, and come back on
-                // reactivation (migration 0011): claims no longer step over its backlog.
-                if (next.active !== current.active)
-                  yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
-                    WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid AND status = 'pending' AND endpoint_paused = ${next.active}`
-                return next
-              })
-            )
-            .pipe(Effect.mapError(storeError("modifyEndpoint"))),
-
-    deleteEndpoint: (partnerId, id, now) =>
-      !isUuid(id)
-        ? Effect.succeed(false)
-        : Effect.gen(function* () {
-            if (Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))) {
-              // Inside a caller's transaction nothing commits before the rest, and the lock must
-              // come first: a writer's KEY SHARE passes an uncommitted non-key update without
-              // re-reading the row, so marking the endpoint deleted first would not keep the
-              // writers out. The lock alone waits for them (pendingGuard), and the statements
-              // after it see their rows.
-              const [held] = yield* sql`SELECT id FROM webhook_endpoints
-                WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
-              if (held === undefined) return false
-              // Made under the FOR UPDATE, so a fan-out that read the endpoint earlier re-reads it (purgeIfHeld).
-              yield* markDeleted(partnerId, id, now, false)
-              yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+              if ((row?.n ?? 0) >= maxPerPartner) return false
+              yield* sql`INSERT INTO webhook_endpoints ${sql.insert({
+                partnerId: endpoint.partnerId,
+                id: endpoint.id,
+                url: endpoint.url,
+                eventTypes: endpoint.eventTypes === null ? null : [...endpoint.eventTypes],
+                active: endpoint.active,
+                secret: endpoint.secret,
+                previousSecret: endpoint.previousSecret,
+                previousSecretValidUntil: endpoint.previousSecretValidUntil,
+                createdAt: endpoint.createdAt,
+                updatedAt: endpoint.updatedAt
+              })}`
               return true
-            }
-            // Two steps. First the deletion, committed on its own (a NO KEY UPDATE: it waits for
-            // no KEY SHARE writer, only for a patch or rotation in progress): the endpoint is gone
-            // for the partner, fan-outs leave it out and take no lock on it, the claim skips its
-            // deliveries. Then the purge, whose FOR UPDATE waits for the writers holding the
-            // endpoint then — fan-outs that saw it live, and retries and replays of its
-            // deliveries (pendingGuard), which see it deleted once they have their lock — but not
-            // for fan-outs begun after the first step, so a partner whose business transactions
-            // overlap without pause cannot starve it (KEY SHARE lockers do not queue behind a
-            // waiting FOR UPDATE). Stopped in between, the host leaves the endpoint
-            // marked `purge_pending` (migration 0010), and the worker's sweep purges it.
-            const [marked] = yield* markDeleted(partnerId, id, now, true)
-            if (marked === undefined) return false
-            // The deletion has committed: a failing purge is the sweep's to finish, not an error
-            // for the partner (whose retried DELETE would only find the endpoint gone).
-            yield* purgeIfHeld(partnerId, id, false).pipe(
-              Effect.catchAll((e) => Effect.logWarning(`webhook endpoint ${id}: deleted; its pending deliveries are left to the worker's sweep`, e))
-            )
-            return true
-          }).pipe(Effect.mapError(storeError("deleteEndpoint"))),
+            })
+          )
+          .pipe(Effect.mapError(storeError("insertEndpoint"))),
 
-    appendEvent: (event, target, now) => {
-      const targetCondition =
-        target._tag === "Endpoint"
-          ? sql`e.id = ${isUuid(target.endpointId) ? target.endpointId : "00000000-0000-0000-0000-000000000000"}::uuid`
-          : sql`e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))`
-      return sql<{ n: number }>`
+      listEndpoints: (partnerId) =>
+        sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints WHERE partner_id = ${partnerId} AND deleted_at IS NULL
+        ORDER BY created_at, id`.pipe(
+          Effect.map((rows) => rows.map(endpointFromRow)),
+          Effect.mapError(storeError("listEndpoints"))
+        ),
+
+      getEndpoint: (partnerId, id) =>
+        isUuid(id)
+          ? selectEndpoint(partnerId, id, false).pipe(Effect.mapError(storeError("getEndpoint")))
+          : Effect.succeed(undefined),
+
+      modifyEndpoint: (partnerId, id, change) =>
+        !isUuid(id)
+          ? Effect.succeed(undefined)
+          : sql
+              .withTransaction(
+                Effect.gen(function* () {
+                  const current = yield* selectEndpoint(partnerId, id, true)
+                  if (current === undefined) return undefined
+                  const next = change(current)
+                  yield* writeEndpoint(next)
+                  // A paused endpoint's pending deliveries leave the due index, and come back on
+                  // reactivation (migration 0011): claims no longer step over its backlog.
+                  if (next.active !== current.active)
+                    yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
+                    WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid AND status = 'pending' AND endpoint_paused = ${next.active}`
+                  return next
+                })
+              )
+              .pipe(Effect.mapError(storeError("modifyEndpoint"))),
+
+      deleteEndpoint: (partnerId, id, now) =>
+        !isUuid(id)
+          ? Effect.succeed(false)
+          : Effect.gen(function* () {
+              if (Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))) {
+                // Inside a caller's transaction nothing commits before the rest, and the lock must
+                // come first: a writer's KEY SHARE passes an uncommitted non-key update without
+                // re-reading the row, so marking the endpoint deleted first would not keep the
+                // writers out. The lock alone waits for them (pendingGuard), and the statements
+                // after it see their rows.
+                const [held] = yield* sql`SELECT id FROM webhook_endpoints
+                WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
+                if (held === undefined) return false
+                // Made under the FOR UPDATE, so a fan-out that read the endpoint earlier re-reads it (purgeIfHeld).
+                yield* markDeleted(partnerId, id, now, false)
+                yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+                return true
+              }
+              // Two steps. First the deletion, committed on its own (a NO KEY UPDATE: it waits for
+              // no KEY SHARE writer, only for a patch or rotation in progress): the endpoint is gone
+              // for the partner, fan-outs leave it out and take no lock on it, the claim skips its
+              // deliveries. Then the purge, whose FOR UPDATE waits for the writers holding the
+              // endpoint then — fan-outs that saw it live, and retries and replays of its
+              // deliveries (pendingGuard), which see it deleted once they have their lock — but not
+              // for fan-outs begun after the first step, so a partner whose business transactions
+              // overlap without pause cannot starve it (KEY SHARE lockers do not queue behind a
+              // waiting FOR UPDATE). Stopped in between, the host leaves the endpoint
+              // marked `purge_pending` (migration 0010), and the worker's sweep purges it.
+              const [marked] = yield* markDeleted(partnerId, id, now, true)
+              if (marked === undefined) return false
+              // The deletion has committed: a failing purge is the sweep's to finish, not an error
+              // for the partner (whose retried DELETE would only find the endpoint gone).
+              yield* purgeIfHeld(partnerId, id, false).pipe(
+                Effect.catchAll((e) =>
+                  Effect.logWarning(
+                    `webhook endpoint ${id}: deleted; its pending deliveries are left to the worker's sweep`,
+                    e
+                  )
+                )
+              )
+              return true
+            }).pipe(Effect.mapError(storeError("deleteEndpoint"))),
+
+      appendEvent: (event, target, now) => {
+        const targetCondition =
+          target._tag === "Endpoint"
+            ? sql`e.id = ${isUuid(target.endpointId) ? target.endpointId : "00000000-0000-0000-0000-000000000000"}::uuid`
+            : sql`e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))`
+        return sql<{ n: number }>`
         WITH ev AS (
           INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
           VALUES (${event.partnerId}, ${event.id}::uuid, ${event.type}, ${event.occurredAt}, ${event.payload})
@@ -332,119 +349,121 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
             ? sql`, (SELECT count(*) FROM (SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload}) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`
             : sql``
         }`.pipe(
-        Effect.map((rows) => rows[0]?.n ?? 0),
-        Effect.mapError(storeError("appendEvent"))
-      )
-    },
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.mapError(storeError("appendEvent"))
+        )
+      },
 
-    claimLowBalance: (partnerId, now, minIntervalMs) =>
-      sql<{ partnerId: string }>`
+      claimLowBalance: (partnerId, now, minIntervalMs) =>
+        sql<{ partnerId: string }>`
         INSERT INTO webhook_low_balance_marks (partner_id, emitted_at) VALUES (${partnerId}, ${now})
         ON CONFLICT (partner_id) DO UPDATE SET emitted_at = EXCLUDED.emitted_at
         WHERE webhook_low_balance_marks.emitted_at <= ${now - minIntervalMs}
         RETURNING partner_id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.mapError(storeError("claimLowBalance"))
-      ),
-
-    claimDue: (now, leaseMs, limit, claimToken) =>
-      // The statement is a function with a cached generic plan (migration 0008): no parse and
-      // plan per claim.
-      untransformed<ClaimRow>`SELECT * FROM webhook_claim_due(${now}, ${now + leaseMs}, ${limit}, ${claimToken})`.pipe(
-        Effect.map((rows) =>
-          rows.map(
-            (r): ClaimedDelivery => ({
-              partnerId: r.partner_id,
-              id: r.id,
-              endpointId: r.endpoint_id,
-              eventId: r.event_id,
-              eventType: r.event_type,
-              payload: r.payload,
-              url: r.url,
-              secret: r.secret,
-              previousSecret: r.previous_secret,
-              previousSecretValidUntil: r.previous_secret_valid_until,
-              state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.lease_until },
-              claimToken
-            })
-          )
+          Effect.map((rows) => rows.length > 0),
+          Effect.mapError(storeError("claimLowBalance"))
         ),
-        Effect.mapError(storeError("claimDue"))
-      ),
 
-    finishAttempts: (finished, now) =>
-      finished.length === 0
-        ? Effect.succeed([])
-        : Effect.gen(function* () {
-            // One statement for the batch, fenced by the claim token (migration 0008 has the body
-            // and why it is a function): the outcomes travel as one JSON parameter.
-            const input = JSON.stringify(
-              finished.map((f) => ({
-                partner_id: f.claim.partnerId,
-                id: f.claim.id,
-                claim_token: f.claim.claimToken,
-                status: f.next.status,
-                attempts: f.next.attempts,
-                next_attempt_at: f.next.nextAttemptAt,
-                attempt: f.attempt.attempt,
-                started_at: f.attempt.startedAt,
-                duration_ms: f.attempt.durationMs,
-                response_status: f.attempt.responseStatus,
-                error: f.attempt.error
-              }))
-            )
-            const record = untransformed<{ id: string; status: string; endpoint_deleted: boolean }>`
-              SELECT * FROM webhook_finish_attempts(${input}::json, ${now})`
-            const retries = finished.filter((f) => f.next.status === "pending")
-            // Deliveries, delivered or given up: one statement, nothing to guard.
-            if (retries.length === 0) return (yield* record).map((r) => r.id)
-            return yield* sql.withTransaction(
-              Effect.gen(function* () {
-                yield* pendingGuard(retries.map((f) => f.claim))
-                const rows = yield* record
-                // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
-                const orphaned = new Set(rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id))
-                if (orphaned.size > 0) {
-                  const claims = retries.map((f) => f.claim).filter((c) => orphaned.has(c.id))
-                  yield* dropPending(
-                    sql`(d.partner_id, d.id) IN (SELECT * FROM unnest(${claims.map((c) => c.partnerId)}::text[], ${claims.map((c) => c.id)}::uuid[]))`
-                  )
-                }
-                return rows.map((r) => r.id)
+      claimDue: (now, leaseMs, limit, claimToken) =>
+        // The statement is a function with a cached generic plan (migration 0008): no parse and
+        // plan per claim.
+        untransformed<ClaimRow>`SELECT * FROM webhook_claim_due(${now}, ${now + leaseMs}, ${limit}, ${claimToken})`.pipe(
+          Effect.map((rows) =>
+            rows.map(
+              (r): ClaimedDelivery => ({
+                partnerId: r.partner_id,
+                id: r.id,
+                endpointId: r.endpoint_id,
+                eventId: r.event_id,
+                eventType: r.event_type,
+                payload: r.payload,
+                url: r.url,
+                secret: r.secret,
+                previousSecret: r.previous_secret,
+                previousSecretValidUntil: r.previous_secret_valid_until,
+                state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.lease_until },
+                claimToken
               })
             )
-          }).pipe(Effect.mapError(storeError("finishAttempts"))),
+          ),
+          Effect.mapError(storeError("claimDue"))
+        ),
 
-    dropExpiredSecrets: (now) =>
-      // The partial index of migration 0009 holds only endpoints with a previous secret (inside
-      // their window, or just past it until this runs), so the sweep's usual answer, none, reads nothing.
-      sql<{ n: number }>`
+      finishAttempts: (finished, now) =>
+        finished.length === 0
+          ? Effect.succeed([])
+          : Effect.gen(function* () {
+              // One statement for the batch, fenced by the claim token (migration 0008 has the body
+              // and why it is a function): the outcomes travel as one JSON parameter.
+              const input = JSON.stringify(
+                finished.map((f) => ({
+                  partner_id: f.claim.partnerId,
+                  id: f.claim.id,
+                  claim_token: f.claim.claimToken,
+                  status: f.next.status,
+                  attempts: f.next.attempts,
+                  next_attempt_at: f.next.nextAttemptAt,
+                  attempt: f.attempt.attempt,
+                  started_at: f.attempt.startedAt,
+                  duration_ms: f.attempt.durationMs,
+                  response_status: f.attempt.responseStatus,
+                  error: f.attempt.error
+                }))
+              )
+              const record = untransformed<{ id: string; status: string; endpoint_deleted: boolean }>`
+              SELECT * FROM webhook_finish_attempts(${input}::json, ${now})`
+              const retries = finished.filter((f) => f.next.status === "pending")
+              // Deliveries, delivered or given up: one statement, nothing to guard.
+              if (retries.length === 0) return (yield* record).map((r) => r.id)
+              return yield* sql.withTransaction(
+                Effect.gen(function* () {
+                  yield* pendingGuard(retries.map((f) => f.claim))
+                  const rows = yield* record
+                  // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
+                  const orphaned = new Set(
+                    rows.filter((r) => r.status === "pending" && r.endpoint_deleted).map((r) => r.id)
+                  )
+                  if (orphaned.size > 0) {
+                    const claims = retries.map((f) => f.claim).filter((c) => orphaned.has(c.id))
+                    yield* dropPending(
+                      sql`(d.partner_id, d.id) IN (SELECT * FROM unnest(${claims.map((c) => c.partnerId)}::text[], ${claims.map((c) => c.id)}::uuid[]))`
+                    )
+                  }
+                  return rows.map((r) => r.id)
+                })
+              )
+            }).pipe(Effect.mapError(storeError("finishAttempts"))),
+
+      dropExpiredSecrets: (now) =>
+        // The partial index of migration 0009 holds only endpoints with a previous secret (inside
+        // their window, or just past it until this runs), so the sweep's usual answer, none, reads nothing.
+        sql<{ n: number }>`
         WITH wiped AS (
           UPDATE webhook_endpoints SET previous_secret = NULL, previous_secret_valid_until = NULL
           WHERE previous_secret IS NOT NULL AND previous_secret_valid_until <= ${now}
           RETURNING 1
         )
         SELECT count(*)::int AS n FROM wiped`.pipe(
-        Effect.map((rows) => rows[0]?.n ?? 0),
-        Effect.mapError(storeError("dropExpiredSecrets"))
-      ),
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.mapError(storeError("dropExpiredSecrets"))
+        ),
 
-    purgeDeletedEndpoints: (now) =>
-      Effect.gen(function* () {
-        // Nearly always none: only a deletion in progress or a host that stopped mid-deletion
-        // leaves one (migration 0010's partial index holds just those). One a writer still holds
-        // is skipped, not waited for: the sweep runs in the worker's loop, which must not queue
-        // behind a partner's transaction. SKIP LOCKED already in the listing, so that held ones
-        // cannot fill the batch and keep the rest waiting.
-        const waiting = yield* sql<{ partnerId: string; id: string }>`SELECT partner_id, id FROM webhook_endpoints
+      purgeDeletedEndpoints: (now) =>
+        Effect.gen(function* () {
+          // Nearly always none: only a deletion in progress or a host that stopped mid-deletion
+          // leaves one (migration 0010's partial index holds just those). One a writer still holds
+          // is skipped, not waited for: the sweep runs in the worker's loop, which must not queue
+          // behind a partner's transaction. SKIP LOCKED already in the listing, so that held ones
+          // cannot fill the batch and keep the rest waiting.
+          const waiting = yield* sql<{ partnerId: string; id: string }>`SELECT partner_id, id FROM webhook_endpoints
           WHERE purge_pending AND deleted_at <= ${now} ORDER BY deleted_at LIMIT ${PURGES_PER_SWEEP} FOR UPDATE SKIP LOCKED`
-        let purged = 0
-        for (const endpoint of waiting) if (yield* purgeIfHeld(endpoint.partnerId, endpoint.id, true)) purged++
-        return purged
-      }).pipe(Effect.mapError(storeError("purgeDeletedEndpoints"))),
+          let purged = 0
+          for (const endpoint of waiting) if (yield* purgeIfHeld(endpoint.partnerId, endpoint.id, true)) purged++
+          return purged
+        }).pipe(Effect.mapError(storeError("purgeDeletedEndpoints"))),
 
-    expireLeases: (now) =>
-      sql<{ n: number }>`
+      expireLeases: (now) =>
+        sql<{ n: number }>`
         WITH x AS (
           UPDATE webhook_deliveries SET status = 'uncertain', lease_until = NULL, claim_token = NULL, updated_at = ${now}
           WHERE status = 'delivering' AND lease_until <= ${now}
@@ -455,15 +474,15 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
           RETURNING 1
         )
         SELECT count(*)::int AS n FROM x`.pipe(
-        Effect.map((rows) => rows[0]?.n ?? 0),
-        Effect.mapError(storeError("expireLeases"))
-      ),
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.mapError(storeError("expireLeases"))
+        ),
 
-    // @effect/sql provides the transaction's connection to the fibers inside withTransaction.
-    insideOpenTransaction: Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome),
+      // @effect/sql provides the transaction's connection to the fibers inside withTransaction.
+      insideOpenTransaction: Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome),
 
-    nextWakeAt: () =>
-      sql<{ at: number | null }>`
+      nextWakeAt: () =>
+        sql<{ at: number | null }>`
         SELECT least(
           -- The due index in its order, stopping at the first delivery the claim would take: a
           -- min() over the join read every pending delivery (56 ms at 100,000 over 1,000 endpoints).
@@ -471,17 +490,17 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
           (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
           (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
         )::bigint AS at`.pipe(
-        Effect.map((rows) => rows[0]?.at ?? undefined),
-        Effect.mapError(storeError("nextWakeAt"))
-      ),
+          Effect.map((rows) => rows[0]?.at ?? undefined),
+          Effect.mapError(storeError("nextWakeAt"))
+        ),
 
-    // What the claim would take: from the due index, so a scrape reads only what waits, not the
-    // delivery log. Counted per endpoint, then the endpoints checked once each: the claim's
-    // per-row check (`claimable`) made a count look up an endpoint for every due delivery
-    // (EXPLAIN ANALYZE over 1,000 endpoints: 100,000 due, 188–406 → 20 ms; 20,000 due of
-    // 400,000 deliveries, 28–50 → 9–10 ms).
-    dueBacklog: (now) =>
-      sql<{ n: number; oldest: number | null }>`
+      // What the claim would take: from the due index, so a scrape reads only what waits, not the
+      // delivery log. Counted per endpoint, then the endpoints checked once each: the claim's
+      // per-row check (`claimable`) made a count look up an endpoint for every due delivery
+      // (EXPLAIN ANALYZE over 1,000 endpoints: 100,000 due, 188–406 → 20 ms; 20,000 due of
+      // 400,000 deliveries, 28–50 → 9–10 ms).
+      dueBacklog: (now) =>
+        sql<{ n: number; oldest: number | null }>`
         SELECT coalesce(sum(g.n), 0)::int AS n, min(g.oldest)::bigint AS oldest
         FROM (
           SELECT d.partner_id, d.endpoint_id, count(*) AS n, min(d.next_attempt_at) AS oldest FROM webhook_deliveries d
@@ -490,70 +509,80 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) => Effe
         ) g
         JOIN webhook_endpoints e ON e.partner_id = g.partner_id AND e.id = g.endpoint_id
         WHERE ${openEndpoint}`.pipe(
-        Effect.map((rows) => ({ count: rows[0]?.n ?? 0, oldestDueAt: rows[0]?.oldest ?? undefined })),
-        Effect.mapError(storeError("dueBacklog"))
-      ),
+          Effect.map((rows) => ({ count: rows[0]?.n ?? 0, oldestDueAt: rows[0]?.oldest ?? undefined })),
+          Effect.mapError(storeError("dueBacklog"))
+        ),
 
-    listDeliveries: (partnerId, filter, limit, after) =>
-      Effect.gen(function* () {
-        if (filter.endpointId !== undefined && !isUuid(filter.endpointId)) return { deliveries: [], next: null }
-        const conditions = [sql`d.partner_id = ${partnerId}`]
-        if (filter.endpointId !== undefined) conditions.push(sql`d.endpoint_id = ${filter.endpointId}::uuid`)
-        if (filter.status !== undefined) conditions.push(sql`d.status = ${filter.status}`)
-        if (after !== undefined) conditions.push(sql`(d.created_at, d.id) < (${after.createdAt}, ${after.id}::uuid)`)
-        const rows = yield* sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE ${sql.and(conditions)}
+      listDeliveries: (partnerId, filter, limit, after) =>
+        Effect.gen(function* () {
+          if (filter.endpointId !== undefined && !isUuid(filter.endpointId)) return { deliveries: [], next: null }
+          const conditions = [sql`d.partner_id = ${partnerId}`]
+          if (filter.endpointId !== undefined) conditions.push(sql`d.endpoint_id = ${filter.endpointId}::uuid`)
+          if (filter.status !== undefined) conditions.push(sql`d.status = ${filter.status}`)
+          if (after !== undefined) conditions.push(sql`(d.created_at, d.id) < (${after.createdAt}, ${after.id}::uuid)`)
+          const rows =
+            yield* sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE ${sql.and(conditions)}
           ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`
-        const page = rows.slice(0, limit).map(deliveryFromRow)
-        const last = page[page.length - 1]
-        return { deliveries: page, next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null }
-      }).pipe(Effect.mapError(storeError("listDeliveries"))),
+          const page = rows.slice(0, limit).map(deliveryFromRow)
+          const last = page[page.length - 1]
+          return {
+            deliveries: page,
+            next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null
+          }
+        }).pipe(Effect.mapError(storeError("listDeliveries"))),
 
-    getDelivery: (partnerId, id) =>
-      !isUuid(id)
-        ? Effect.succeed(undefined)
-        : sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`.pipe(
-            Effect.map((rows) => (rows[0] === undefined ? undefined : deliveryFromRow(rows[0]))),
-            Effect.mapError(storeError("getDelivery"))
-          ),
+      getDelivery: (partnerId, id) =>
+        !isUuid(id)
+          ? Effect.succeed(undefined)
+          : sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`.pipe(
+              Effect.map((rows) => (rows[0] === undefined ? undefined : deliveryFromRow(rows[0]))),
+              Effect.mapError(storeError("getDelivery"))
+            ),
 
-    updateDelivery: (partnerId, id, rule, now) =>
-      !isUuid(id)
-        ? Effect.succeed(undefined)
-        : sql
-            .withTransaction(
-              Effect.gen(function* () {
-                // The endpoint before the delivery, the order a deletion takes them in; a delivery
-                // never changes endpoint, so reading which one unlocked is safe.
-                const [target] = yield* sql<{ endpointId: string }>`SELECT endpoint_id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                if (target === undefined) return undefined
-                yield* pendingGuard([{ partnerId, endpointId: target.endpointId }])
-                const [locked] = yield* sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid FOR UPDATE`
-                if (locked === undefined) return undefined
-                const [row] = yield* sql<DeliveryRow & { endpointState: "active" | "inactive" | "deleted" }>`
+      updateDelivery: (partnerId, id, rule, now) =>
+        !isUuid(id)
+          ? Effect.succeed(undefined)
+          : sql
+              .withTransaction(
+                Effect.gen(function* () {
+                  // The endpoint before the delivery, the order a deletion takes them in; a delivery
+                  // never changes endpoint, so reading which one unlocked is safe.
+                  const [target] = yield* sql<{
+                    endpointId: string
+                  }>`SELECT endpoint_id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+                  if (target === undefined) return undefined
+                  yield* pendingGuard([{ partnerId, endpointId: target.endpointId }])
+                  const [locked] = yield* sql<{
+                    id: string
+                  }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid FOR UPDATE`
+                  if (locked === undefined) return undefined
+                  const [row] = yield* sql<DeliveryRow & { endpointState: "active" | "inactive" | "deleted" }>`
                   SELECT ${deliveryColumns},
                     CASE WHEN e.id IS NULL OR e.deleted_at IS NOT NULL THEN 'deleted' WHEN e.active THEN 'active' ELSE 'inactive' END AS endpoint_state
                   FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
                   WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`
-                if (row === undefined) return undefined
-                const delivery = deliveryFromRow(row)
-                const decided = rule({ delivery, endpoint: row.endpointState })
-                if (Either.isLeft(decided)) return Either.left(decided.left)
-                const s = decided.right
-                yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
+                  if (row === undefined) return undefined
+                  const delivery = deliveryFromRow(row)
+                  const decided = rule({ delivery, endpoint: row.endpointState })
+                  if (Either.isLeft(decided)) return Either.left(decided.left)
+                  const s = decided.right
+                  yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
                   lease_until = ${s.leaseUntil}, claim_token = NULL, updated_at = ${now}
                   WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                if (s.status === "pending" && notifyInTransaction) yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
-                return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
-              })
-            )
-            .pipe(Effect.mapError(storeError("updateDelivery")))
-  }
-  return store
-})
+                  if (s.status === "pending" && notifyInTransaction)
+                    yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
+                  return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
+                })
+              )
+              .pipe(Effect.mapError(storeError("updateDelivery")))
+    }
+    return store
+  })
 
 export const makeSqlWebhookStore = makeSqlWebhookStoreWith({})
 
-export const sqlWebhookStoreLayer = (options: SqlWebhookStoreOptions): Layer.Layer<WebhookStore, never, SqlClient.SqlClient> =>
-  Layer.effect(WebhookStore, makeSqlWebhookStoreWith(options))
+export const sqlWebhookStoreLayer = (
+  options: SqlWebhookStoreOptions
+): Layer.Layer<WebhookStore, never, SqlClient.SqlClient> => Layer.effect(WebhookStore, makeSqlWebhookStoreWith(options))
 
 export const SqlWebhookStore: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = sqlWebhookStoreLayer({})

@@ -26,8 +26,10 @@ export const describeSqlError = (operation: string, partnerId: string, error: Sq
   const table = typeof pg.table === "string" ? pg.table : "?"
   if (pg.code === CHECK_VIOLATION && table === "ledger_accounts")
     return `ledger invariant violated for partner ${partnerId}: ${operation} would break ${constraint}; this is a bug in a ledger rule, nothing was written`
-  if (pg.code === CHECK_VIOLATION) return `ledger ${operation} for partner ${partnerId}: row rejected by ${table}.${constraint}; nothing was written`
-  if (pg.code === UNIQUE_VIOLATION) return `ledger ${operation} for partner ${partnerId}: duplicate key in ${table} (${constraint}); nothing was written`
+  if (pg.code === CHECK_VIOLATION)
+    return `ledger ${operation} for partner ${partnerId}: row rejected by ${table}.${constraint}; nothing was written`
+  if (pg.code === UNIQUE_VIOLATION)
+    return `ledger ${operation} for partner ${partnerId}: duplicate key in ${table} (${constraint}); nothing was written`
   const detail = typeof pg.message === "string" ? pg.message : error.message
   return `ledger store: ${operation} for partner ${partnerId} failed: ${detail}`
 }

@@ -30,9 +30,17 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
     ])
 
   const count = (partnerId: string, filter: EntryFilter) =>
-    Effect.map(sql<{ n: number }>`SELECT count(*) AS n FROM ledger_entries WHERE ${where(partnerId, filter)}`, (rows) => rows[0]?.n ?? 0)
+    Effect.map(
+      sql<{ n: number }>`SELECT count(*) AS n FROM ledger_entries WHERE ${where(partnerId, filter)}`,
+      (rows) => rows[0]?.n ?? 0
+    )
 
-  const listEntries = (partnerId: string, filter: EntryFilter, offset: number, limit: number): Effect.Effect<EntryPage, StoreError> =>
+  const listEntries = (
+    partnerId: string,
+    filter: EntryFilter,
+    offset: number,
+    limit: number
+  ): Effect.Effect<EntryPage, StoreError> =>
     Effect.all(
       [
         sql<LedgerEntry>`SELECT ${columns} FROM ledger_entries WHERE ${where(partnerId, filter)}
@@ -55,7 +63,11 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
         AND ${Option.match(after, { onNone: () => sql`TRUE`, onSome: (c) => sql`(occurred_at, seq) < (${c.occurredAt}, ${c.seq})` })}
       ORDER BY occurred_at DESC, seq DESC LIMIT ${size}`
 
-  const streamEntries = (partnerId: string, filter: EntryFilter, maxRows: number): Stream.Stream<LedgerEntry, StoreError> => {
+  const streamEntries = (
+    partnerId: string,
+    filter: EntryFilter,
+    maxRows: number
+  ): Stream.Stream<LedgerEntry, StoreError> => {
     const max = Math.floor(maxRows)
     if (!(max > 0)) return Stream.empty
     return Stream.paginateChunkEffect({ after: Option.none<Cursor>(), left: max }, ({ after, left }) => {
@@ -80,7 +92,11 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
    * rows count (a zero confirm still makes its day appear), refunds without a task count
    * negatively, everything else not at all. floor() on numeric keeps the day boundary exact.
    */
-  const usageByDay = (partnerId: string, fromMs: number, untilMs: number): Effect.Effect<ReadonlyArray<UsageDay>, StoreError> =>
+  const usageByDay = (
+    partnerId: string,
+    fromMs: number,
+    untilMs: number
+  ): Effect.Effect<ReadonlyArray<UsageDay>, StoreError> =>
     sql<UsageDay>`
       SELECT (floor(occurred_at / 86400000.0) * 86400000)::bigint AS day_start_ms,
              sum(CASE WHEN type = 'confirm' THEN amount_minor ELSE -amount_minor END)::bigint AS spent_minor

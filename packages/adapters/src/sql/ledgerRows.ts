@@ -43,7 +43,9 @@ export interface AccountRow {
 
 /** A partner without an account row has never moved money: all totals are zero. */
 export const toTotals = (row: AccountRow | undefined): AccountTotals =>
-  row === undefined ? emptyTotals : { totalMinor: row.totalMinor, usedMinor: row.usedMinor, reservedMinor: row.reservedMinor }
+  row === undefined
+    ? emptyTotals
+    : { totalMinor: row.totalMinor, usedMinor: row.usedMinor, reservedMinor: row.reservedMinor }
 
 /** Insert record of an entry; `seq` is assigned by the identity column. */
 export const entryRecord = (e: NewLedgerEntry): Record<string, unknown> => ({

@@ -11,12 +11,15 @@ export const INT8_OID = 20
 
 export const parseInt8 = (text: string): number => {
   const n = Number(text)
-  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${text} is outside the exact integer range of a JS number`)
+  if (!Number.isSafeInteger(n))
+    throw new RangeError(`int8 value ${text} is outside the exact integer range of a JS number`)
   return n
 }
 
 /** A `types` option for pg and @effect/sql-pg: int8 → safe integer, every other type as pg parses it. */
 export const pgTypes = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8_OID && format !== "binary" ? parseInt8 : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+    oid === INT8_OID && format !== "binary"
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
 }

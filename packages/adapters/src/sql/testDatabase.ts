@@ -31,7 +31,8 @@ export interface TestDatabaseOptions {
   readonly maxConnections?: number | undefined
 }
 
-export const pgliteTestDatabase = (): Layer.Layer<TestDatabase, TestDatabaseError> => MigrationsLayer.pipe(Layer.provideMerge(pgliteLayer()))
+export const pgliteTestDatabase = (): Layer.Layer<TestDatabase, TestDatabaseError> =>
+  MigrationsLayer.pipe(Layer.provideMerge(pgliteLayer()))
 
 /** Runs one statement on a short-lived connection of its own (schema DDL outside the pool). */
 const adminStatement = (url: string, text: string) =>
@@ -44,7 +45,11 @@ const adminStatement = (url: string, text: string) =>
       },
       catch: (cause) => new SqlError({ message: "test database: cannot connect", cause })
     }),
-    (client) => Effect.tryPromise({ try: () => client.query(text), catch: (cause) => new SqlError({ message: `test database: ${text} failed`, cause }) }),
+    (client) =>
+      Effect.tryPromise({
+        try: () => client.query(text),
+        catch: (cause) => new SqlError({ message: `test database: ${text} failed`, cause })
+      }),
     (client) => Effect.promise(() => client.end()).pipe(Effect.ignore)
   )
 
@@ -56,7 +61,10 @@ export const withSearchPath = (url: string, schema: string): string => {
   return target.toString()
 }
 
-export const postgresTestDatabase = (url: string, options: TestDatabaseOptions = {}): Layer.Layer<TestDatabase, TestDatabaseError> =>
+export const postgresTestDatabase = (
+  url: string,
+  options: TestDatabaseOptions = {}
+): Layer.Layer<TestDatabase, TestDatabaseError> =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       // Lower-case letters, digits and underscores only: safe to splice into DDL unquoted.
@@ -64,7 +72,9 @@ export const postgresTestDatabase = (url: string, options: TestDatabaseOptions =
       yield* Effect.acquireRelease(adminStatement(url, `CREATE SCHEMA ${schema}`), () =>
         adminStatement(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`).pipe(Effect.ignore)
       )
-      return MigrationsLayer.pipe(Layer.provideMerge(postgresLayer(Redacted.make(withSearchPath(url, schema)), options)))
+      return MigrationsLayer.pipe(
+        Layer.provideMerge(postgresLayer(Redacted.make(withSearchPath(url, schema)), options))
+      )
     })
   )
 
@@ -73,5 +83,8 @@ export const makePgliteTestLayer = (): Layer.Layer<TestDatabase | LedgerStore, T
   SqlLedgerStore.pipe(Layer.provideMerge(pgliteTestDatabase()))
 
 /** A clean, migrated schema on the PostgreSQL server of `url` with the SQL ledger store on it. */
-export const makePostgresTestLayer = (url: string, options: TestDatabaseOptions = {}): Layer.Layer<TestDatabase | LedgerStore, TestDatabaseError> =>
+export const makePostgresTestLayer = (
+  url: string,
+  options: TestDatabaseOptions = {}
+): Layer.Layer<TestDatabase | LedgerStore, TestDatabaseError> =>
   SqlLedgerStore.pipe(Layer.provideMerge(postgresTestDatabase(url, options)))

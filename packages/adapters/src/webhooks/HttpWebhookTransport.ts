@@ -11,7 +11,13 @@
  * Interrupting `send` aborts the request, so a timed-out or abandoned attempt frees its socket.
  * `sendBatch` does the same for many attempts on one Effect.async (the worker's fast path).
  */
-import { type AttemptOutcome, type AttemptRequest, checkEndpointUrl, WebhookTransport, type WebhookTransportShape } from "@frank/core"
+import {
+  type AttemptOutcome,
+  type AttemptRequest,
+  checkEndpointUrl,
+  WebhookTransport,
+  type WebhookTransportShape
+} from "@frank/core"
 import { Effect, Either, Layer, type Scope } from "effect"
 import type { Dispatcher } from "undici"
 import { isAddressRefusedError } from "../net/AddressRefusedError.js"
@@ -46,7 +52,9 @@ export const describeError = (error: unknown): string => {
 }
 
 const classify = (error: unknown): AttemptOutcome =>
-  isAddressRefusedError(error) ? { _tag: "AddressRefused", message: error.message } : { _tag: "ConnectionFailed", message: describeError(error) }
+  isAddressRefusedError(error)
+    ? { _tag: "AddressRefused", message: error.message }
+    : { _tag: "ConnectionFailed", message: describeError(error) }
 
 /** Send-time URL checks remembered per URL string; the policy is a pure function of it. */
 const MAX_CHECKED_URLS = 1024
@@ -56,7 +64,9 @@ const MAX_CHECKED_URLS = 1024
  * dispatch reporting through a callback (internal/postAttempt.ts), timed on Effect's Clock by the
  * sweeper (internal/Deadlines.ts): no fiber, stream or AbortSignal of its own.
  */
-export const makeHttpWebhookTransport = (options: HttpWebhookTransportOptions): Effect.Effect<WebhookTransportShape, never, Scope.Scope> =>
+export const makeHttpWebhookTransport = (
+  options: HttpWebhookTransportOptions
+): Effect.Effect<WebhookTransportShape, never, Scope.Scope> =>
   Effect.map(makeDeadlines(TIMEOUT_CHECK_INTERVAL_MS), (deadlines) => {
     const maxDrainBytes = options.maxDrainBytes ?? DEFAULT_MAX_DRAIN_BYTES
     const checkedUrls = new Map<string, Either.Either<PostTarget, string>>()
@@ -92,10 +102,18 @@ export const makeHttpWebhookTransport = (options: HttpWebhookTransportOptions): 
         posting.abandon()
         report(timedOut)
       })
-      const posting = postAttempt(options.dispatcher, checked.right, attempt.headers, attempt.body, maxDrainBytes, classify, (outcome) => {
-        cancelDeadline()
-        report(outcome)
-      })
+      const posting = postAttempt(
+        options.dispatcher,
+        checked.right,
+        attempt.headers,
+        attempt.body,
+        maxDrainBytes,
+        classify,
+        (outcome) => {
+          cancelDeadline()
+          report(outcome)
+        }
+      )
       // Interrupted (shutdown, a simulated crash): abort the request so its socket is freed.
       return () => {
         cancelDeadline()

@@ -42,14 +42,24 @@ export interface IssuedKey {
 export interface AccessShape {
   readonly createPartner: (name: string) => Effect.Effect<Partner, StoreError>
   readonly getPartner: (id: string) => Effect.Effect<Partner, PartnerNotFound | StoreError>
-  readonly createSession: (partnerId: string, ttlSeconds?: number) => Effect.Effect<{ token: string; expiresAt: number }, PartnerNotFound | StoreError>
+  readonly createSession: (
+    partnerId: string,
+    ttlSeconds?: number
+  ) => Effect.Effect<{ token: string; expiresAt: number }, PartnerNotFound | StoreError>
   readonly authenticateSession: (token: string) => Effect.Effect<{ partnerId: string }, SessionAuthError | StoreError>
   readonly authenticateKey: (raw: string) => Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError>
   readonly issueKey: (partnerId: string, cmd: IssueKeyCommand) => Effect.Effect<IssuedKey, KeyIssueError | StoreError>
   readonly issueLegacyKey: (partnerId: string) => Effect.Effect<string, PartnerNotFound | StoreError>
-  readonly changeKey: (partnerId: string, id: string, cmd: ChangeKeyCommand) => Effect.Effect<KeyView, KeyChangeError | StoreError>
+  readonly changeKey: (
+    partnerId: string,
+    id: string,
+    cmd: ChangeKeyCommand
+  ) => Effect.Effect<KeyView, KeyChangeError | StoreError>
   readonly revokeKey: (partnerId: string, id: string, reason?: string | undefined) => Effect.Effect<boolean, StoreError>
-  readonly listKeys: (partnerId: string, viewer: { readonly restrictedKeyId?: string | undefined }) => Effect.Effect<ReadonlyArray<KeyView>, StoreError>
+  readonly listKeys: (
+    partnerId: string,
+    viewer: { readonly restrictedKeyId?: string | undefined }
+  ) => Effect.Effect<ReadonlyArray<KeyView>, StoreError>
 }
 
 export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShape>() {
@@ -63,7 +73,9 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
       const ids = yield* Ids
 
       const getPartner = (id: string) =>
-        Effect.flatMap(partners.get(id), (p) => (p === undefined ? Effect.fail(new PartnerNotFound({ message: `no partner ${id}` })) : Effect.succeed(p)))
+        Effect.flatMap(partners.get(id), (p) =>
+          p === undefined ? Effect.fail(new PartnerNotFound({ message: `no partner ${id}` })) : Effect.succeed(p)
+        )
 
       const access: AccessShape = {
         createPartner: (name) =>
@@ -80,28 +92,46 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
             const token = toBase64Url(yield* secrets.randomBytes(32))
             const now = yield* Clock.currentTimeMillis
             const expiresAt = now + ttl * 1000
-            yield* sessions.create({ id: yield* ids.next, partnerId, tokenHash: yield* secrets.keyedHash(token), createdAt: now, expiresAt })
+            yield* sessions.create({
+              id: yield* ids.next,
+              partnerId,
+              tokenHash: yield* secrets.keyedHash(token),
+              createdAt: now,
+              expiresAt
+            })
             return { token, expiresAt }
           }),
         authenticateSession: (token) =>
           Effect.gen(function* () {
-            if (token.length === 0 || token.length > 256) return yield* new SessionRequired({ message: "a cabinet session (cookie service_token) is required" })
+            if (token.length === 0 || token.length > 256)
+              return yield* new SessionRequired({ message: "a cabinet session (cookie service_token) is required" })
             const found = yield* sessions.findByHash(yield* secrets.keyedHash(token))
-            if (found === undefined) return yield* new SessionRequired({ message: "the cabinet session is unknown; sign in again" })
-            if (found.expiresAt <= (yield* Clock.currentTimeMillis)) return yield* new SessionExpired({ message: "the cabinet session has expired; sign in again" })
+            if (found === undefined)
+              return yield* new SessionRequired({ message: "the cabinet session is unknown; sign in again" })
+            if (found.expiresAt <= (yield* Clock.currentTimeMillis))
+              return yield* new SessionExpired({ message: "the cabinet session has expired; sign in again" })
             return { partnerId: found.partnerId }
           }),
         // On every API request: plain combinators, no generator.
         authenticateKey: (raw) => {
-          if (raw.length === 0) return Effect.fail(new ApiKeyInvalid({ message: "API key is missing: send it in X-API-Key or Authorization: Bearer" }))
-          if (!LIVE_KEY.test(raw) && !LEGACY_KEY.test(raw)) return Effect.fail(new ApiKeyInvalid({ message: "API key is malformed" }))
+          if (raw.length === 0)
+            return Effect.fail(
+              new ApiKeyInvalid({ message: "API key is missing: send it in X-API-Key or Authorization: Bearer" })
+            )
+          if (!LIVE_KEY.test(raw) && !LEGACY_KEY.test(raw))
+            return Effect.fail(new ApiKeyInvalid({ message: "API key is malformed" }))
           return Effect.flatMap(Clock.currentTimeMillis, (now) =>
-            Effect.flatMap(Effect.flatMap(secrets.keyedHash(raw), keys.findByHash), (found): Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError> => {
-              const checked = checkAuthenticated(found, now)
-              if (Either.isLeft(checked)) return Effect.fail(checked.left)
-              const key = checked.right
-              return key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS ? Effect.as(keys.touch(key.partnerId, key.id, now), key) : Effect.succeed(key)
-            })
+            Effect.flatMap(
+              Effect.flatMap(secrets.keyedHash(raw), keys.findByHash),
+              (found): Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError> => {
+                const checked = checkAuthenticated(found, now)
+                if (Either.isLeft(checked)) return Effect.fail(checked.left)
+                const key = checked.right
+                return key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS
+                  ? Effect.as(keys.touch(key.partnerId, key.id, now), key)
+                  : Effect.succeed(key)
+              }
+            )
           )
         },
         issueKey: (partnerId, cmd) =>
@@ -109,7 +139,9 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
             const raw = `svc_live_${toHex(yield* secrets.randomBytes(32))}`
             const material = { id: yield* ids.next, raw, keyHash: yield* secrets.keyedHash(raw) }
             const now = yield* Clock.currentTimeMillis
-            const record = yield* keys.issue(partnerId, (existing) => decideIssue(partnerId, existing, cmd, material, now))
+            const record = yield* keys.issue(partnerId, (existing) =>
+              decideIssue(partnerId, existing, cmd, material, now)
+            )
             return { raw, view: keyView(record, now) }
           }),
         issueLegacyKey: (partnerId) =>
@@ -141,7 +173,9 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
             return keyView(updated, yield* Clock.currentTimeMillis)
           }),
         revokeKey: (partnerId, id, reason) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => keys.revoke(partnerId, id, reason === undefined || reason.length === 0 ? null : reason, now)),
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            keys.revoke(partnerId, id, reason === undefined || reason.length === 0 ? null : reason, now)
+          ),
         listKeys: (partnerId, viewer) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis

@@ -49,17 +49,25 @@ export interface ApiKeyRecord {
 }
 
 export const isExpired = (k: ApiKeyRecord, now: number): boolean => k.expiresAt !== null && k.expiresAt <= now
-export const isActive = (k: ApiKeyRecord, now: number): boolean => k.kind === "live" && k.revokedAt === null && !isExpired(k, now)
+export const isActive = (k: ApiKeyRecord, now: number): boolean =>
+  k.kind === "live" && k.revokedAt === null && !isExpired(k, now)
 export const effectiveScopes = (k: ApiKeyRecord): ReadonlyArray<Scope> => (k.access === "full" ? allScopes : k.scopes)
 
 /** Validates a scope list: every name known, `*` included in "unknown", none for an empty list. */
-const checkScopes = (scopes: ReadonlyArray<string>): Either.Either<ReadonlyArray<Scope>, ApiKeyScopeUnknown | ApiKeyScopeEmpty> => {
+const checkScopes = (
+  scopes: ReadonlyArray<string>
+): Either.Either<ReadonlyArray<Scope>, ApiKeyScopeUnknown | ApiKeyScopeEmpty> => {
   const unknown = scopes.filter((s) => !isScope(s))
   if (unknown.length > 0)
     return Either.left(
-      new ApiKeyScopeUnknown({ message: `unknown scope(s): ${unknown.map((s) => JSON.stringify(s)).join(", ")}; allowed: ${allScopes.join(", ")}` })
+      new ApiKeyScopeUnknown({
+        message: `unknown scope(s): ${unknown.map((s) => JSON.stringify(s)).join(", ")}; allowed: ${allScopes.join(", ")}`
+      })
     )
-  if (scopes.length === 0) return Either.left(new ApiKeyScopeEmpty({ message: "a restricted key needs at least one scope; omit scopes for a full key" }))
+  if (scopes.length === 0)
+    return Either.left(
+      new ApiKeyScopeEmpty({ message: "a restricted key needs at least one scope; omit scopes for a full key" })
+    )
   return Either.right([...new Set(scopes as ReadonlyArray<Scope>)].sort())
 }
 
@@ -90,11 +98,20 @@ export const decideIssue = (
     if (Either.isLeft(checked)) return Either.left(checked.left)
     scopes = checked.right
   }
-  if (cmd.expiresInDays !== undefined && (!Number.isInteger(cmd.expiresInDays) || cmd.expiresInDays < MIN_EXPIRY_DAYS || cmd.expiresInDays > MAX_EXPIRY_DAYS))
-    return Either.left(new ApiKeyExpiryOutOfRange({ message: `expiresInDays must be an integer between ${MIN_EXPIRY_DAYS} and ${MAX_EXPIRY_DAYS}` }))
+  if (
+    cmd.expiresInDays !== undefined &&
+    (!Number.isInteger(cmd.expiresInDays) || cmd.expiresInDays < MIN_EXPIRY_DAYS || cmd.expiresInDays > MAX_EXPIRY_DAYS)
+  )
+    return Either.left(
+      new ApiKeyExpiryOutOfRange({
+        message: `expiresInDays must be an integer between ${MIN_EXPIRY_DAYS} and ${MAX_EXPIRY_DAYS}`
+      })
+    )
   const active = existing.filter((k) => isActive(k, now)).length
   if (active >= MAX_ACTIVE_KEYS)
-    return Either.left(new ApiKeyQuotaExceeded({ message: `at most ${MAX_ACTIVE_KEYS} active keys per account; revoke one first` }))
+    return Either.left(
+      new ApiKeyQuotaExceeded({ message: `at most ${MAX_ACTIVE_KEYS} active keys per account; revoke one first` })
+    )
   return Either.right({
     id: material.id,
     partnerId,
@@ -122,28 +139,40 @@ export interface ChangeKeyCommand {
 
 /** Scopes can only be narrowed: a restricted key never regains a scope or full access. */
 export const decideChange = (key: ApiKeyRecord, cmd: ChangeKeyCommand): Either.Either<ApiKeyRecord, KeyChangeError> => {
-  if (cmd.expiresInDays !== undefined) return Either.left(new ApiKeyExpiryImmutable({ message: "a key's expiry cannot be changed; issue a new key" }))
+  if (cmd.expiresInDays !== undefined)
+    return Either.left(new ApiKeyExpiryImmutable({ message: "a key's expiry cannot be changed; issue a new key" }))
   let next: ApiKeyRecord = cmd.label === undefined ? key : { ...key, label: cmd.label }
   if (cmd.scopes === null) {
     if (key.access === "restricted")
-      return Either.left(new ApiKeyScopeDowngradeForbidden({ message: "a restricted key cannot be made full again; issue a new key" }))
+      return Either.left(
+        new ApiKeyScopeDowngradeForbidden({ message: "a restricted key cannot be made full again; issue a new key" })
+      )
   } else if (cmd.scopes !== undefined) {
     const checked = checkScopes(cmd.scopes)
     if (Either.isLeft(checked)) return Either.left(checked.left)
     const held = new Set(effectiveScopes(key))
     const added = checked.right.filter((s) => !held.has(s))
     if (added.length > 0)
-      return Either.left(new ApiKeyScopeDowngradeForbidden({ message: `scopes can only be narrowed; the key lacks: ${added.join(", ")}` }))
+      return Either.left(
+        new ApiKeyScopeDowngradeForbidden({
+          message: `scopes can only be narrowed; the key lacks: ${added.join(", ")}`
+        })
+      )
     next = { ...next, access: "restricted", scopes: checked.right }
   }
   return Either.right(next)
 }
 
 /** Authentication of a looked-up key: deactivated and expired keys are refused with their codes. */
-export const checkAuthenticated = (key: ApiKeyRecord | undefined, now: number): Either.Either<ApiKeyRecord, KeyAuthError> => {
+export const checkAuthenticated = (
+  key: ApiKeyRecord | undefined,
+  now: number
+): Either.Either<ApiKeyRecord, KeyAuthError> => {
   if (key === undefined) return Either.left(new ApiKeyInvalid({ message: "API key is unknown" }))
   if (key.kind === "legacy")
-    return Either.left(new LegacyKeyForbidden({ message: "legacy service keys are no longer accepted; issue a key in the cabinet" }))
+    return Either.left(
+      new LegacyKeyForbidden({ message: "legacy service keys are no longer accepted; issue a key in the cabinet" })
+    )
   if (key.revokedAt !== null) return Either.left(new ApiKeyInvalid({ message: "API key is deactivated" }))
   if (isExpired(key, now)) return Either.left(new ApiKeyExpired({ message: "API key has expired" }))
   return Either.right(key)
@@ -169,7 +198,11 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * The listing view. A restricted caller sees its own scopes and `null` for every other key;
  * a full key or a cabinet session sees all.
  */
-export const keyView = (k: ApiKeyRecord, now: number, viewer: { readonly restrictedKeyId?: string | undefined } = {}): KeyView => ({
+export const keyView = (
+  k: ApiKeyRecord,
+  now: number,
+  viewer: { readonly restrictedKeyId?: string | undefined } = {}
+): KeyView => ({
   id: k.id,
   prefix: k.prefix,
   label: k.label,

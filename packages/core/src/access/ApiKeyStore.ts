@@ -21,7 +21,12 @@ export interface ApiKeyStoreShape {
     decide: (key: ApiKeyRecord) => Either.Either<ApiKeyRecord, E>
   ) => Effect.Effect<ApiKeyRecord | undefined, E | StoreError>
   /** Sets revokedAt/reason when not yet revoked; true when the partner has such a key. */
-  readonly revoke: (partnerId: string, id: string, reason: string | null, now: number) => Effect.Effect<boolean, StoreError>
+  readonly revoke: (
+    partnerId: string,
+    id: string,
+    reason: string | null,
+    now: number
+  ) => Effect.Effect<boolean, StoreError>
   /** The partner's cabinet keys (no legacy keys), newest first. */
   readonly list: (partnerId: string) => Effect.Effect<ReadonlyArray<ApiKeyRecord>, StoreError>
   /** Lookup by keyed hash across partners: the hash identifies the key. */

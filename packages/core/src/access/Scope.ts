@@ -3,7 +3,15 @@
  */
 import { Schema } from "effect"
 
-export const Scope = Schema.Literal("usage:read", "billing:read", "pricing:read", "tasks:read", "media:run", "webhooks:read", "webhooks:manage")
+export const Scope = Schema.Literal(
+  "usage:read",
+  "billing:read",
+  "pricing:read",
+  "tasks:read",
+  "media:run",
+  "webhooks:read",
+  "webhooks:manage"
+)
 export type Scope = typeof Scope.Type
 
 export const allScopes: ReadonlyArray<Scope> = Scope.literals

@@ -17,11 +17,19 @@ export class Secrets extends Context.Tag("@frank/core/Secrets")<Secrets, Secrets
     Layer.effect(
       Secrets,
       Effect.promise(async () => {
-        const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(Redacted.value(pepper)), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+        const key = await crypto.subtle.importKey(
+          "raw",
+          new TextEncoder().encode(Redacted.value(pepper)),
+          { name: "HMAC", hash: "SHA-256" },
+          false,
+          ["sign"]
+        )
         const secrets: SecretsShape = {
           randomBytes: (n) => Effect.sync(() => crypto.getRandomValues(new Uint8Array(n))),
           keyedHash: (value) =>
-            Effect.promise(async () => toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(value)))))
+            Effect.promise(async () =>
+              toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(value))))
+            )
         }
         return secrets
       })

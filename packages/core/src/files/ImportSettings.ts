@@ -16,6 +16,9 @@ export interface ImportSettingsShape {
 export const DEFAULT_MAX_CONCURRENT_IMPORTS = 4
 
 export class ImportSettings extends Context.Tag("@frank/core/ImportSettings")<ImportSettings, ImportSettingsShape>() {
-  static readonly production = Layer.succeed(ImportSettings, { allowPrivateNetwork: false, maxConcurrentImports: DEFAULT_MAX_CONCURRENT_IMPORTS })
+  static readonly production = Layer.succeed(ImportSettings, {
+    allowPrivateNetwork: false,
+    maxConcurrentImports: DEFAULT_MAX_CONCURRENT_IMPORTS
+  })
   static readonly layer = (settings: ImportSettingsShape) => Layer.succeed(ImportSettings, settings)
 }

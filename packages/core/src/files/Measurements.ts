@@ -24,9 +24,16 @@ const positive = (n: number | undefined): n is number => n !== undefined && Numb
  * Keeps the fields the format's kind carries and insists on the ones it must have: a file whose
  * tool could not find them is damaged (or not what it claims).
  */
-export const finishMeasurements = (format: MediaFormat, probed: Measurements): Either.Either<Measurements, ImportFileUnreadable> => {
-  const unreadable = (what: string) => Either.left(new ImportFileUnreadable({ message: `the ${format.name} file is damaged or truncated: ${what}` }))
-  const dims = () => (positive(probed.width) && positive(probed.height) ? { width: Math.round(probed.width), height: Math.round(probed.height) } : undefined)
+export const finishMeasurements = (
+  format: MediaFormat,
+  probed: Measurements
+): Either.Either<Measurements, ImportFileUnreadable> => {
+  const unreadable = (what: string) =>
+    Either.left(new ImportFileUnreadable({ message: `the ${format.name} file is damaged or truncated: ${what}` }))
+  const dims = () =>
+    positive(probed.width) && positive(probed.height)
+      ? { width: Math.round(probed.width), height: Math.round(probed.height) }
+      : undefined
   switch (format.kind) {
     case "image": {
       const d = dims()
@@ -43,7 +50,9 @@ export const finishMeasurements = (format: MediaFormat, probed: Measurements): E
       })
     }
     case "audio":
-      return positive(probed.durationSeconds) ? Either.right({ durationSeconds: round3(probed.durationSeconds) }) : unreadable("no duration")
+      return positive(probed.durationSeconds)
+        ? Either.right({ durationSeconds: round3(probed.durationSeconds) })
+        : unreadable("no duration")
     case "document":
       if (format.measure !== "pdf") return Either.right({})
       return positive(probed.pageCount) ? Either.right({ pageCount: probed.pageCount }) : unreadable("no pages")

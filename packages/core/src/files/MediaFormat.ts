@@ -25,7 +25,13 @@ export interface MediaFormat {
   readonly sniffedAs: ReadonlyArray<string>
 }
 
-const format = (name: string, kind: FileKind, mimeType: string, measure: Measure, sniffedAs: ReadonlyArray<string> = [mimeType]): MediaFormat => ({
+const format = (
+  name: string,
+  kind: FileKind,
+  mimeType: string,
+  measure: Measure,
+  sniffedAs: ReadonlyArray<string> = [mimeType]
+): MediaFormat => ({
   name,
   kind,
   mimeType,
@@ -53,7 +59,22 @@ export const PDF = format("PDF", "document", "application/pdf", "pdf")
 export const TXT = format("TXT", "document", "text/plain", "text", [])
 export const MD = format("MD", "document", "text/markdown", "text", [])
 
-export const mediaFormats: ReadonlyArray<MediaFormat> = [PNG, JPEG, WEBP, GIF, MP4, QUICKTIME, WEBM, MP3, WAV, OGG, M4A, FLAC, AAC, PDF]
+export const mediaFormats: ReadonlyArray<MediaFormat> = [
+  PNG,
+  JPEG,
+  WEBP,
+  GIF,
+  MP4,
+  QUICKTIME,
+  WEBM,
+  MP3,
+  WAV,
+  OGG,
+  M4A,
+  FLAC,
+  AAC,
+  PDF
+]
 
 /** Containers whose audio-only variant is accepted as audio. */
 const audioVariantOf = new Map<MediaFormat, MediaFormat>([
@@ -96,7 +117,11 @@ const textFormatFromHints = (hints: SourceHints): MediaFormat | undefined => {
  * The format an import of `kind` goes on with, or why it stops: a sniffed format of another kind
  * is a mismatch; bytes no accepted format matches are unsupported.
  */
-export const decideFormat = (kind: FileKind, sniffed: Sniffed | undefined, hints: SourceHints): Either.Either<MediaFormat, ImportFormatUnsupported | ImportKindMismatch> => {
+export const decideFormat = (
+  kind: FileKind,
+  sniffed: Sniffed | undefined,
+  hints: SourceHints
+): Either.Either<MediaFormat, ImportFormatUnsupported | ImportKindMismatch> => {
   if (sniffed === undefined) {
     const text = kind === "document" ? textFormatFromHints(hints) : undefined
     if (text !== undefined) return Either.right(text)
@@ -111,11 +136,17 @@ export const decideFormat = (kind: FileKind, sniffed: Sniffed | undefined, hints
   }
   const found = mediaFormats.find((f) => f.sniffedAs.includes(sniffed.mimeType))
   if (found === undefined)
-    return Either.left(new ImportFormatUnsupported({ message: `the file is ${sniffed.mimeType}, which is not accepted; accepted ${kind} formats: ${namesOf(kind)}` }))
+    return Either.left(
+      new ImportFormatUnsupported({
+        message: `the file is ${sniffed.mimeType}, which is not accepted; accepted ${kind} formats: ${namesOf(kind)}`
+      })
+    )
   if (found.kind === kind) return Either.right(found)
   const audio = kind === "audio" ? audioVariantOf.get(found) : undefined
   if (audio !== undefined) return Either.right(audio)
-  return Either.left(new ImportKindMismatch({ message: `the file is ${article(found.kind)} (${found.name}), not ${article(kind)}` }))
+  return Either.left(
+    new ImportKindMismatch({ message: `the file is ${article(found.kind)} (${found.name}), not ${article(kind)}` })
+  )
 }
 
 /** Which kinds of tracks a measured container holds. */
@@ -130,10 +161,20 @@ export interface Tracks {
  */
 export const checkTracks = (format: MediaFormat, tracks: Tracks): Either.Either<MediaFormat, ImportKindMismatch> => {
   if (format.kind === "video" && !tracks.video)
-    return Either.left(new ImportKindMismatch({ message: `the ${format.name} file has no video track${tracks.audio ? " (it is audio only; import it as audio)" : ""}` }))
+    return Either.left(
+      new ImportKindMismatch({
+        message: `the ${format.name} file has no video track${tracks.audio ? " (it is audio only; import it as audio)" : ""}`
+      })
+    )
   if (format.kind === "audio" && format.measure === "video" && tracks.video)
-    return Either.left(new ImportKindMismatch({ message: `the ${format.name.replace(" (audio only)", "")} file has a video track; import it as video` }))
+    return Either.left(
+      new ImportKindMismatch({
+        message: `the ${format.name.replace(" (audio only)", "")} file has a video track; import it as video`
+      })
+    )
   if (format.kind === "audio" && format.measure === "video" && !tracks.audio)
-    return Either.left(new ImportKindMismatch({ message: `the ${format.name.replace(" (audio only)", "")} file has no audio track` }))
+    return Either.left(
+      new ImportKindMismatch({ message: `the ${format.name.replace(" (audio only)", "")} file has no audio track` })
+    )
   return Either.right(format)
 }

@@ -19,4 +19,5 @@ export interface StoredFile {
 }
 
 /** Blob keys group a partner's files; characters outside [A-Za-z0-9._-] are replaced, ids are unique anyway. */
-export const blobKeyFor = (partnerId: string, fileId: string): string => `${partnerId.replace(/[^A-Za-z0-9._-]/g, "_")}/${fileId}`
+export const blobKeyFor = (partnerId: string, fileId: string): string =>
+  `${partnerId.replace(/[^A-Za-z0-9._-]/g, "_")}/${fileId}`

@@ -12,4 +12,7 @@ export interface StoredFileLookupShape {
   readonly owns: (partnerId: string, fileId: string) => Effect.Effect<boolean, StoreError>
 }
 
-export class StoredFileLookup extends Context.Tag("@frank/core/StoredFileLookup")<StoredFileLookup, StoredFileLookupShape>() {}
+export class StoredFileLookup extends Context.Tag("@frank/core/StoredFileLookup")<
+  StoredFileLookup,
+  StoredFileLookupShape
+>() {}

@@ -19,4 +19,7 @@ export interface StoredFileStoreShape extends StoredFileLookupShape {
   readonly findForServing: (id: string) => Effect.Effect<StoredFile | undefined, StoreError>
 }
 
-export class StoredFileStore extends Context.Tag("@frank/core/StoredFileStore")<StoredFileStore, StoredFileStoreShape>() {}
+export class StoredFileStore extends Context.Tag("@frank/core/StoredFileStore")<
+  StoredFileStore,
+  StoredFileStoreShape
+>() {}

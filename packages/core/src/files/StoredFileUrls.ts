@@ -21,7 +21,8 @@ export interface StoredFileUrlsShape {
 /** The path prefix of host-served files. */
 export const FILES_PATH = "/files"
 
-export const fileAccessToken = (secrets: SecretsShape, fileId: string): Effect.Effect<string> => secrets.keyedHash(`stored-file:${fileId}`)
+export const fileAccessToken = (secrets: SecretsShape, fileId: string): Effect.Effect<string> =>
+  secrets.keyedHash(`stored-file:${fileId}`)
 
 /** Compares in time independent of where the strings differ, so the token cannot be probed byte by byte. */
 export const sameToken = (a: string, b: string): boolean => {
@@ -37,7 +38,11 @@ export class StoredFileUrls extends Context.Tag("@frank/core/StoredFileUrls")<St
     Layer.effect(
       StoredFileUrls,
       Effect.map(Secrets, (secrets) => ({
-        urlFor: (file) => Effect.map(fileAccessToken(secrets, file.id), (token) => `${baseUrl.replace(/\/+$/, "")}${FILES_PATH}/${file.id}/${token}`)
+        urlFor: (file) =>
+          Effect.map(
+            fileAccessToken(secrets, file.id),
+            (token) => `${baseUrl.replace(/\/+$/, "")}${FILES_PATH}/${file.id}/${token}`
+          )
       }))
     )
 }

@@ -12,7 +12,13 @@ import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { BlobStore, type BlobRead } from "./BlobStore.js"
 import type { FileKind } from "./FileKind.js"
-import { type ImportError, ImportSourceInvalid, ImportTooLarge, ImportKindMismatch, StoredFileNotFound } from "./ImportError.js"
+import {
+  type ImportError,
+  ImportSourceInvalid,
+  ImportTooLarge,
+  ImportKindMismatch,
+  StoredFileNotFound
+} from "./ImportError.js"
 import { ImportSettings } from "./ImportSettings.js"
 import { checkImportUrl, isUuid } from "./importUrl.js"
 import { describeBytes, maxBytesFor } from "./limits.js"
@@ -41,19 +47,29 @@ export interface OpenedFile {
 }
 
 export interface StoredFilesShape {
-  readonly importFile: (partnerId: string, request: ImportRequest) => Effect.Effect<ImportedFile, ImportError | StoreError>
+  readonly importFile: (
+    partnerId: string,
+    request: ImportRequest
+  ) => Effect.Effect<ImportedFile, ImportError | StoreError>
   /** The file behind a URL's id and token; a wrong token answers exactly like an unknown id. */
   readonly open: (fileId: string, token: string) => Effect.Effect<OpenedFile, StoredFileNotFound | StoreError>
 }
 
-const fromEither = <A, E>(e: Either.Either<A, E>): Effect.Effect<A, E> => Either.match(e, { onLeft: Effect.fail, onRight: Effect.succeed })
+const fromEither = <A, E>(e: Either.Either<A, E>): Effect.Effect<A, E> =>
+  Either.match(e, { onLeft: Effect.fail, onRight: Effect.succeed })
 
 /** Exactly one of url and storedFileId (spec); an empty string counts as given, and is then invalid. */
-const sourceOf = (request: ImportRequest): Either.Either<{ readonly url: string } | { readonly storedFileId: string }, ImportSourceInvalid> => {
+const sourceOf = (
+  request: ImportRequest
+): Either.Either<{ readonly url: string } | { readonly storedFileId: string }, ImportSourceInvalid> => {
   const hasUrl = request.url !== undefined
   const hasId = request.storedFileId !== undefined
   if (hasUrl === hasId)
-    return Either.left(new ImportSourceInvalid({ message: hasUrl ? "give either url or storedFileId, not both" : "give url (a public HTTPS URL) or storedFileId" }))
+    return Either.left(
+      new ImportSourceInvalid({
+        message: hasUrl ? "give either url or storedFileId, not both" : "give url (a public HTTPS URL) or storedFileId"
+      })
+    )
   return Either.right(hasUrl ? { url: request.url as string } : { storedFileId: request.storedFileId as string })
 }
 
@@ -78,7 +94,10 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
           if (!isUuid(id)) return yield* new ImportSourceInvalid({ message: "storedFileId must be a UUID v4" })
           const file = yield* store.get(partnerId, id)
           if (file === undefined) return yield* new StoredFileNotFound({ message: `no stored file ${id}` })
-          if (file.kind !== kind) return yield* new ImportKindMismatch({ message: `stored file ${id} is ${file.kind === "image" || file.kind === "audio" ? "an" : "a"} ${file.kind}, not ${kind}` })
+          if (file.kind !== kind)
+            return yield* new ImportKindMismatch({
+              message: `stored file ${id} is ${file.kind === "image" || file.kind === "audio" ? "an" : "a"} ${file.kind}, not ${kind}`
+            })
           return yield* withUrl(file)
         })
 
@@ -88,11 +107,17 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
           const maxBytes = maxBytesFor(kind)
           const media = yield* fetcher.fetch({ url, maxBytes })
           // The fetcher enforces the limit while streaming; this keeps a fetcher that does not honest.
-          if (media.sizeBytes > maxBytes) return yield* new ImportTooLarge({ message: `the file is larger than the ${kind} limit of ${describeBytes(maxBytes)}` })
+          if (media.sizeBytes > maxBytes)
+            return yield* new ImportTooLarge({
+              message: `the file is larger than the ${kind} limit of ${describeBytes(maxBytes)}`
+            })
           const sniffed = yield* probe.sniff(media)
           const decided = yield* fromEither(decideFormat(kind, sniffed, media.hints))
           const probed = yield* probe.measure(media, decided)
-          const format = decided.measure === "video" ? yield* fromEither(checkTracks(decided, probed.tracks ?? { video: false, audio: false })) : decided
+          const format =
+            decided.measure === "video"
+              ? yield* fromEither(checkTracks(decided, probed.tracks ?? { video: false, audio: false }))
+              : decided
           const measurements = yield* fromEither(finishMeasurements(format, probed))
           const id = yield* ids.next
           const file: StoredFile = {
@@ -105,7 +130,11 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
             blobKey: blobKeyFor(partnerId, id),
             createdAt: yield* Clock.currentTimeMillis
           }
-          yield* blobs.put(file.blobKey, { sizeBytes: media.sizeBytes, stream: media.stream, localPath: media.localPath })
+          yield* blobs.put(file.blobKey, {
+            sizeBytes: media.sizeBytes,
+            stream: media.stream,
+            localPath: media.localPath
+          })
           // A record that cannot be written leaves no orphan blob behind (best effort: the
           // record failure is what the caller needs to hear about).
           yield* store.insert(file).pipe(Effect.tapError(() => Effect.ignore(blobs.delete(file.blobKey))))
@@ -114,8 +143,12 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
 
       const service: StoredFilesShape = {
         importFile: (partnerId, request) =>
-          Effect.flatMap(fromEither(sourceOf(request)), (source): Effect.Effect<ImportedFile, ImportError | StoreError> =>
-            "url" in source ? download(partnerId, request.kind, source.url) : reimport(partnerId, request.kind, source.storedFileId)
+          Effect.flatMap(
+            fromEither(sourceOf(request)),
+            (source): Effect.Effect<ImportedFile, ImportError | StoreError> =>
+              "url" in source
+                ? download(partnerId, request.kind, source.url)
+                : reimport(partnerId, request.kind, source.storedFileId)
           ),
         open: (fileId, token) =>
           Effect.gen(function* () {
@@ -127,7 +160,9 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
             if (file === undefined) return yield* notFound
             const blob = yield* blobs.get(file.blobKey)
             if (blob === undefined) {
-              yield* Effect.logError("stored file has no blob").pipe(Effect.annotateLogs({ fileId, blobKey: file.blobKey }))
+              yield* Effect.logError("stored file has no blob").pipe(
+                Effect.annotateLogs({ fileId, blobKey: file.blobKey })
+              )
               return yield* notFound
             }
             return { file, blob }

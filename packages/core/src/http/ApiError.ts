@@ -14,13 +14,34 @@ const envelope = <const S extends number>(status: S) => ({
   code: Schema.String
 })
 
-export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(envelope(400), HttpApiSchema.annotations({ status: 400, description: "Invalid request; `message` lists every violation" })) {}
-export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(envelope(401), HttpApiSchema.annotations({ status: 401 })) {}
-export class PaymentRequired extends Schema.Class<PaymentRequired>("PaymentRequired")(envelope(402), HttpApiSchema.annotations({ status: 402 })) {}
-export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(envelope(403), HttpApiSchema.annotations({ status: 403 })) {}
-export class NotFound extends Schema.Class<NotFound>("NotFound")(envelope(404), HttpApiSchema.annotations({ status: 404 })) {}
-export class Conflict extends Schema.Class<Conflict>("Conflict")(envelope(409), HttpApiSchema.annotations({ status: 409 })) {}
-export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(envelope(429), HttpApiSchema.annotations({ status: 429, description: "Rate limit exceeded; see Retry-After" })) {}
+export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
+  envelope(400),
+  HttpApiSchema.annotations({ status: 400, description: "Invalid request; `message` lists every violation" })
+) {}
+export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
+  envelope(401),
+  HttpApiSchema.annotations({ status: 401 })
+) {}
+export class PaymentRequired extends Schema.Class<PaymentRequired>("PaymentRequired")(
+  envelope(402),
+  HttpApiSchema.annotations({ status: 402 })
+) {}
+export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
+  envelope(403),
+  HttpApiSchema.annotations({ status: 403 })
+) {}
+export class NotFound extends Schema.Class<NotFound>("NotFound")(
+  envelope(404),
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+export class Conflict extends Schema.Class<Conflict>("Conflict")(
+  envelope(409),
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(
+  envelope(429),
+  HttpApiSchema.annotations({ status: 429, description: "Rate limit exceeded; see Retry-After" })
+) {}
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   { ...envelope(500), requestId: Schema.String },
   HttpApiSchema.annotations({ status: 500, description: "Internal error; the outcome of a write may be unknown" })
@@ -41,8 +62,16 @@ const byStatus = {
 export type ApiErrorStatus = keyof typeof byStatus
 
 /** Builds the envelope for a status; validation failures pass every message as an array. */
-export const apiError = <S extends ApiErrorStatus>(status: S, code: string, message: string | ReadonlyArray<string>): InstanceType<(typeof byStatus)[S]> => {
-  const Ctor = byStatus[status] as unknown as new (fields: { statusCode: S; code: string; message: string | ReadonlyArray<string> }) => InstanceType<(typeof byStatus)[S]>
+export const apiError = <S extends ApiErrorStatus>(
+  status: S,
+  code: string,
+  message: string | ReadonlyArray<string>
+): InstanceType<(typeof byStatus)[S]> => {
+  const Ctor = byStatus[status] as unknown as new (fields: {
+    statusCode: S
+    code: string
+    message: string | ReadonlyArray<string>
+  }) => InstanceType<(typeof byStatus)[S]>
   return new Ctor({ statusCode: status, code, message })
 }
 

@@ -3,7 +3,16 @@
  * and the OpenAPI document. Later areas add their groups here.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { BadRequest, Conflict, Forbidden, InternalError, NotFound, PaymentRequired, TooManyRequests, Unauthorized } from "./ApiError.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  InternalError,
+  NotFound,
+  PaymentRequired,
+  TooManyRequests,
+  Unauthorized
+} from "./ApiError.js"
 import { AuthGroup } from "./groups/AuthGroup.js"
 import { BillingGroup } from "./groups/BillingGroup.js"
 import { FilesGroup } from "./groups/FilesGroup.js"

@@ -18,7 +18,20 @@ import { PartnerApi } from "./PartnerApi.js"
 import { SecurityLive } from "./SecurityLive.js"
 
 /** The handler layers of every partner group (a host adding groups of its own provides these too). */
-export const PartnerHandlersLive = Layer.mergeAll(KeysHandlers, AuthHandlers, BillingHandlers, LedgerHandlers, WebhooksHandlers, FilesHandlers, PaymentsHandlers, TasksHandlers, InvoicesHandlers)
+export const PartnerHandlersLive = Layer.mergeAll(
+  KeysHandlers,
+  AuthHandlers,
+  BillingHandlers,
+  LedgerHandlers,
+  WebhooksHandlers,
+  FilesHandlers,
+  PaymentsHandlers,
+  TasksHandlers,
+  InvoicesHandlers
+)
 
 /** The partner API alone, ready for `HttpApiBuilder.serve` or `toWebHandler`. */
-export const PartnerApiLive = HttpApiBuilder.api(PartnerApi).pipe(Layer.provide(PartnerHandlersLive), Layer.provide(SecurityLive))
+export const PartnerApiLive = HttpApiBuilder.api(PartnerApi).pipe(
+  Layer.provide(PartnerHandlersLive),
+  Layer.provide(SecurityLive)
+)

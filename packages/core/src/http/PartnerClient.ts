@@ -15,7 +15,8 @@ export type PartnerCredentials =
 const attach = (credentials: PartnerCredentials) => (request: HttpClientRequest.HttpClientRequest) => {
   if ("apiKey" in credentials) return HttpClientRequest.setHeader(request, "x-api-key", credentials.apiKey)
   if ("bearer" in credentials) return HttpClientRequest.bearerToken(request, credentials.bearer)
-  if ("sessionToken" in credentials) return HttpClientRequest.setHeader(request, "cookie", `service_token=${credentials.sessionToken}`)
+  if ("sessionToken" in credentials)
+    return HttpClientRequest.setHeader(request, "cookie", `service_token=${credentials.sessionToken}`)
   return request
 }
 

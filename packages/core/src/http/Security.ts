@@ -5,7 +5,15 @@
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
-import { BadRequest, Conflict, Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthorized } from "./ApiError.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PaymentRequired,
+  TooManyRequests,
+  Unauthorized
+} from "./ApiError.js"
 
 /** The authenticated API key of the current request. */
 export class CurrentApiKey extends Context.Tag("@frank/core/CurrentApiKey")<
@@ -19,7 +27,10 @@ export class CurrentApiKey extends Context.Tag("@frank/core/CurrentApiKey")<
 >() {}
 
 /** The authenticated cabinet session of the current request. */
-export class CurrentSession extends Context.Tag("@frank/core/CurrentSession")<CurrentSession, { readonly partnerId: string }>() {}
+export class CurrentSession extends Context.Tag("@frank/core/CurrentSession")<
+  CurrentSession,
+  { readonly partnerId: string }
+>() {}
 
 /**
  * What an endpoint requires of an API key: a scope, or `full` for operations no scope opens
@@ -29,7 +40,15 @@ export class CurrentSession extends Context.Tag("@frank/core/CurrentSession")<Cu
 export class RequiredScope extends Context.Tag("@frank/core/RequiredScope")<RequiredScope, string>() {}
 
 // Authentication maps domain errors through the same table as handlers, so it may answer any envelope.
-const AuthFailure = Schema.Union(BadRequest, Unauthorized, PaymentRequired, Forbidden, NotFound, Conflict, TooManyRequests)
+const AuthFailure = Schema.Union(
+  BadRequest,
+  Unauthorized,
+  PaymentRequired,
+  Forbidden,
+  NotFound,
+  Conflict,
+  TooManyRequests
+)
 
 export class ApiKeyAuth extends HttpApiMiddleware.Tag<ApiKeyAuth>()("ApiKeyAuth", {
   failure: AuthFailure,

@@ -69,8 +69,14 @@ const makeGuards = Effect.gen(function* () {
     })
 
   /** A failed authentication counts against the per-IP limit too (key guessing), then fails. */
-  const refuse = (request: HttpServerRequest.HttpServerRequest, base: RequestIdentity, e: Parameters<typeof toApiError>[0]): Effect.Effect<never, ApiError> =>
-    e._tag === "StoreError" ? Effect.die(e) : Effect.zipRight(Effect.ignore(limit(request, base)), Effect.fail(toApiError(e)))
+  const refuse = (
+    request: HttpServerRequest.HttpServerRequest,
+    base: RequestIdentity,
+    e: Parameters<typeof toApiError>[0]
+  ): Effect.Effect<never, ApiError> =>
+    e._tag === "StoreError"
+      ? Effect.die(e)
+      : Effect.zipRight(Effect.ignore(limit(request, base)), Effect.fail(toApiError(e)))
 
   const apiKey = Effect.withFiberRuntime<CurrentApiKey["Type"], ApiError>((fiber) => {
     const { request, path, base } = requestOf(fiber)
@@ -82,15 +88,26 @@ const makeGuards = Effect.gen(function* () {
           // needs what the GET needs. A route the table does not know is closed to restricted keys.
           const route = table.get(routeKey(request.method === "HEAD" ? "GET" : request.method, path))
           const required = route === undefined ? "full" : route.requiredScope
-          if (key.access === "restricted" && required !== undefined && (required === "full" || !key.scopes.includes(required as Scope)))
+          if (
+            key.access === "restricted" &&
+            required !== undefined &&
+            (required === "full" || !key.scopes.includes(required as Scope))
+          )
             return Effect.fail(
               apiError(
                 403,
                 "API_KEY_SCOPE_REQUIRED",
-                required === "full" ? "this operation needs a full-access key; no scope opens it" : `this operation needs the scope ${required}`
+                required === "full"
+                  ? "this operation needs a full-access key; no scope opens it"
+                  : `this operation needs the scope ${required}`
               )
             )
-          return Effect.succeed({ partnerId: key.partnerId, keyId: key.id, access: key.access, scopes: key.access === "full" ? [] : key.scopes })
+          return Effect.succeed({
+            partnerId: key.partnerId,
+            keyId: key.id,
+            access: key.access,
+            scopes: key.access === "full" ? [] : key.scopes
+          })
         })
     })
   })
@@ -101,11 +118,18 @@ const makeGuards = Effect.gen(function* () {
     if (token.length === 0 && rawApiKey(request).length > 0)
       return Effect.zipRight(
         limit(request, base),
-        Effect.fail(apiError(403, "SESSION_REQUIRED_NOT_API_KEY", "this operation needs the cabinet session (cookie service_token); API keys cannot call it"))
+        Effect.fail(
+          apiError(
+            403,
+            "SESSION_REQUIRED_NOT_API_KEY",
+            "this operation needs the cabinet session (cookie service_token); API keys cannot call it"
+          )
+        )
       )
     return Effect.matchEffect(access.authenticateSession(token), {
       onFailure: (e) => refuse(request, base, e),
-      onSuccess: (found) => Effect.as(limit(request, { ...base, sessionPartnerId: found.partnerId, partnerId: found.partnerId }), found)
+      onSuccess: (found) =>
+        Effect.as(limit(request, { ...base, sessionPartnerId: found.partnerId, partnerId: found.partnerId }), found)
     })
   })
 

@@ -44,7 +44,8 @@ export const validationMessages = (error: HttpApiError.HttpApiDecodeError): Read
   // `{"eventTypes": ["billing.settled", 5]}` reports `eventTypes.1: Expected string` and, from the
   // union's other branches, `eventTypes: Expected undefined` (or `null`); those would read as if
   // the field were not allowed at all.
-  const hasDeeper = (field: string) => fields.some((f) => f.startsWith(field.length > 0 ? `${field}.` : "") && f !== field)
+  const hasDeeper = (field: string) =>
+    fields.some((f) => f.startsWith(field.length > 0 ? `${field}.` : "") && f !== field)
   const lines = [...byField]
     .filter(([field, issues]) => !(onlyOptionalBranch(issues) && hasDeeper(field)))
     .map(([field, issues]) => describeField(field, issues))
@@ -58,6 +59,7 @@ export const validationMessages = (error: HttpApiError.HttpApiDecodeError): Read
 export const validationFailure = (cause: Cause.Cause<unknown>) => {
   const err: unknown = Cause.squash(cause)
   if (err instanceof HttpApiError.HttpApiDecodeError) return validationFailed(validationMessages(err))
-  if (err instanceof HttpServerError.RequestError && err.reason === "Decode") return validationFailed(["body: malformed JSON"])
+  if (err instanceof HttpServerError.RequestError && err.reason === "Decode")
+    return validationFailed(["body: malformed JSON"])
   return undefined
 }

@@ -34,5 +34,7 @@ export const toApiError = (e: DomainError): ApiError => {
 /**
  * Turns an effect's domain failures into envelopes and its StoreErrors into defects.
  */
-export const orApiError = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ApiError, R> =>
+export const orApiError = <A, E extends DomainError, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, ApiError, R> =>
   Effect.catchAll(effect, (e) => (e._tag === "StoreError" ? Effect.die(e) : Effect.fail(toApiError(e))))

@@ -20,7 +20,8 @@ export const GenerationFailure = Schema.Struct({
 }).annotations({ identifier: "GenerationFailure" })
 
 /** `{ success: true, data }` around a generation-area result schema. */
-export const generationSuccess = <A, I, R>(data: Schema.Schema<A, I, R>) => Schema.Struct({ success: Schema.Literal(true), data })
+export const generationSuccess = <A, I, R>(data: Schema.Schema<A, I, R>) =>
+  Schema.Struct({ success: Schema.Literal(true), data })
 
 interface Envelope {
   readonly statusCode: number
@@ -30,10 +31,16 @@ interface Envelope {
 }
 
 const isEnvelope = (e: unknown): e is Envelope =>
-  typeof e === "object" && e !== null && typeof (e as Envelope).statusCode === "number" && typeof (e as Envelope).code === "string"
+  typeof e === "object" &&
+  e !== null &&
+  typeof (e as Envelope).statusCode === "number" &&
+  typeof (e as Envelope).code === "string"
 
 /** The generation-area response for a typed API error, or undefined when `error` is not one. */
 export const generationFailureResponse = (error: unknown): HttpServerResponse.HttpServerResponse | undefined =>
   isEnvelope(error)
-    ? HttpServerResponse.unsafeJson({ success: false, code: error.code, message: error.message, data: error.data ?? null }, { status: error.statusCode })
+    ? HttpServerResponse.unsafeJson(
+        { success: false, code: error.code, message: error.message, data: error.data ?? null },
+        { status: error.statusCode }
+      )
     : undefined

@@ -38,14 +38,20 @@ export const routeTable = (api: typeof PartnerApi | HttpApi.HttpApi.Any): Readon
 }
 
 export interface ScopeReference {
-  readonly scopes: ReadonlyArray<{ scope: string; description: string; operations: ReadonlyArray<{ method: string; path: string }> }>
+  readonly scopes: ReadonlyArray<{
+    scope: string
+    description: string
+    operations: ReadonlyArray<{ method: string; path: string }>
+  }>
   readonly fullKeyOnly: ReadonlyArray<{ method: string; path: string }>
   readonly sessionOnly: ReadonlyArray<{ method: string; path: string }>
 }
 
 /** `GET /auth/api-keys/operations`: the current scopes and the methods each opens. */
 export const scopeReference = (table: ReadonlyMap<string, RouteFacts>): ScopeReference => {
-  const routes = [...table.values()].sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)))
+  const routes = [...table.values()].sort((a, b) =>
+    a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)
+  )
   const op = (r: RouteFacts) => ({ method: r.method, path: r.path })
   return {
     scopes: allScopes.map((scope) => ({

@@ -18,8 +18,9 @@ import { validationFailure } from "./ValidationErrors.js"
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /** The id of the request the current fiber serves (the `requestId` log annotation). */
-export const currentRequestId = Effect.map(FiberRef.get(FiberRef.currentLogAnnotations), (a) =>
-  Option.getOrElse(HashMap.get(a, "requestId"), () => "") as string
+export const currentRequestId = Effect.map(
+  FiberRef.get(FiberRef.currentLogAnnotations),
+  (a) => Option.getOrElse(HashMap.get(a, "requestId"), () => "") as string
 )
 
 export interface RequestObservation {
@@ -46,10 +47,14 @@ const sourceOf = (request: HttpServerRequest.HttpServerRequest): object | undefi
  * it serves the request (no extra pre-response handler), else through a pre-response handler of
  * their own.
  */
-export const addResponseHeaders = (request: HttpServerRequest.HttpServerRequest, headers: Readonly<Record<string, string>>): Effect.Effect<void> => {
+export const addResponseHeaders = (
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Readonly<Record<string, string>>
+): Effect.Effect<void> => {
   const source = sourceOf(request)
   const pending = source === undefined ? undefined : pendingHeaders.get(source)
-  if (pending === undefined) return HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))
+  if (pending === undefined)
+    return HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))
   Object.assign(pending, headers)
   return Effect.void
 }
@@ -62,14 +67,21 @@ export const addResponseHeaders = (request: HttpServerRequest.HttpServerRequest,
 export const frankServerMiddleware =
   (observe: (o: RequestObservation) => Effect.Effect<void> = () => Effect.void) =>
   <E, R>(app: HttpApp.Default<E, R>) => {
-    const serve = (request: HttpServerRequest.HttpServerRequest, clock: Clock.Clock, started: number, requestId: string) => {
+    const serve = (
+      request: HttpServerRequest.HttpServerRequest,
+      clock: Clock.Clock,
+      started: number,
+      requestId: string
+    ) => {
       const headers: Record<string, string> = { "x-request-id": requestId }
       const source = sourceOf(request)
       if (source !== undefined) pendingHeaders.set(source, headers)
       // The annotation stays on the request's own fiber (one per request) for its remaining life,
       // which is this middleware and what the platform does after it.
       return FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", requestId as unknown)).pipe(
-        Effect.zipRight(HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))),
+        Effect.zipRight(
+          HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))
+        ),
         Effect.zipRight(app),
         Effect.flatMap((response) =>
           Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse>((fiber) => {
@@ -81,7 +93,14 @@ export const frankServerMiddleware =
             const logged = LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)
               ? Effect.zipRight(
                   Effect.logInfo("request").pipe(
-                    Effect.annotateLogs({ requestId, method: request.method, path, status: response.status, durationMs, component: "http" })
+                    Effect.annotateLogs({
+                      requestId,
+                      method: request.method,
+                      path,
+                      status: response.status,
+                      durationMs,
+                      component: "http"
+                    })
                   ),
                   observed
                 )
@@ -91,7 +110,11 @@ export const frankServerMiddleware =
         )
       )
     }
-    return Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | Ids | HttpServerRequest.HttpServerRequest>((fiber) => {
+    return Effect.withFiberRuntime<
+      HttpServerResponse.HttpServerResponse,
+      E,
+      R | Ids | HttpServerRequest.HttpServerRequest
+    >((fiber) => {
       const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
       const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
       const started = clock.unsafeCurrentTimeMillis()
@@ -121,7 +144,8 @@ export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
       const invalid = validationFailure(cause)
       if (invalid !== undefined) {
         const request = yield* HttpServerRequest.HttpServerRequest
-        if (isGenerationPath(request.url.split("?")[0] ?? request.url)) return generationFailureResponse(invalid) ?? (yield* Effect.fail(invalid))
+        if (isGenerationPath(request.url.split("?")[0] ?? request.url))
+          return generationFailureResponse(invalid) ?? (yield* Effect.fail(invalid))
         return yield* Effect.fail(invalid)
       }
       const failure = Cause.failureOption(cause)
@@ -130,19 +154,32 @@ export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
         if (err._tag === "RouteNotFound") {
           const request = yield* HttpServerRequest.HttpServerRequest
           const path = request.url.split("?")[0] ?? request.url
-          return envelope(404, { statusCode: 404, message: `Cannot ${request.method} ${path}`, code: "ROUTE_NOT_FOUND" })
+          return envelope(404, {
+            statusCode: 404,
+            message: `Cannot ${request.method} ${path}`,
+            code: "ROUTE_NOT_FOUND"
+          })
         }
         // Typed API errors are encoded by the API into their envelopes; the generation area
         // answers in its own envelope.
         const request = yield* HttpServerRequest.HttpServerRequest
-        const generation = isGenerationPath(request.url.split("?")[0] ?? request.url) ? generationFailureResponse(failure.value) : undefined
+        const generation = isGenerationPath(request.url.split("?")[0] ?? request.url)
+          ? generationFailureResponse(failure.value)
+          : undefined
         if (generation !== undefined) return generation
         return yield* Effect.failCause(cause)
       }
       if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
       const requestId = yield* currentRequestId
-      yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs("causeChain", causeChain(Cause.squash(cause))))
-      return envelope(500, { statusCode: 500, message: "Internal error; the outcome of a write may be unknown", code: "INTERNAL_ERROR", requestId })
+      yield* Effect.logError("request failed", cause).pipe(
+        Effect.annotateLogs("causeChain", causeChain(Cause.squash(cause)))
+      )
+      return envelope(500, {
+        statusCode: 500,
+        message: "Internal error; the outcome of a write may be unknown",
+        code: "INTERNAL_ERROR",
+        requestId
+      })
     })
   )
 )

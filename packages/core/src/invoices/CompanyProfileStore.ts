@@ -18,7 +18,15 @@ export interface CompanyProfileStoreShape {
    * Creates the profile at revision 1 when `expectedRevision` is 0 and none exists; otherwise
    * replaces it and increments the revision when the stored revision equals `expectedRevision`.
    */
-  readonly save: (partnerId: string, requisites: CompanyRequisites, expectedRevision: number, now: number) => Effect.Effect<ProfileSave, StoreError>
+  readonly save: (
+    partnerId: string,
+    requisites: CompanyRequisites,
+    expectedRevision: number,
+    now: number
+  ) => Effect.Effect<ProfileSave, StoreError>
 }
 
-export class CompanyProfileStore extends Context.Tag("@frank/core/CompanyProfileStore")<CompanyProfileStore, CompanyProfileStoreShape>() {}
+export class CompanyProfileStore extends Context.Tag("@frank/core/CompanyProfileStore")<
+  CompanyProfileStore,
+  CompanyProfileStoreShape
+>() {}

@@ -38,7 +38,12 @@ export interface Invoice {
 }
 
 /** The invoice after a status move; a move to paid records the credit. */
-export const moved = (invoice: Invoice, to: InvoiceStatus, now: number, credit?: { readonly transactionId: string }): Invoice => ({
+export const moved = (
+  invoice: Invoice,
+  to: InvoiceStatus,
+  now: number,
+  credit?: { readonly transactionId: string }
+): Invoice => ({
   ...invoice,
   status: to,
   updatedAt: now,

@@ -14,7 +14,10 @@ export class ProfileRevisionConflict extends Schema.TaggedError<ProfileRevisionC
 }) {}
 
 /** An invoice was requested before any company profile was saved. */
-export class ProfileRequired extends Schema.TaggedError<ProfileRequired>()("ProfileRequired", fields("COMPANY_PROFILE_REQUIRED", 409)) {}
+export class ProfileRequired extends Schema.TaggedError<ProfileRequired>()(
+  "ProfileRequired",
+  fields("COMPANY_PROFILE_REQUIRED", 409)
+) {}
 
 /** Every violation of a profile save at once. */
 export class ProfileInvalid extends Schema.TaggedError<ProfileInvalid>()("ProfileInvalid", {
@@ -22,10 +25,16 @@ export class ProfileInvalid extends Schema.TaggedError<ProfileInvalid>()("Profil
   messages: Schema.Array(Schema.String)
 }) {}
 
-export class InvoiceNotFound extends Schema.TaggedError<InvoiceNotFound>()("InvoiceNotFound", fields("INVOICE_NOT_FOUND", 404)) {}
+export class InvoiceNotFound extends Schema.TaggedError<InvoiceNotFound>()(
+  "InvoiceNotFound",
+  fields("INVOICE_NOT_FOUND", 404)
+) {}
 
 /** A payment link was asked for an invoice that is paid or canceled. */
-export class InvoiceNotPayable extends Schema.TaggedError<InvoiceNotPayable>()("InvoiceNotPayable", fields("INVOICE_NOT_PAYABLE", 409)) {}
+export class InvoiceNotPayable extends Schema.TaggedError<InvoiceNotPayable>()(
+  "InvoiceNotPayable",
+  fields("INVOICE_NOT_PAYABLE", 409)
+) {}
 
 /**
  * The bank did not answer or refused the request. The outcome of a write at the bank may be

@@ -51,30 +51,56 @@ export const MAX_INVOICE_PAGE_SIZE = 100
 
 export interface InvoicesShape {
   readonly getProfile: (partnerId: string) => Effect.Effect<CompanyProfile | undefined, StoreError>
-  readonly saveProfile: (partnerId: string, input: ProfileInput) => Effect.Effect<CompanyProfile, ProfileInvalid | ProfileRevisionConflict | StoreError>
+  readonly saveProfile: (
+    partnerId: string,
+    input: ProfileInput
+  ) => Effect.Effect<CompanyProfile, ProfileInvalid | ProfileRevisionConflict | StoreError>
   readonly create: (
     partnerId: string,
     input: CreateInvoiceInput
-  ) => Effect.Effect<Invoice, InvoiceRequestInvalid | ProfileRequired | ProfileRevisionConflict | BankUnavailable | StoreError>
+  ) => Effect.Effect<
+    Invoice,
+    InvoiceRequestInvalid | ProfileRequired | ProfileRevisionConflict | BankUnavailable | StoreError
+  >
   readonly history: (partnerId: string, page?: number, limit?: number) => Effect.Effect<InvoiceHistory, StoreError>
   readonly get: (partnerId: string, id: string) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
-  readonly pdf: (partnerId: string, id: string) => Effect.Effect<InvoiceDocument, InvoiceNotFound | BankUnavailable | StoreError>
+  readonly pdf: (
+    partnerId: string,
+    id: string
+  ) => Effect.Effect<InvoiceDocument, InvoiceNotFound | BankUnavailable | StoreError>
   /** Asks the bank for the invoice's status and applies it. */
-  readonly refresh: (partnerId: string, id: string) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
-  readonly sbpLink: (partnerId: string, id: string) => Effect.Effect<SbpLink, InvoiceNotFound | InvoiceNotPayable | BankUnavailable | StoreError>
+  readonly refresh: (
+    partnerId: string,
+    id: string
+  ) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
+  readonly sbpLink: (
+    partnerId: string,
+    id: string
+  ) => Effect.Effect<SbpLink, InvoiceNotFound | InvoiceNotPayable | BankUnavailable | StoreError>
   /**
    * The bank says something happened to this invoice. The notice carries no status Frank would
    * trust: it is a prompt to `refresh`, exactly as a partner's refresh is.
    */
-  readonly bankNotice: (partnerId: string, invoiceId: string) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
+  readonly bankNotice: (
+    partnerId: string,
+    invoiceId: string
+  ) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
   /**
    * Applies a status the bank reported (what `refresh` does after asking). Repeated, reordered
    * and concurrent reports are harmless: the state machine refuses what is not a legal move.
    */
-  readonly applyBankStatus: (partnerId: string, id: string, reported: InvoiceStatus) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
+  readonly applyBankStatus: (
+    partnerId: string,
+    id: string,
+    reported: InvoiceStatus
+  ) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
 }
 
-const refOf = (i: Invoice): BankInvoiceRef => ({ partnerId: i.partnerId, invoiceId: i.id, bankInvoiceId: i.bankInvoiceId })
+const refOf = (i: Invoice): BankInvoiceRef => ({
+  partnerId: i.partnerId,
+  invoiceId: i.id,
+  bankInvoiceId: i.bankInvoiceId
+})
 
 const checkCreate = (input: CreateInvoiceInput): ReadonlyArray<string> => {
   const problems: string[] = []
@@ -104,27 +130,36 @@ export class Invoices extends Context.Tag("@frank/core/Invoices")<Invoices, Invo
       const notFound = (id: string) => new InvoiceNotFound({ message: `no legal invoice ${id}` })
 
       const get: InvoicesShape["get"] = (partnerId, id) =>
-        Effect.flatMap(store.get(partnerId, id), (found) => (found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found)))
+        Effect.flatMap(store.get(partnerId, id), (found) =>
+          found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found)
+        )
 
       const saveProfile: InvoicesShape["saveProfile"] = (partnerId, input) =>
         Effect.gen(function* () {
           const checked = validateProfile(input)
-          if (checked._tag === "Left") return yield* new ProfileInvalid({ message: "invalid company profile", messages: checked.left })
+          if (checked._tag === "Left")
+            return yield* new ProfileInvalid({ message: "invalid company profile", messages: checked.left })
           const { requisites, expectedRevision } = checked.right
           const now = yield* Clock.currentTimeMillis
           const saved = yield* profiles.save(partnerId, requisites, expectedRevision, now)
           if (saved._tag === "Stale")
-            return yield* new ProfileRevisionConflict({ message: staleMessage(expectedRevision, saved.currentRevision), currentRevision: saved.currentRevision })
+            return yield* new ProfileRevisionConflict({
+              message: staleMessage(expectedRevision, saved.currentRevision),
+              currentRevision: saved.currentRevision
+            })
           return saved.profile
         })
 
       const create: InvoicesShape["create"] = (partnerId, input) =>
         Effect.gen(function* () {
           const problems = checkCreate(input)
-          if (problems.length > 0) return yield* new InvoiceRequestInvalid({ message: "invalid invoice request", messages: problems })
+          if (problems.length > 0)
+            return yield* new InvoiceRequestInvalid({ message: "invalid invoice request", messages: problems })
           const profile = yield* profiles.get(partnerId)
           if (profile === undefined)
-            return yield* new ProfileRequired({ message: "save the company profile (PUT /v1/billing/legal-invoices/profile) before issuing an invoice" })
+            return yield* new ProfileRequired({
+              message: "save the company profile (PUT /v1/billing/legal-invoices/profile) before issuing an invoice"
+            })
           if (profile.revision !== input.expectedProfileRevision)
             return yield* new ProfileRevisionConflict({
               message: staleMessage(input.expectedProfileRevision, profile.revision),
@@ -132,12 +167,22 @@ export class Invoices extends Context.Tag("@frank/core/Invoices")<Invoices, Invo
             })
           const id = yield* ids.next
           const now = yield* Clock.currentTimeMillis
-          const comment = input.comment === undefined || input.comment === null || input.comment.trim().length === 0 ? null : input.comment.trim()
+          const comment =
+            input.comment === undefined || input.comment === null || input.comment.trim().length === 0
+              ? null
+              : input.comment.trim()
           const payer = requisitesOf(profile)
           // The bank first: an invoice exists for Frank only once the bank issued it. A crash
           // between the bank's answer and the insert leaves an invoice at the bank that Frank
           // never shows (see the decisions: the bank keeps Frank's id as its external reference).
-          const issued = yield* bank.createInvoice({ partnerId, invoiceId: id, amountRub: input.amountRub, comment, payer, issuedAt: now })
+          const issued = yield* bank.createInvoice({
+            partnerId,
+            invoiceId: id,
+            amountRub: input.amountRub,
+            comment,
+            payer,
+            issuedAt: now
+          })
           const invoice: Invoice = {
             partnerId,
             id,
@@ -225,7 +270,9 @@ export class Invoices extends Context.Tag("@frank/core/Invoices")<Invoices, Invo
           Effect.gen(function* () {
             const invoice = yield* get(partnerId, id)
             if (!isPayable(invoice.status))
-              return yield* new InvoiceNotPayable({ message: `invoice ${id} is ${invoice.status}; only an issued or expired invoice can be paid` })
+              return yield* new InvoiceNotPayable({
+                message: `invoice ${id} is ${invoice.status}; only an issued or expired invoice can be paid`
+              })
             return yield* bank.createSbpLink(refOf(invoice))
           }),
         bankNotice: refresh,

@@ -22,13 +22,17 @@ const INN12_WEIGHTS_12 = [3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8]
 export type InnKind = "organization" | "individual"
 
 /** What an INN is, or why it is not one. */
-export type InnCheck = { readonly _tag: "Valid"; readonly kind: InnKind } | { readonly _tag: "Invalid"; readonly reason: string }
+export type InnCheck =
+  | { readonly _tag: "Valid"; readonly kind: InnKind }
+  | { readonly _tag: "Invalid"; readonly reason: string }
 
 export const checkInn = (inn: string): InnCheck => {
   if (!/^\d+$/.test(inn)) return { _tag: "Invalid", reason: "must contain digits only" }
   const d = digitsOf(inn)
   if (d.length === 10)
-    return controlDigit(d, INN10_WEIGHTS) === d[9] ? { _tag: "Valid", kind: "organization" } : { _tag: "Invalid", reason: "control digit does not match (not a valid INN)" }
+    return controlDigit(d, INN10_WEIGHTS) === d[9]
+      ? { _tag: "Valid", kind: "organization" }
+      : { _tag: "Invalid", reason: "control digit does not match (not a valid INN)" }
   if (d.length === 12)
     return controlDigit(d, INN12_WEIGHTS_11) === d[10] && controlDigit(d, INN12_WEIGHTS_12) === d[11]
       ? { _tag: "Valid", kind: "individual" }

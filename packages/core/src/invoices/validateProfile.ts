@@ -61,7 +61,8 @@ export const validateProfile = (input: ProfileInput): Either.Either<ValidProfile
 
   const kppRaw = compact(input.kpp)
   const kpp = kppRaw === null ? null : kppRaw.toUpperCase()
-  if (kpp !== null && !isValidKpp(kpp)) problems.push("kpp: must be 9 characters: 4 digits, 2 digits or letters A-Z, 3 digits")
+  if (kpp !== null && !isValidKpp(kpp))
+    problems.push("kpp: must be 9 characters: 4 digits, 2 digits or letters A-Z, 3 digits")
   if (kind === "organization" && kpp === null) problems.push("kpp: required for an organisation (10-digit INN)")
   if (kind === "individual" && kpp !== null) problems.push("kpp: a sole proprietor (12-digit INN) has no KPP; omit it")
 
@@ -77,17 +78,30 @@ export const validateProfile = (input: ProfileInput): Either.Either<ValidProfile
   maxLength("postalAddress", postalAddress, PROFILE_LIMITS.postalAddress)
 
   const email = required("email", compact(input.email))
-  if (email !== null && !isValidEmail(email)) problems.push("email: must be an e-mail address like accounting@example.ru")
+  if (email !== null && !isValidEmail(email))
+    problems.push("email: must be an e-mail address like accounting@example.ru")
 
   const phone = clean(input.phone)
-  if (phone !== null && !/^\+?[\d\s()-]{5,32}$/.test(phone)) problems.push("phone: digits, spaces, parentheses, dashes and a leading + only (5 to 32 characters)")
+  if (phone !== null && !/^\+?[\d\s()-]{5,32}$/.test(phone))
+    problems.push("phone: digits, spaces, parentheses, dashes and a leading + only (5 to 32 characters)")
 
   const revision = input.expectedProfileRevision
   if (revision === null || revision === undefined)
-    problems.push(`expectedProfileRevision: required; take it from GET /v1/billing/legal-invoices/profile (${NO_PROFILE_REVISION} before the first save)`)
-  else if (!Number.isSafeInteger(revision) || revision < NO_PROFILE_REVISION) problems.push("expectedProfileRevision: must be an integer ≥ 0")
+    problems.push(
+      `expectedProfileRevision: required; take it from GET /v1/billing/legal-invoices/profile (${NO_PROFILE_REVISION} before the first save)`
+    )
+  else if (!Number.isSafeInteger(revision) || revision < NO_PROFILE_REVISION)
+    problems.push("expectedProfileRevision: must be an integer ≥ 0")
 
-  if (problems.length > 0 || companyName === null || inn === null || legalAddress === null || email === null || revision === null || revision === undefined)
+  if (
+    problems.length > 0 ||
+    companyName === null ||
+    inn === null ||
+    legalAddress === null ||
+    email === null ||
+    revision === null ||
+    revision === undefined
+  )
     return Either.left(problems)
   return Either.right({
     requisites: { companyName, inn, kpp, ogrn, legalAddress, postalAddress, email, phone },

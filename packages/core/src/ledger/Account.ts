@@ -20,7 +20,10 @@ export const emptyTotals: AccountTotals = { totalMinor: 0, usedMinor: 0, reserve
 /** total − used − reserved, the amount a new reservation may take. Never negative by invariant. */
 export const availableMinor = (t: AccountTotals): Minor => t.totalMinor - t.usedMinor - t.reservedMinor
 
-export const applyEntry = (t: AccountTotals, e: Pick<NewLedgerEntry, "type" | "amountMinor" | "taskId">): AccountTotals => {
+export const applyEntry = (
+  t: AccountTotals,
+  e: Pick<NewLedgerEntry, "type" | "amountMinor" | "taskId">
+): AccountTotals => {
   switch (e.type) {
     case "topup":
       return { ...t, totalMinor: t.totalMinor + e.amountMinor }
@@ -40,7 +43,9 @@ export const applyEntry = (t: AccountTotals, e: Pick<NewLedgerEntry, "type" | "a
   }
 }
 
-export const foldEntries = (entries: Iterable<Pick<NewLedgerEntry, "type" | "amountMinor" | "taskId">>): AccountTotals => {
+export const foldEntries = (
+  entries: Iterable<Pick<NewLedgerEntry, "type" | "amountMinor" | "taskId">>
+): AccountTotals => {
   let totals = emptyTotals
   for (const e of entries) totals = applyEntry(totals, e)
   return totals

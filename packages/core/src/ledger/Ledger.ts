@@ -21,20 +21,54 @@ import * as rules from "./rules.js"
 import type { UsageDay } from "./dailyUsage.js"
 
 export interface LedgerShape {
-  readonly credit: (partnerId: string, cmd: rules.CreditCommand) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
-  readonly reverseBonus: (partnerId: string, cmd: rules.OutflowCommand) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
-  readonly debit: (partnerId: string, cmd: rules.OutflowCommand) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
-  readonly refundSpend: (partnerId: string, cmd: rules.OutflowCommand) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
-  readonly reserve: (partnerId: string, cmd: rules.ReserveCommand) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
-  readonly confirm: (partnerId: string, cmd: rules.ConfirmCommand) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
-  readonly refund: (partnerId: string, cmd: rules.RefundCommand) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
+  readonly credit: (
+    partnerId: string,
+    cmd: rules.CreditCommand
+  ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
+  readonly reverseBonus: (
+    partnerId: string,
+    cmd: rules.OutflowCommand
+  ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
+  readonly debit: (
+    partnerId: string,
+    cmd: rules.OutflowCommand
+  ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
+  readonly refundSpend: (
+    partnerId: string,
+    cmd: rules.OutflowCommand
+  ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
+  readonly reserve: (
+    partnerId: string,
+    cmd: rules.ReserveCommand
+  ) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
+  readonly confirm: (
+    partnerId: string,
+    cmd: rules.ConfirmCommand
+  ) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
+  readonly refund: (
+    partnerId: string,
+    cmd: rules.RefundCommand
+  ) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
   readonly totals: (partnerId: string) => Effect.Effect<AccountTotals, StoreError>
   readonly balance: (partnerId: string) => Effect.Effect<Balance, StoreError>
   readonly hold: (partnerId: string, taskId: string) => Effect.Effect<Hold | undefined, StoreError>
-  readonly listEntries: (partnerId: string, filter: EntryFilter, offset: number, limit: number) => Effect.Effect<EntryPage, StoreError>
+  readonly listEntries: (
+    partnerId: string,
+    filter: EntryFilter,
+    offset: number,
+    limit: number
+  ) => Effect.Effect<EntryPage, StoreError>
   readonly countEntries: (partnerId: string, filter: EntryFilter) => Effect.Effect<number, StoreError>
-  readonly streamEntries: (partnerId: string, filter: EntryFilter, maxRows: number) => Stream.Stream<LedgerEntry, StoreError>
-  readonly usageByDay: (partnerId: string, fromMs: number, untilMs: number) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
+  readonly streamEntries: (
+    partnerId: string,
+    filter: EntryFilter,
+    maxRows: number
+  ) => Stream.Stream<LedgerEntry, StoreError>
+  readonly usageByDay: (
+    partnerId: string,
+    fromMs: number,
+    untilMs: number
+  ) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
 }
 
 export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShape>() {
@@ -52,7 +86,10 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
         readonly lowersAvailable: (result: A) => boolean
       }
       const none: Effects<unknown> = { events: () => [], lowersAvailable: () => false }
-      const lowering: Effects<{ readonly replayed: boolean }> = { events: () => [], lowersAvailable: (r) => !r.replayed }
+      const lowering: Effects<{ readonly replayed: boolean }> = {
+        events: () => [],
+        lowersAvailable: (r) => !r.replayed
+      }
 
       const run =
         <C, A extends { readonly replayed: boolean; readonly totals: AccountTotals }>(
@@ -79,8 +116,14 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
             return result
           })
 
-      const byReference = (partnerId: string, cmd: { reference?: string | undefined }): TransactRequest => ({ partnerId, reference: cmd.reference })
-      const byTask = (partnerId: string, cmd: { taskId: string }): TransactRequest => ({ partnerId, taskId: cmd.taskId })
+      const byReference = (partnerId: string, cmd: { reference?: string | undefined }): TransactRequest => ({
+        partnerId,
+        reference: cmd.reference
+      })
+      const byTask = (partnerId: string, cmd: { taskId: string }): TransactRequest => ({
+        partnerId,
+        taskId: cmd.taskId
+      })
 
       return {
         credit: run(byReference, rules.credit, (cmd) => ({

@@ -43,11 +43,24 @@ export interface LedgerStoreShape {
   readonly totals: (partnerId: string) => Effect.Effect<AccountTotals, StoreError>
   readonly hold: (partnerId: string, taskId: string) => Effect.Effect<Hold | undefined, StoreError>
   /** Newest first. */
-  readonly listEntries: (partnerId: string, filter: EntryFilter, offset: number, limit: number) => Effect.Effect<EntryPage, StoreError>
+  readonly listEntries: (
+    partnerId: string,
+    filter: EntryFilter,
+    offset: number,
+    limit: number
+  ) => Effect.Effect<EntryPage, StoreError>
   readonly countEntries: (partnerId: string, filter: EntryFilter) => Effect.Effect<number, StoreError>
   /** Newest first, at most `maxRows`, read in bounded pages so memory stays flat. */
-  readonly streamEntries: (partnerId: string, filter: EntryFilter, maxRows: number) => Stream.Stream<LedgerEntry, StoreError>
-  readonly usageByDay: (partnerId: string, fromMs: number, untilMs: number) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
+  readonly streamEntries: (
+    partnerId: string,
+    filter: EntryFilter,
+    maxRows: number
+  ) => Stream.Stream<LedgerEntry, StoreError>
+  readonly usageByDay: (
+    partnerId: string,
+    fromMs: number,
+    untilMs: number
+  ) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
   readonly assignedPlan: (partnerId: string) => Effect.Effect<Plan, StoreError>
   readonly setAssignedPlan: (partnerId: string, plan: Plan) => Effect.Effect<void, StoreError>
 }

@@ -51,22 +51,24 @@ export const csvExportStream = <E, R>(
 ): Stream.Stream<string, E | StoreError, R> =>
   // Suspended so that each run of the stream counts its own rows.
   Stream.suspend(() => {
-  let written = 0
-  const header = Stream.succeed(encode([CSV_COLUMNS]))
-  const body = rows.pipe(
-    Stream.take(maxRows),
-    Stream.grouped(500),
-    Stream.map((chunk) => {
-      written += chunk.length
-      return encode(Array.from(chunk, csvRecord))
-    })
-  )
-  const trailer = Stream.unwrap(
-    Effect.suspend(() =>
-      written < maxRows
-        ? Effect.succeed(Stream.empty)
-        : Effect.map(countAll, (total) => (total > written ? Stream.succeed(`# truncated: ${total}\r\n`) : Stream.empty))
+    let written = 0
+    const header = Stream.succeed(encode([CSV_COLUMNS]))
+    const body = rows.pipe(
+      Stream.take(maxRows),
+      Stream.grouped(500),
+      Stream.map((chunk) => {
+        written += chunk.length
+        return encode(Array.from(chunk, csvRecord))
+      })
     )
-  )
-  return Stream.concat(Stream.concat(header, body), trailer)
-})
+    const trailer = Stream.unwrap(
+      Effect.suspend(() =>
+        written < maxRows
+          ? Effect.succeed(Stream.empty)
+          : Effect.map(countAll, (total) =>
+              total > written ? Stream.succeed(`# truncated: ${total}\r\n`) : Stream.empty
+            )
+      )
+    )
+    return Stream.concat(Stream.concat(header, body), trailer)
+  })

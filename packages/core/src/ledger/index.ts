@@ -10,4 +10,15 @@ export * from "./Ledger.js"
 export * from "./LedgerError.js"
 export * from "./LedgerStore.js"
 export * as LedgerRules from "./rules.js"
-export type { Decision, Snapshot, RuleContext, MovementResult, HoldResult, CreditCommand, OutflowCommand, ReserveCommand, ConfirmCommand, RefundCommand } from "./rules.js"
+export type {
+  Decision,
+  Snapshot,
+  RuleContext,
+  MovementResult,
+  HoldResult,
+  CreditCommand,
+  OutflowCommand,
+  ReserveCommand,
+  ConfirmCommand,
+  RefundCommand
+} from "./rules.js"

@@ -17,7 +17,10 @@ export const entryLabels: Readonly<Record<EntryKind, string>> = {
   legacy_debit: "Списание"
 }
 
-export const describeEntry = (kind: EntryKind, detail: { taskId?: string | null; note?: string | undefined }): string => {
+export const describeEntry = (
+  kind: EntryKind,
+  detail: { taskId?: string | null; note?: string | undefined }
+): string => {
   const base = entryLabels[kind]
   if (detail.note !== undefined && detail.note.length > 0) return `${base}: ${detail.note}`
   if (detail.taskId !== undefined && detail.taskId !== null) return `${base} ${detail.taskId}`

@@ -46,8 +46,10 @@ export interface Decision<A> {
 export const MAX_MOVEMENT_MINOR: Minor = 10_000_000_000 * 100
 
 const checkAmount = (amountMinor: Minor, allowZero: boolean, allowNegative = false): InvalidAmount | undefined => {
-  if (!Number.isSafeInteger(amountMinor)) return new InvalidAmount({ message: "amount must be an integer number of minor units" })
-  if (Math.abs(amountMinor) > MAX_MOVEMENT_MINOR) return new InvalidAmount({ message: "amount exceeds 10,000,000,000 ₣" })
+  if (!Number.isSafeInteger(amountMinor))
+    return new InvalidAmount({ message: "amount must be an integer number of minor units" })
+  if (Math.abs(amountMinor) > MAX_MOVEMENT_MINOR)
+    return new InvalidAmount({ message: "amount exceeds 10,000,000,000 ₣" })
   if (amountMinor < 0 && !allowNegative) return new InvalidAmount({ message: "amount must not be negative" })
   if (amountMinor === 0 && !allowZero) return new InvalidAmount({ message: "amount must not be zero" })
   return undefined
@@ -94,7 +96,8 @@ const decide = <A>(
 ): Either.Either<Decision<A>, LedgerError> => {
   const totals = entries.reduce(applyEntry, snap.totals)
   // The invariant is checked here and again by the database; a violation is a bug in a rule.
-  if (!totalsAreValid(totals)) throw new Error(`ledger invariant broken for ${snap.partnerId}: ${JSON.stringify(totals)}`)
+  if (!totalsAreValid(totals))
+    throw new Error(`ledger invariant broken for ${snap.partnerId}: ${JSON.stringify(totals)}`)
   return Either.right({ entries, hold, totals, result: result(totals) })
 }
 
@@ -135,13 +138,22 @@ const replayByReference = <A>(
   return Either.right({ entries: [], hold: undefined, totals: snap.totals, result: onReplay(prior) })
 }
 
-export const credit = (snap: Snapshot, cmd: CreditCommand, ctx: RuleContext): Either.Either<Decision<MovementResult>, LedgerError> => {
+export const credit = (
+  snap: Snapshot,
+  cmd: CreditCommand,
+  ctx: RuleContext
+): Either.Either<Decision<MovementResult>, LedgerError> => {
   const bad = checkAmount(cmd.amountMinor, false, cmd.kind === "adjustment")
   if (bad) return Either.left(bad)
-  const replay = replayByReference(snap, cmd.amountMinor, cmd.kind, (e) => ({ entry: e, totals: snap.totals, replayed: true }))
+  const replay = replayByReference(snap, cmd.amountMinor, cmd.kind, (e) => ({
+    entry: e,
+    totals: snap.totals,
+    replayed: true
+  }))
   if (replay) return replay
   // A negative adjustment lowers total, so like any outflow it may not overdraw the account.
-  if (cmd.amountMinor < 0 && availableMinor(snap.totals) < -cmd.amountMinor) return Either.left(insufficient(-cmd.amountMinor, snap.totals))
+  if (cmd.amountMinor < 0 && availableMinor(snap.totals) < -cmd.amountMinor)
+    return Either.left(insufficient(-cmd.amountMinor, snap.totals))
   const e = entry(snap, ctx, 0, {
     type: "topup",
     kind: cmd.kind,
@@ -169,10 +181,20 @@ const outflow =
   (snap: Snapshot, cmd: OutflowCommand, ctx: RuleContext): Either.Either<Decision<MovementResult>, LedgerError> => {
     const bad = checkAmount(cmd.amountMinor, false)
     if (bad) return Either.left(bad)
-    const replay = replayByReference(snap, cmd.amountMinor, kind, (e) => ({ entry: e, totals: snap.totals, replayed: true }))
+    const replay = replayByReference(snap, cmd.amountMinor, kind, (e) => ({
+      entry: e,
+      totals: snap.totals,
+      replayed: true
+    }))
     if (replay) return replay
     if (availableMinor(snap.totals) < cmd.amountMinor) return Either.left(insufficient(cmd.amountMinor, snap.totals))
-    const e = entry(snap, ctx, 0, { type, kind, amountMinor: cmd.amountMinor, reference: cmd.reference ?? null, note: cmd.note })
+    const e = entry(snap, ctx, 0, {
+      type,
+      kind,
+      amountMinor: cmd.amountMinor,
+      reference: cmd.reference ?? null,
+      note: cmd.note
+    })
     return decide(snap, [e], undefined, (totals) => ({ entry: e, totals, replayed: false }))
   }
 
@@ -180,14 +202,32 @@ export const reverseBonus = outflow("bonus_reversal", "bonus_reversal")
 export const debit = outflow("debit", "legacy_debit")
 
 /** Gives back confirmed spend not tied to a task (an order refund); lowers `used`. */
-export const refundSpend = (snap: Snapshot, cmd: OutflowCommand, ctx: RuleContext): Either.Either<Decision<MovementResult>, LedgerError> => {
+export const refundSpend = (
+  snap: Snapshot,
+  cmd: OutflowCommand,
+  ctx: RuleContext
+): Either.Either<Decision<MovementResult>, LedgerError> => {
   const bad = checkAmount(cmd.amountMinor, false)
   if (bad) return Either.left(bad)
-  const replay = replayByReference(snap, cmd.amountMinor, "spend_refund", (e) => ({ entry: e, totals: snap.totals, replayed: true }))
+  const replay = replayByReference(snap, cmd.amountMinor, "spend_refund", (e) => ({
+    entry: e,
+    totals: snap.totals,
+    replayed: true
+  }))
   if (replay) return replay
   if (snap.totals.usedMinor < cmd.amountMinor)
-    return Either.left(new InvalidAmount({ message: `cannot refund ${minorToFranks(cmd.amountMinor)} ₣: only ${minorToFranks(snap.totals.usedMinor)} ₣ was spent` }))
-  const e = entry(snap, ctx, 0, { type: "refund", kind: "spend_refund", amountMinor: cmd.amountMinor, reference: cmd.reference ?? null, note: cmd.note })
+    return Either.left(
+      new InvalidAmount({
+        message: `cannot refund ${minorToFranks(cmd.amountMinor)} ₣: only ${minorToFranks(snap.totals.usedMinor)} ₣ was spent`
+      })
+    )
+  const e = entry(snap, ctx, 0, {
+    type: "refund",
+    kind: "spend_refund",
+    amountMinor: cmd.amountMinor,
+    reference: cmd.reference ?? null,
+    note: cmd.note
+  })
   return decide(snap, [e], undefined, (totals) => ({ entry: e, totals, replayed: false }))
 }
 
@@ -208,9 +248,19 @@ export interface HoldResult {
   readonly replayed: boolean
 }
 
-export const reserve = (snap: Snapshot, cmd: ReserveCommand, ctx: RuleContext): Either.Either<Decision<HoldResult>, LedgerError> => {
+export const reserve = (
+  snap: Snapshot,
+  cmd: ReserveCommand,
+  ctx: RuleContext
+): Either.Either<Decision<HoldResult>, LedgerError> => {
   // Repeating a reserve for the same task returns the first reservation, whatever its state.
-  if (snap.hold !== undefined) return Either.right({ entries: [], hold: undefined, totals: snap.totals, result: { hold: snap.hold, totals: snap.totals, replayed: true } })
+  if (snap.hold !== undefined)
+    return Either.right({
+      entries: [],
+      hold: undefined,
+      totals: snap.totals,
+      result: { hold: snap.hold, totals: snap.totals, replayed: true }
+    })
   const bad = checkAmount(cmd.amountMinor, false)
   if (bad) return Either.left(bad)
   if (availableMinor(snap.totals) < cmd.amountMinor) return Either.left(insufficient(cmd.amountMinor, snap.totals))
@@ -237,7 +287,8 @@ export const reserve = (snap: Snapshot, cmd: ReserveCommand, ctx: RuleContext): 
   return decide(snap, [e], hold, (totals) => ({ hold, totals, replayed: false }))
 }
 
-const missingHold = (taskId: string) => Either.left(new HoldNotFound({ message: `no reservation for task ${taskId}`, taskId }))
+const missingHold = (taskId: string) =>
+  Either.left(new HoldNotFound({ message: `no reservation for task ${taskId}`, taskId }))
 
 const alreadySettled = (hold: Hold, attempted: "confirm" | "refund") =>
   Either.left(
@@ -255,10 +306,20 @@ export interface ConfirmCommand {
   readonly unitPriceMicros?: number | undefined
 }
 
-export const confirm = (snap: Snapshot, cmd: ConfirmCommand, ctx: RuleContext): Either.Either<Decision<HoldResult>, LedgerError> => {
+export const confirm = (
+  snap: Snapshot,
+  cmd: ConfirmCommand,
+  ctx: RuleContext
+): Either.Either<Decision<HoldResult>, LedgerError> => {
   const hold = snap.hold
   if (hold === undefined) return missingHold(cmd.taskId)
-  if (hold.status === "confirmed") return Either.right({ entries: [], hold: undefined, totals: snap.totals, result: { hold, totals: snap.totals, replayed: true } })
+  if (hold.status === "confirmed")
+    return Either.right({
+      entries: [],
+      hold: undefined,
+      totals: snap.totals,
+      result: { hold, totals: snap.totals, replayed: true }
+    })
   if (hold.status === "refunded") return alreadySettled(hold, "confirm")
   const bad = checkAmount(cmd.amountMinor, true)
   if (bad) return Either.left(bad)
@@ -272,8 +333,18 @@ export const confirm = (snap: Snapshot, cmd: ConfirmCommand, ctx: RuleContext): 
     unitPriceMicros: cmd.unitPriceMicros ?? null
   })
   // The unused remainder is released in the same transaction and recorded as its own row.
-  const release = released > 0 ? [entry(snap, ctx, 1, { type: "refund", kind: "task_release", amountMinor: released, taskId: hold.taskId })] : []
-  const settled: Hold = { ...hold, status: "confirmed", chargedMinor: charged, releasedMinor: released, settlementEntryId: charge.id, settledAt: ctx.now }
+  const release =
+    released > 0
+      ? [entry(snap, ctx, 1, { type: "refund", kind: "task_release", amountMinor: released, taskId: hold.taskId })]
+      : []
+  const settled: Hold = {
+    ...hold,
+    status: "confirmed",
+    chargedMinor: charged,
+    releasedMinor: released,
+    settlementEntryId: charge.id,
+    settledAt: ctx.now
+  }
   return decide(snap, [charge, ...release], settled, (totals) => ({ hold: settled, totals, replayed: false }))
 }
 
@@ -282,12 +353,34 @@ export interface RefundCommand {
   readonly note?: string | undefined
 }
 
-export const refund = (snap: Snapshot, cmd: RefundCommand, ctx: RuleContext): Either.Either<Decision<HoldResult>, LedgerError> => {
+export const refund = (
+  snap: Snapshot,
+  cmd: RefundCommand,
+  ctx: RuleContext
+): Either.Either<Decision<HoldResult>, LedgerError> => {
   const hold = snap.hold
   if (hold === undefined) return missingHold(cmd.taskId)
-  if (hold.status === "refunded") return Either.right({ entries: [], hold: undefined, totals: snap.totals, result: { hold, totals: snap.totals, replayed: true } })
+  if (hold.status === "refunded")
+    return Either.right({
+      entries: [],
+      hold: undefined,
+      totals: snap.totals,
+      result: { hold, totals: snap.totals, replayed: true }
+    })
   if (hold.status === "confirmed") return alreadySettled(hold, "refund")
-  const e = entry(snap, ctx, 0, { type: "refund", kind: "task_refund", amountMinor: hold.reservedMinor, taskId: hold.taskId, note: cmd.note })
-  const settled: Hold = { ...hold, status: "refunded", releasedMinor: hold.reservedMinor, settlementEntryId: e.id, settledAt: ctx.now }
+  const e = entry(snap, ctx, 0, {
+    type: "refund",
+    kind: "task_refund",
+    amountMinor: hold.reservedMinor,
+    taskId: hold.taskId,
+    note: cmd.note
+  })
+  const settled: Hold = {
+    ...hold,
+    status: "refunded",
+    releasedMinor: hold.reservedMinor,
+    settlementEntryId: e.id,
+    settledAt: ctx.now
+  }
   return decide(snap, [e], settled, (totals) => ({ hold: settled, totals, replayed: false }))
 }

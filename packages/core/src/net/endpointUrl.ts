@@ -23,7 +23,16 @@ export interface UrlRejection {
 }
 
 /** Suffixes that only resolve inside private networks (RFC 6761/6762/8375 and common practice). */
-const INTERNAL_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa", ".corp", ".localdomain"]
+const INTERNAL_SUFFIXES = [
+  ".localhost",
+  ".local",
+  ".internal",
+  ".intranet",
+  ".lan",
+  ".home.arpa",
+  ".corp",
+  ".localdomain"
+]
 
 export const isInternalHostName = (host: string): boolean => {
   // Every trailing dot: "localhost.." is still localhost to a resolver.
@@ -34,8 +43,12 @@ export const isInternalHostName = (host: string): boolean => {
 
 const reject = (code: UrlRejectionCode, message: string) => Either.left<UrlRejection>({ code, message })
 
-export const checkEndpointUrl = (raw: string, options: { readonly allowPrivateNetwork: boolean }): Either.Either<URL, UrlRejection> => {
-  if (raw.length > MAX_URL_LENGTH) return reject("WEBHOOK_URL_INVALID", `url must be at most ${MAX_URL_LENGTH} characters`)
+export const checkEndpointUrl = (
+  raw: string,
+  options: { readonly allowPrivateNetwork: boolean }
+): Either.Either<URL, UrlRejection> => {
+  if (raw.length > MAX_URL_LENGTH)
+    return reject("WEBHOOK_URL_INVALID", `url must be at most ${MAX_URL_LENGTH} characters`)
   let url: URL
   try {
     url = new URL(raw)
@@ -45,10 +58,12 @@ export const checkEndpointUrl = (raw: string, options: { readonly allowPrivateNe
   const httpsOnly = !options.allowPrivateNetwork
   if (url.protocol !== "https:" && !(url.protocol === "http:" && !httpsOnly))
     return reject("WEBHOOK_URL_NOT_HTTPS", httpsOnly ? "url must use https" : "url must use http or https")
-  if (url.username.length > 0 || url.password.length > 0) return reject("WEBHOOK_URL_CREDENTIALS", "url must not carry credentials")
+  if (url.username.length > 0 || url.password.length > 0)
+    return reject("WEBHOOK_URL_CREDENTIALS", "url must not carry credentials")
   if (options.allowPrivateNetwork) return Either.right(url)
   // The URL parser has already normalized IPv4 notations (2130706433, 0x7f.1) to dotted form.
   if (isIpLiteral(url.hostname)) return reject("WEBHOOK_URL_IP_LITERAL", "url must name a host, not an IP address")
-  if (isInternalHostName(url.hostname)) return reject("WEBHOOK_URL_INTERNAL_HOST", `url host ${url.hostname} is internal; use a public host name`)
+  if (isInternalHostName(url.hostname))
+    return reject("WEBHOOK_URL_INTERNAL_HOST", `url host ${url.hostname} is internal; use a public host name`)
   return Either.right(url)
 }

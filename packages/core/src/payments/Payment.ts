@@ -39,9 +39,17 @@ export interface Payment {
 export const paymentCreditMinor = (p: Pick<Payment, "amountRub">): Minor => p.amountRub * MINOR_PER_FRANK
 
 /** Checks of a new payment that a schema at the edge also makes; the service repeats them for embedders. */
-export const checkNewPayment = (input: { amountRub: number; description?: string | undefined; idempotencyKey: string }): ReadonlyArray<string> => {
+export const checkNewPayment = (input: {
+  amountRub: number
+  description?: string | undefined
+  idempotencyKey: string
+}): ReadonlyArray<string> => {
   const problems: string[] = []
-  if (!Number.isInteger(input.amountRub) || input.amountRub < PAYMENT_MIN_AMOUNT_RUB || input.amountRub > PAYMENT_MAX_AMOUNT_RUB)
+  if (
+    !Number.isInteger(input.amountRub) ||
+    input.amountRub < PAYMENT_MIN_AMOUNT_RUB ||
+    input.amountRub > PAYMENT_MAX_AMOUNT_RUB
+  )
     problems.push(`amountRub: must be an integer between ${PAYMENT_MIN_AMOUNT_RUB} and ${PAYMENT_MAX_AMOUNT_RUB}`)
   if (input.description !== undefined && input.description.length > PAYMENT_MAX_DESCRIPTION_LENGTH)
     problems.push(`description: must be at most ${PAYMENT_MAX_DESCRIPTION_LENGTH} characters`)

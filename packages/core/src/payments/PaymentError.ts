@@ -12,7 +12,10 @@ export class PaymentIdempotencyConflict extends Schema.TaggedError<PaymentIdempo
   fields("PAYMENT_IDEMPOTENCY_CONFLICT", 409)
 ) {}
 
-export class PaymentNotFound extends Schema.TaggedError<PaymentNotFound>()("PaymentNotFound", fields("PAYMENT_NOT_FOUND", 404)) {}
+export class PaymentNotFound extends Schema.TaggedError<PaymentNotFound>()(
+  "PaymentNotFound",
+  fields("PAYMENT_NOT_FOUND", 404)
+) {}
 
 /** Schema checks repeated by the service for embedders that call it directly. */
 export class PaymentRequestInvalid extends Schema.TaggedError<PaymentRequestInvalid>()("PaymentRequestInvalid", {

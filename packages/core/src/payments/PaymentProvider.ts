@@ -50,9 +50,15 @@ export interface PaymentProviderShape {
    */
   readonly createPayment: (request: ProviderPaymentRequest) => Effect.Effect<ProviderPayment, PaymentProviderError>
   /** The acquirer's current status of a payment, for reconciling a lost notification. */
-  readonly readStatus: (payment: { readonly paymentId: string; readonly providerPaymentId: string }) => Effect.Effect<PaymentStatus, PaymentProviderError>
+  readonly readStatus: (payment: {
+    readonly paymentId: string
+    readonly providerPaymentId: string
+  }) => Effect.Effect<PaymentStatus, PaymentProviderError>
   /** Authenticates (signature) and parses a notification; anything not authentic is refused. */
   readonly parseNotification: (raw: RawNotification) => Effect.Effect<PaymentNotification, PaymentNotificationInvalid>
 }
 
-export class PaymentProvider extends Context.Tag("@frank/core/PaymentProvider")<PaymentProvider, PaymentProviderShape>() {}
+export class PaymentProvider extends Context.Tag("@frank/core/PaymentProvider")<
+  PaymentProvider,
+  PaymentProviderShape
+>() {}

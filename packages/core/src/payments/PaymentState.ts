@@ -21,9 +21,19 @@ import type { PaymentStatus } from "./Payment.js"
 export type PaymentTransition =
   | { readonly _tag: "Moved"; readonly from: PaymentStatus; readonly to: PaymentStatus }
   | { readonly _tag: "Unchanged"; readonly status: PaymentStatus; readonly reason: "repeated" | "stale" }
-  | { readonly _tag: "Refused"; readonly status: PaymentStatus; readonly reported: PaymentStatus; readonly reason: "final" }
+  | {
+      readonly _tag: "Refused"
+      readonly status: PaymentStatus
+      readonly reported: PaymentStatus
+      readonly reason: "final"
+    }
 
-export const FINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set<PaymentStatus>(["confirmed", "canceled", "rejected", "failed"])
+export const FINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set<PaymentStatus>([
+  "confirmed",
+  "canceled",
+  "rejected",
+  "failed"
+])
 
 export const isFinalPaymentStatus = (status: PaymentStatus): boolean => FINAL_PAYMENT_STATUSES.has(status)
 

@@ -18,7 +18,9 @@ export interface PaymentStoreShape {
    * the stored payment: the new one (`created`) or the earlier one. Concurrent calls with one key
    * store exactly one payment and all answer it.
    */
-  readonly insertOrGet: (payment: Payment) => Effect.Effect<{ readonly payment: Payment; readonly created: boolean }, StoreError>
+  readonly insertOrGet: (
+    payment: Payment
+  ) => Effect.Effect<{ readonly payment: Payment; readonly created: boolean }, StoreError>
   /**
    * Records the acquirer's payment id and URL unless already recorded (the first writer wins,
    * later ones read it back); undefined when there is no such payment.

@@ -57,16 +57,24 @@ export interface PaymentsShape {
   readonly createLink: (
     partnerId: string,
     input: NewPaymentLink
-  ) => Effect.Effect<PaymentLink, PaymentRequestInvalid | PaymentIdempotencyConflict | PaymentProviderError | StoreError>
+  ) => Effect.Effect<
+    PaymentLink,
+    PaymentRequestInvalid | PaymentIdempotencyConflict | PaymentProviderError | StoreError
+  >
   /** The last 50 payments, newest first. */
   readonly history: (partnerId: string) => Effect.Effect<ReadonlyArray<Payment>, StoreError>
   readonly get: (partnerId: string, id: string) => Effect.Effect<Payment, PaymentNotFound | StoreError>
   /** Applies an authenticated notification: a legal transition moves the payment, anything else changes nothing. */
-  readonly applyNotification: (notification: PaymentNotification) => Effect.Effect<NotificationOutcome, NotificationError>
+  readonly applyNotification: (
+    notification: PaymentNotification
+  ) => Effect.Effect<NotificationOutcome, NotificationError>
   /** The acquirer's notification as it arrived: authenticated by the provider, then applied. */
   readonly receiveNotification: (raw: RawNotification) => Effect.Effect<NotificationOutcome, NotificationError>
   /** Reads the status at the acquirer and applies it as a notification (recovers a lost notification). */
-  readonly refresh: (partnerId: string, id: string) => Effect.Effect<NotificationOutcome, NotificationError | PaymentProviderError>
+  readonly refresh: (
+    partnerId: string,
+    id: string
+  ) => Effect.Effect<NotificationOutcome, NotificationError | PaymentProviderError>
 }
 
 /** Caption detail of the ledger row a payment credits. */
@@ -87,7 +95,8 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
       const createLink: PaymentsShape["createLink"] = (partnerId, input) =>
         Effect.gen(function* () {
           const problems = checkNewPayment(input)
-          if (problems.length > 0) return yield* new PaymentRequestInvalid({ message: problems.join("; "), messages: problems })
+          if (problems.length > 0)
+            return yield* new PaymentRequestInvalid({ message: problems.join("; "), messages: problems })
           const now = yield* Clock.currentTimeMillis
           const { payment, created } = yield* store.insertOrGet({
             partnerId,
@@ -119,7 +128,9 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
         })
 
       const get: PaymentsShape["get"] = (partnerId, id) =>
-        Effect.flatMap(store.get(partnerId, id), (p) => (p === undefined ? Effect.fail(notFound(id)) : Effect.succeed(p)))
+        Effect.flatMap(store.get(partnerId, id), (p) =>
+          p === undefined ? Effect.fail(notFound(id)) : Effect.succeed(p)
+        )
 
       const applyNotification: PaymentsShape["applyNotification"] = (n) =>
         Effect.gen(function* () {
@@ -136,7 +147,8 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
                   message: `notification for payment ${current.id} reports ${n.amountRub} RUB, the payment is ${current.amountRub} RUB`
                 })
               const t = paymentTransition(current.status, n.status)
-              if (t._tag !== "Moved") return { next: undefined, result: { payment: current, transition: t, transactionId: null } }
+              if (t._tag !== "Moved")
+                return { next: undefined, result: { payment: current, transition: t, transactionId: null } }
               // The credit joins this transaction: the status and the money commit together.
               const transactionId = creditsLedger(t)
                 ? (yield* ledger.credit(partnerId, {
@@ -162,7 +174,8 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
           return outcome
         })
 
-      const receiveNotification: PaymentsShape["receiveNotification"] = (raw) => Effect.flatMap(provider.parseNotification(raw), applyNotification)
+      const receiveNotification: PaymentsShape["receiveNotification"] = (raw) =>
+        Effect.flatMap(provider.parseNotification(raw), applyNotification)
 
       const refresh: PaymentsShape["refresh"] = (partnerId, id) =>
         Effect.gen(function* () {
@@ -170,8 +183,15 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
           if (payment.providerPaymentId === null)
             // The acquirer never accepted it: nothing to read, nothing changes.
             return { payment, transition: paymentTransition(payment.status, payment.status), transactionId: null }
-          const status = yield* provider.readStatus({ paymentId: payment.id, providerPaymentId: payment.providerPaymentId })
-          return yield* applyNotification({ paymentId: payment.id, providerPaymentId: payment.providerPaymentId, status })
+          const status = yield* provider.readStatus({
+            paymentId: payment.id,
+            providerPaymentId: payment.providerPaymentId
+          })
+          return yield* applyNotification({
+            paymentId: payment.id,
+            providerPaymentId: payment.providerPaymentId,
+            status
+          })
         })
 
       return {

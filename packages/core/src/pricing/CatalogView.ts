@@ -19,7 +19,9 @@ const Surcharges = Schema.Struct({
   referenceImage: Schema.optional(PerItem),
   referenceVideo: Schema.optional(PerItem),
   referenceAudio: Schema.optional(PerItem),
-  voice: Schema.optional(PerItem.annotations({ description: "₣ per voice; only when the prompt contains <<<voice_N>>> markup" }))
+  voice: Schema.optional(
+    PerItem.annotations({ description: "₣ per voice; only when the prompt contains <<<voice_N>>> markup" })
+  )
 }).annotations({ description: "Per-request surcharges; an absent key means the operation does not take that input" })
 
 export const CatalogOperationView = Schema.Struct({
@@ -27,14 +29,23 @@ export const CatalogOperationView = Schema.Struct({
   isDefault: Schema.Boolean.annotations({ description: "Used when an estimate names no operation" }),
   billingUnit: Schema.String,
   pricePerUnit: Schema.Number.annotations({ description: "Base list price, ₣ per billing unit (up to 6 decimals)" }),
-  pricePerUnitAtTariff: Schema.Number.annotations({ description: "The same at the caller's tariff discount, rounded up to a micro-frank" }),
+  pricePerUnitAtTariff: Schema.Number.annotations({
+    description: "The same at the caller's tariff discount, rounded up to a micro-frank"
+  }),
   modes: Schema.Array(Choice),
   resolutions: Schema.NullOr(Schema.Array(Choice)),
   qualities: Schema.NullOr(Schema.Array(Choice)),
   duration: Schema.NullOr(
-    Schema.Struct({ minSeconds: Schema.Number, maxSeconds: Schema.Number, defaultSeconds: Schema.NullOr(Schema.Number), required: Schema.Boolean })
+    Schema.Struct({
+      minSeconds: Schema.Number,
+      maxSeconds: Schema.Number,
+      defaultSeconds: Schema.NullOr(Schema.Number),
+      required: Schema.Boolean
+    })
   ).annotations({ description: "Range of `duration`, seconds; null when the operation is not priced by time" }),
-  minimumTokens: Schema.NullOr(Schema.Number).annotations({ description: "Token-priced operations: the fewest tokens billed" }),
+  minimumTokens: Schema.NullOr(Schema.Number).annotations({
+    description: "Token-priced operations: the fewest tokens billed"
+  }),
   maxInputImages: Schema.NullOr(Schema.Number),
   surcharges: Surcharges,
   imageOutputCountMultiplies: Schema.Boolean,
@@ -48,7 +59,9 @@ export const CatalogItem = Schema.Struct({
   family: Family,
   deprecated: Schema.Boolean,
   unitOfAccount: Schema.Literal(UNIT_OF_ACCOUNT),
-  currency: Schema.Literal(UNIT_OF_ACCOUNT).annotations({ description: "Deprecated alias of unitOfAccount; will be removed" }),
+  currency: Schema.Literal(UNIT_OF_ACCOUNT).annotations({
+    description: "Deprecated alias of unitOfAccount; will be removed"
+  }),
   operations: Schema.Array(CatalogOperationView)
 }).annotations({ identifier: "CatalogItem" })
 export type CatalogItem = typeof CatalogItem.Type
@@ -56,7 +69,9 @@ export type CatalogItem = typeof CatalogItem.Type
 export const CatalogView = Schema.Struct({
   refreshAfterSeconds: Schema.Number.annotations({ description: "Re-reading the catalog this often suffices" }),
   unitOfAccount: Schema.Literal(UNIT_OF_ACCOUNT),
-  discountPercent: Schema.Number.annotations({ description: "The caller's tariff discount used for pricePerUnitAtTariff" }),
+  discountPercent: Schema.Number.annotations({
+    description: "The caller's tariff discount used for pricePerUnitAtTariff"
+  }),
   families: Schema.Struct({
     video: Schema.Array(CatalogItem),
     image: Schema.Array(CatalogItem),
@@ -70,7 +85,9 @@ export type CatalogView = typeof CatalogView.Type
 const choices = (table: Readonly<Record<string, number | undefined>> | undefined, fallback: string | undefined) =>
   table === undefined
     ? null
-    : Object.entries(table).flatMap(([name, bp]) => (bp === undefined ? [] : [{ name, multiplier: bp / BP_ONE, isDefault: name === fallback }]))
+    : Object.entries(table).flatMap(([name, bp]) =>
+        bp === undefined ? [] : [{ name, multiplier: bp / BP_ONE, isDefault: name === fallback }]
+      )
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
@@ -91,7 +108,9 @@ const operationView = (o: Operation, isDefault: boolean, discountPercent: number
     isDefault,
     billingUnit: o.billingUnit,
     pricePerUnit: microsToFranks(o.pricePerUnitMicros),
-    pricePerUnitAtTariff: microsToFranks(toMicrosCeil(multiply(fromMicros(o.pricePerUnitMicros), 100 - discountPercent, 100))),
+    pricePerUnitAtTariff: microsToFranks(
+      toMicrosCeil(multiply(fromMicros(o.pricePerUnitMicros), 100 - discountPercent, 100))
+    ),
     modes: choices(o.modes, o.defaultMode) ?? [],
     resolutions: choices(o.resolutions, o.defaultResolution),
     qualities: choices(o.qualities, o.defaultQuality),
@@ -126,6 +145,12 @@ export const catalogView = (catalog: Catalog, discountPercent: number): CatalogV
     refreshAfterSeconds: catalog.refreshAfterSeconds,
     unitOfAccount: UNIT_OF_ACCOUNT,
     discountPercent,
-    families: { video: inFamily("video"), image: inFamily("image"), audio: inFamily("audio"), text: inFamily("text"), processing: inFamily("processing") }
+    families: {
+      video: inFamily("video"),
+      image: inFamily("image"),
+      audio: inFamily("audio"),
+      text: inFamily("text"),
+      processing: inFamily("processing")
+    }
   }
 }

@@ -14,7 +14,9 @@ export const MAX_NAME_CHARS = 64
 /** Input images per request the API accepts at all; a model may allow fewer. */
 export const MAX_IMAGE_COUNT = 30
 
-const NameField = Schema.String.pipe(Schema.maxLength(MAX_NAME_CHARS, { message: () => `must be at most ${MAX_NAME_CHARS} characters` }))
+const NameField = Schema.String.pipe(
+  Schema.maxLength(MAX_NAME_CHARS, { message: () => `must be at most ${MAX_NAME_CHARS} characters` })
+)
 
 /**
  * An integer from a JSON number or a numeric string ("5" → 5). The overriding message keeps a bad
@@ -42,11 +44,17 @@ export const EstimateRequest = Schema.Struct({
   /** Absent: the operation's default mode. */
   mode: optional(NameField),
   resolution: optional(
-    Schema.String.pipe(Schema.maxLength(MAX_RESOLUTION_CHARS, { message: () => `must be at most ${MAX_RESOLUTION_CHARS} characters` }))
+    Schema.String.pipe(
+      Schema.maxLength(MAX_RESOLUTION_CHARS, { message: () => `must be at most ${MAX_RESOLUTION_CHARS} characters` })
+    )
   ),
   /** Seconds; the model's own range is checked by the estimator. */
   duration: optional(IntBetween(1, 86_400)),
-  prompt: optional(Schema.String.pipe(Schema.maxLength(MAX_PROMPT_CHARS, { message: () => `must be at most ${MAX_PROMPT_CHARS} characters` }))),
+  prompt: optional(
+    Schema.String.pipe(
+      Schema.maxLength(MAX_PROMPT_CHARS, { message: () => `must be at most ${MAX_PROMPT_CHARS} characters` })
+    )
+  ),
   imageCount: optional(IntBetween(0, MAX_IMAGE_COUNT)),
   referenceImageCount: optional(IntBetween(0, 30)),
   referenceVideoCount: optional(IntBetween(0, 10)),

@@ -23,7 +23,10 @@ export const multiply = (a: ExactAmount, numerator: number, denominator = 1): Ex
   den: a.den * BigInt(denominator)
 })
 
-export const addMicros = (a: ExactAmount, micros: number): ExactAmount => ({ num: a.num + BigInt(micros) * a.den, den: a.den })
+export const addMicros = (a: ExactAmount, micros: number): ExactAmount => ({
+  num: a.num + BigInt(micros) * a.den,
+  den: a.den
+})
 
 const ceilDiv = (n: bigint, d: bigint): bigint => (n + d - 1n) / d
 

@@ -20,8 +20,14 @@ export interface PricingShape {
 export class Pricing extends Context.Tag("@frank/core/Pricing")<Pricing, PricingShape>() {
   static readonly make = (catalog: Catalog): PricingShape => {
     const view = (discountPercent: number) => catalogView(catalog, discountPercent)
-    return { catalog, catalogView: view, view, estimate: (request, discountPercent) => estimate(catalog, request, discountPercent) }
+    return {
+      catalog,
+      catalogView: view,
+      view,
+      estimate: (request, discountPercent) => estimate(catalog, request, discountPercent)
+    }
   }
 
-  static readonly fromCatalog = (catalog: Catalog): Layer.Layer<Pricing> => Layer.succeed(Pricing, Pricing.make(catalog))
+  static readonly fromCatalog = (catalog: Catalog): Layer.Layer<Pricing> =>
+    Layer.succeed(Pricing, Pricing.make(catalog))
 }

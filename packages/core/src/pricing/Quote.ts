@@ -7,7 +7,19 @@ import { Schema } from "effect"
 export const UNIT_OF_ACCOUNT = "Франки" as const
 
 export const QuoteStep = Schema.Struct({
-  step: Schema.Literal("base", "mode", "resolution", "quality", "outputs", "inputImages", "referenceImages", "referenceVideos", "referenceAudios", "voices", "discount"),
+  step: Schema.Literal(
+    "base",
+    "mode",
+    "resolution",
+    "quality",
+    "outputs",
+    "inputImages",
+    "referenceImages",
+    "referenceVideos",
+    "referenceAudios",
+    "voices",
+    "discount"
+  ),
   description: Schema.String,
   /** A factor applied to the running subtotal (×1.5 is 1.5); display only, the arithmetic is exact. */
   multiplier: Schema.optional(Schema.Number),
@@ -25,14 +37,22 @@ export const Quote = Schema.Struct({
   resolution: Schema.NullOr(Schema.String),
   quality: Schema.NullOr(Schema.String),
   billingUnit: Schema.String,
-  units: Schema.Number.annotations({ description: "Billing units priced (seconds, started minutes, images, requests, or thousands of tokens)" }),
-  tokens: Schema.NullOr(Schema.Number).annotations({ description: "Prompt tokens counted (o200k), for token-priced models" }),
-  pricePerUnitFranks: Schema.Number.annotations({ description: "Base list price per billing unit, ₣ (up to 6 decimals)" }),
+  units: Schema.Number.annotations({
+    description: "Billing units priced (seconds, started minutes, images, requests, or thousands of tokens)"
+  }),
+  tokens: Schema.NullOr(Schema.Number).annotations({
+    description: "Prompt tokens counted (o200k), for token-priced models"
+  }),
+  pricePerUnitFranks: Schema.Number.annotations({
+    description: "Base list price per billing unit, ₣ (up to 6 decimals)"
+  }),
   breakdown: Schema.Array(QuoteStep),
   baseFranks: Schema.Number.annotations({ description: "Before the tariff discount, rounded up to 0.01 ₣" }),
   discountPercent: Schema.Number,
   discountFranks: Schema.Number.annotations({ description: "baseFranks − totalFranks" }),
-  totalFranks: Schema.Number.annotations({ description: "At the effective tariff: the exact amount rounded up to 0.01 ₣, once" }),
+  totalFranks: Schema.Number.annotations({
+    description: "At the effective tariff: the exact amount rounded up to 0.01 ₣, once"
+  }),
   unitOfAccount: Schema.Literal(UNIT_OF_ACCOUNT)
 }).annotations({ identifier: "Quote" })
 export type Quote = typeof Quote.Type

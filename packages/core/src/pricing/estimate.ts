@@ -34,11 +34,21 @@ const basePrice = ({ op }: ResolvedRequest, req: EstimateRequest) => {
   switch (m.kind) {
     case "seconds": {
       const units = req.duration ?? m.defaultSeconds
-      return { units, tokens: null, amount: multiply(fromMicros(op.pricePerUnitMicros), units), description: `${units} s × price per second` }
+      return {
+        units,
+        tokens: null,
+        amount: multiply(fromMicros(op.pricePerUnitMicros), units),
+        description: `${units} s × price per second`
+      }
     }
     case "minutes": {
       const units = Math.ceil((req.duration ?? 0) / 60)
-      return { units, tokens: null, amount: multiply(fromMicros(op.pricePerUnitMicros), units), description: `${units} started minute(s) × price per minute` }
+      return {
+        units,
+        tokens: null,
+        amount: multiply(fromMicros(op.pricePerUnitMicros), units),
+        description: `${units} started minute(s) × price per minute`
+      }
     }
     case "tokens": {
       const counted = countPromptTokens(req.prompt ?? "")
@@ -52,13 +62,22 @@ const basePrice = ({ op }: ResolvedRequest, req: EstimateRequest) => {
       }
     }
     case "request":
-      return { units: 1, tokens: null, amount: fromMicros(op.pricePerUnitMicros), description: `1 ${op.billingUnit} × price per ${op.billingUnit}` }
+      return {
+        units: 1,
+        tokens: null,
+        amount: fromMicros(op.pricePerUnitMicros),
+        description: `1 ${op.billingUnit} × price per ${op.billingUnit}`
+      }
   }
 }
 
 const franksOf = (a: ExactAmount) => minorToFranks(toMinorCeil(a))
 
-export const estimate = (catalog: Catalog, req: EstimateRequest, discountPercent: number): Either.Either<Quote, EstimateRejected> => {
+export const estimate = (
+  catalog: Catalog,
+  req: EstimateRequest,
+  discountPercent: number
+): Either.Either<Quote, EstimateRejected> => {
   assertDiscount(discountPercent)
   return Either.map(validateRequest(catalog, req), (resolved) => {
     const { model, op, mode, resolution, quality } = resolved
@@ -78,19 +97,44 @@ export const estimate = (catalog: Catalog, req: EstimateRequest, discountPercent
     const outputs = req.imageOutputCount ?? 1
     if (op.outputCountMultiplies === true && outputs > 1) {
       amount = multiply(amount, outputs)
-      steps.push({ step: "outputs", description: `${outputs} images per request (n)`, multiplier: outputs, subtotalFranks: franksOf(amount) })
+      steps.push({
+        step: "outputs",
+        description: `${outputs} images per request (n)`,
+        multiplier: outputs,
+        subtotalFranks: franksOf(amount)
+      })
     }
 
-    const surcharge = (step: QuoteStep["step"], description: string, count: number | undefined, micros: number | undefined) => {
+    const surcharge = (
+      step: QuoteStep["step"],
+      description: string,
+      count: number | undefined,
+      micros: number | undefined
+    ) => {
       if (count === undefined || count === 0 || micros === undefined) return
       const added = count * micros // ≤ 30 × 10^12: a safe integer
       amount = addMicros(amount, added)
       steps.push({ step, description, amountFranks: franksOf(fromMicros(added)), subtotalFranks: franksOf(amount) })
     }
     surcharge("inputImages", `${req.imageCount} input image(s)`, req.imageCount, op.inputImageMicros)
-    surcharge("referenceImages", `${req.referenceImageCount} reference image(s)`, req.referenceImageCount, op.referenceImageMicros)
-    surcharge("referenceVideos", `${req.referenceVideoCount} reference video(s)`, req.referenceVideoCount, op.referenceVideoMicros)
-    surcharge("referenceAudios", `${req.referenceAudioCount} reference audio(s)`, req.referenceAudioCount, op.referenceAudioMicros)
+    surcharge(
+      "referenceImages",
+      `${req.referenceImageCount} reference image(s)`,
+      req.referenceImageCount,
+      op.referenceImageMicros
+    )
+    surcharge(
+      "referenceVideos",
+      `${req.referenceVideoCount} reference video(s)`,
+      req.referenceVideoCount,
+      op.referenceVideoMicros
+    )
+    surcharge(
+      "referenceAudios",
+      `${req.referenceAudioCount} reference audio(s)`,
+      req.referenceAudioCount,
+      op.referenceAudioMicros
+    )
     if (op.voiceMicros !== undefined && req.prompt !== undefined && VOICE_MARKUP.test(req.prompt)) {
       // Voices in the launch voice list; without voiceCount, the distinct voices the markup names.
       const voices = req.voiceCount ?? markupVoiceCount(req.prompt)

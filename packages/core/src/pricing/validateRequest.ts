@@ -17,30 +17,46 @@ export interface ResolvedRequest {
 }
 
 const quoted = (s: string) => JSON.stringify(s)
-const allowedOf = (xs: object | ReadonlyArray<string>) => `allowed: ${(Array.isArray(xs) ? xs : Object.keys(xs)).join(", ")}`
+const allowedOf = (xs: object | ReadonlyArray<string>) =>
+  `allowed: ${(Array.isArray(xs) ? xs : Object.keys(xs)).join(", ")}`
 
 const reject = (code: string, messages: ReadonlyArray<string>) =>
   Either.left(new EstimateRejected({ code, message: messages.join("; "), messages: [...messages] }))
 
 /** A named choice (mode, resolution, quality): the requested or default value, checked against the allowed ones. */
-const choose = (field: string, modelId: string, requested: string | undefined, allowed: object | undefined, fallback: string | undefined, problems: string[]) => {
+const choose = (
+  field: string,
+  modelId: string,
+  requested: string | undefined,
+  allowed: object | undefined,
+  fallback: string | undefined,
+  problems: string[]
+) => {
   if (allowed === undefined) {
     if (requested !== undefined) problems.push(`${field}: ${modelId} has no ${field} choice`)
     return null
   }
   const value = requested ?? fallback ?? null
   if (value === null || !Object.hasOwn(allowed, value)) {
-    problems.push(`${field}: ${value === null ? "missing" : quoted(value)} is not offered by ${modelId}; ${allowedOf(allowed)}`)
+    problems.push(
+      `${field}: ${value === null ? "missing" : quoted(value)} is not offered by ${modelId}; ${allowedOf(allowed)}`
+    )
     return null
   }
   return value
 }
 
-export const validateRequest = (catalog: Catalog, req: EstimateRequest): Either.Either<ResolvedRequest, EstimateRejected> => {
+export const validateRequest = (
+  catalog: Catalog,
+  req: EstimateRequest
+): Either.Either<ResolvedRequest, EstimateRejected> => {
   const model = findModel(catalog, req.modelId)
   if (model === undefined)
-    return reject(ESTIMATE_CODES.modelUnknown, [`modelId: unknown model ${quoted(req.modelId)}; ${allowedOf(catalog.models.map((m) => m.modelId))}`])
-  const op = req.operation === undefined ? model.operations[0] : model.operations.find((o) => o.operation === req.operation)
+    return reject(ESTIMATE_CODES.modelUnknown, [
+      `modelId: unknown model ${quoted(req.modelId)}; ${allowedOf(catalog.models.map((m) => m.modelId))}`
+    ])
+  const op =
+    req.operation === undefined ? model.operations[0] : model.operations.find((o) => o.operation === req.operation)
   // Everything else depends on the operation, so an unknown one is the only thing worth saying.
   if (op === undefined)
     return reject(ESTIMATE_CODES.invalid, [
@@ -57,16 +73,20 @@ export const validateRequest = (catalog: Catalog, req: EstimateRequest): Either.
     if (req.duration !== undefined && (req.duration < m.minSeconds || req.duration > m.maxSeconds))
       problems.push(`duration: must be between ${m.minSeconds} and ${m.maxSeconds} seconds for ${id}`)
   } else if (m.kind === "minutes") {
-    if (req.duration === undefined) problems.push(`duration: required for ${id} (seconds of input, billed per started minute)`)
+    if (req.duration === undefined)
+      problems.push(`duration: required for ${id} (seconds of input, billed per started minute)`)
     else if (req.duration > m.maxSeconds) problems.push(`duration: must be at most ${m.maxSeconds} seconds for ${id}`)
   } else if (req.duration !== undefined) problems.push(`duration: ${id} is not priced by duration`)
 
   if (op.promptRequired === true && (req.prompt === undefined || req.prompt.trim().length === 0))
-    problems.push(m.kind === "tokens" ? `prompt: required for ${id} (priced per 1K prompt tokens)` : `prompt: required for ${id}`)
+    problems.push(
+      m.kind === "tokens" ? `prompt: required for ${id} (priced per 1K prompt tokens)` : `prompt: required for ${id}`
+    )
 
   if (req.imageCount !== undefined && req.imageCount > 0) {
     if (op.inputImageMicros === undefined) problems.push(`imageCount: ${id} takes no input images`)
-    else if (op.maxInputImages !== undefined && req.imageCount > op.maxInputImages) problems.push(`imageCount: must be at most ${op.maxInputImages} for ${id}`)
+    else if (op.maxInputImages !== undefined && req.imageCount > op.maxInputImages)
+      problems.push(`imageCount: must be at most ${op.maxInputImages} for ${id}`)
   }
   const references = [
     ["referenceImageCount", req.referenceImageCount, op.referenceImageMicros, "reference images"],
@@ -77,7 +97,8 @@ export const validateRequest = (catalog: Catalog, req: EstimateRequest): Either.
     if (count !== undefined && count > 0 && price === undefined) problems.push(`${field}: ${id} takes no ${what}`)
   if (req.imageOutputCount !== undefined && req.imageOutputCount > 1 && op.outputCountMultiplies !== true)
     problems.push(`imageOutputCount: ${id} renders one output per request; must be 1`)
-  if (req.voiceCount !== undefined && req.voiceCount > 0 && op.voiceMicros === undefined) problems.push(`voiceCount: ${id} has no voices`)
+  if (req.voiceCount !== undefined && req.voiceCount > 0 && op.voiceMicros === undefined)
+    problems.push(`voiceCount: ${id} has no voices`)
 
   if (problems.length > 0 || mode === null) return reject(ESTIMATE_CODES.invalid, problems)
   return Either.right({ model, op, mode, resolution, quality })

@@ -46,6 +46,11 @@ export const tightest = (verdicts: ReadonlyArray<LimitVerdict>): LimitVerdict | 
   if (denied !== undefined) return denied
   let best: LimitVerdict | undefined
   for (const v of verdicts)
-    if (best === undefined || v.remaining < best.remaining || (v.remaining === best.remaining && v.resetSeconds < best.resetSeconds)) best = v
+    if (
+      best === undefined ||
+      v.remaining < best.remaining ||
+      (v.remaining === best.remaining && v.resetSeconds < best.resetSeconds)
+    )
+      best = v
   return best
 }

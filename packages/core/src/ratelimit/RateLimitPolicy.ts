@@ -76,7 +76,12 @@ export const rulesFor = (req: RequestIdentity, config: RateLimitConfig): Readonl
   if (req.apiKeyId !== undefined && countsAgainstKeyLimit(req.route))
     rules.push({ key: `key:${req.apiKeyId}`, name: "api_key", limit: config.perApiKeyPerMinute, windowMs: MINUTE_MS })
   if (req.sessionPartnerId !== undefined)
-    rules.push({ key: `session:${req.sessionPartnerId}`, name: "session", limit: config.perPartnerSessionPerMinute, windowMs: MINUTE_MS })
+    rules.push({
+      key: `session:${req.sessionPartnerId}`,
+      name: "session",
+      limit: config.perPartnerSessionPerMinute,
+      windowMs: MINUTE_MS
+    })
   if (method === IMPORT_ROUTE && req.partnerId !== undefined)
     rules.push({ key: `import:${req.partnerId}`, name: "import", limit: config.importPerMinute, windowMs: MINUTE_MS })
   return rules

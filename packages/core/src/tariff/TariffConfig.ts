@@ -10,7 +10,10 @@ import { Plan, planRank, plans } from "./Plan.js"
 
 export const TariffTier = Schema.Struct({
   plan: Plan.annotations({
-    message: (issue) => ({ message: `must be one of ${plans.map((p) => `"${p}"`).join(", ")}; got ${JSON.stringify(issue.actual)}`, override: true })
+    message: (issue) => ({
+      message: `must be one of ${plans.map((p) => `"${p}"`).join(", ")}; got ${JSON.stringify(issue.actual)}`,
+      override: true
+    })
   }),
   /** Lifetime confirmed spend, in minor units (₣ × 100), from which the plan is earned. */
   minLifetimeSpendMinor: Schema.Int.annotations({ message: () => "must be an integer number of minor units" }).pipe(
@@ -30,7 +33,8 @@ const tierIssues = (tiers: ReadonlyArray<TariffTier>): Array<Schema.FilterIssue>
     if (indexOf.has(t.plan)) issues.push({ path: [i, "plan"], message: `plan ${t.plan} appears more than once` })
     else indexOf.set(t.plan, i)
   })
-  for (const p of plans) if (!indexOf.has(p)) issues.push({ path: [], message: `tier ${p} is missing (every plan needs exactly one tier)` })
+  for (const p of plans)
+    if (!indexOf.has(p)) issues.push({ path: [], message: `tier ${p} is missing (every plan needs exactly one tier)` })
   const base = indexOf.get("base")
   if (base !== undefined && tiers[base]!.minLifetimeSpendMinor !== 0)
     issues.push({ path: [base, "minLifetimeSpendMinor"], message: "the base tier must start at 0" })
@@ -41,9 +45,15 @@ const tierIssues = (tiers: ReadonlyArray<TariffTier>): Array<Schema.FilterIssue>
     const i = indexOf.get(present[k]!)!
     const tier = tiers[i]!
     if (tier.minLifetimeSpendMinor <= lower.minLifetimeSpendMinor)
-      issues.push({ path: [i, "minLifetimeSpendMinor"], message: `tier ${tier.plan} must need more lifetime spend than ${lower.plan}` })
+      issues.push({
+        path: [i, "minLifetimeSpendMinor"],
+        message: `tier ${tier.plan} must need more lifetime spend than ${lower.plan}`
+      })
     if (tier.discountPercent < lower.discountPercent)
-      issues.push({ path: [i, "discountPercent"], message: `tier ${tier.plan} must not discount less than ${lower.plan}` })
+      issues.push({
+        path: [i, "discountPercent"],
+        message: `tier ${tier.plan} must not discount less than ${lower.plan}`
+      })
   }
   return issues
 }

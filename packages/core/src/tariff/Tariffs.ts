@@ -23,10 +23,14 @@ export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
       Effect.gen(function* () {
         const store = yield* LedgerStore
         const inputs = (partnerId: string) =>
-          Effect.all([store.assignedPlan(partnerId), Effect.map(store.totals(partnerId), (t) => t.usedMinor)], { concurrency: 2 })
+          Effect.all([store.assignedPlan(partnerId), Effect.map(store.totals(partnerId), (t) => t.usedMinor)], {
+            concurrency: 2
+          })
         return {
-          view: (partnerId) => Effect.map(inputs(partnerId), ([assigned, spent]) => tariffView(config, assigned, spent)),
-          discountPercent: (partnerId) => Effect.map(inputs(partnerId), ([assigned, spent]) => discountPercentOf(config, assigned, spent)),
+          view: (partnerId) =>
+            Effect.map(inputs(partnerId), ([assigned, spent]) => tariffView(config, assigned, spent)),
+          discountPercent: (partnerId) =>
+            Effect.map(inputs(partnerId), ([assigned, spent]) => discountPercentOf(config, assigned, spent)),
           assign: store.setAssignedPlan
         }
       })

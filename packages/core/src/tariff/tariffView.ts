@@ -17,7 +17,9 @@ export const TariffView = Schema.Struct({
   spendRequiredForNextPlan: Schema.NullOr(Schema.Number).annotations({
     description: "Further lifetime spend, ₣, needed to earn nextPlan; null on the top tier"
   }),
-  discountPercent: Schema.Number.annotations({ description: "Discount of the effective plan against the base price list, %" })
+  discountPercent: Schema.Number.annotations({
+    description: "Discount of the effective plan against the base price list, %"
+  })
 }).annotations({ identifier: "Tariff" })
 export type TariffView = typeof TariffView.Type
 
@@ -40,7 +42,8 @@ export const tariffView = (config: TariffConfig, assignedPlan: Plan, lifetimeSpe
   const nextPlan = plans[planRank(plan) + 1] ?? null
   // nextPlan is above the earned plan, so its threshold is above the spend and this is positive;
   // an assigned plan does not count as spend: earning the next tier needs its whole threshold.
-  const spendRequiredMinor = nextPlan === null ? null : Math.max(0, tierOf(config, nextPlan).minLifetimeSpendMinor - lifetimeSpendMinor)
+  const spendRequiredMinor =
+    nextPlan === null ? null : Math.max(0, tierOf(config, nextPlan).minLifetimeSpendMinor - lifetimeSpendMinor)
   return {
     plan,
     assignedPlan,

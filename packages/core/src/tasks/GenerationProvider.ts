@@ -27,4 +27,7 @@ export interface GenerationProviderShape {
   readonly submit: (task: Task, report: TaskReporter) => Effect.Effect<void, ProviderRejected>
 }
 
-export class GenerationProvider extends Context.Tag("@frank/core/GenerationProvider")<GenerationProvider, GenerationProviderShape>() {}
+export class GenerationProvider extends Context.Tag("@frank/core/GenerationProvider")<
+  GenerationProvider,
+  GenerationProviderShape
+>() {}

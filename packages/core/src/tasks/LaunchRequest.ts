@@ -13,20 +13,25 @@ export const MAX_TASK_INPUTS = 80
 export const MAX_IDEMPOTENCY_KEY_CHARS = 128
 
 const Uuid = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: () => "must be a stored file id (UUID)" })
+  Schema.pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+    message: () => "must be a stored file id (UUID)"
+  })
 )
 
 export const TaskInputRequest = Schema.Struct({
   storedFileId: Uuid.annotations({ description: "A stored file of the caller (`storedFileId` of an import)" }),
   role: InputRole.annotations({
-    description: "image → imageCount, referenceImage → referenceImageCount, referenceVideo → referenceVideoCount, referenceAudio → referenceAudioCount"
+    description:
+      "image → imageCount, referenceImage → referenceImageCount, referenceVideo → referenceVideoCount, referenceAudio → referenceAudioCount"
   })
 }).annotations({ identifier: "TaskInput" })
 
 export const LaunchTaskRequest = Schema.Struct({
   ...EstimateRequest.fields,
   inputs: Schema.optionalWith(
-    Schema.Array(TaskInputRequest).pipe(Schema.maxItems(MAX_TASK_INPUTS, { message: () => `must list at most ${MAX_TASK_INPUTS} inputs` })),
+    Schema.Array(TaskInputRequest).pipe(
+      Schema.maxItems(MAX_TASK_INPUTS, { message: () => `must list at most ${MAX_TASK_INPUTS} inputs` })
+    ),
     { exact: true }
   )
 }).annotations({
@@ -47,7 +52,10 @@ export interface ResolvedLaunch {
 /** Splits a launch into the estimate to price and its inputs; counts come from the inputs. */
 export const resolveLaunch = (launch: LaunchTaskRequest): ResolvedLaunch => {
   const { inputs: given, ...fields } = launch
-  const inputs: ReadonlyArray<TaskInput> = (given ?? []).map((i) => ({ storedFileId: i.storedFileId.toLowerCase(), role: i.role }))
+  const inputs: ReadonlyArray<TaskInput> = (given ?? []).map((i) => ({
+    storedFileId: i.storedFileId.toLowerCase(),
+    role: i.role
+  }))
   const estimate: Record<string, unknown> = { ...fields }
   const problems: string[] = []
   for (const role of InputRole.literals) {
@@ -56,7 +64,8 @@ export const resolveLaunch = (launch: LaunchTaskRequest): ResolvedLaunch => {
     const stated = fields[field]
     if (stated === undefined) {
       if (count > 0) estimate[field] = count
-    } else if (stated !== count) problems.push(`${field}: ${stated} does not match the ${count} input(s) with role "${role}"`)
+    } else if (stated !== count)
+      problems.push(`${field}: ${stated} does not match the ${count} input(s) with role "${role}"`)
   }
   return { estimate: estimate as EstimateRequest, inputs, problems }
 }
@@ -65,10 +74,16 @@ export const resolveLaunch = (launch: LaunchTaskRequest): ResolvedLaunch => {
 export const canonicalJson = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        )
       : v
   )
 
 /** Whether a retried launch asks for the same thing as the stored task (same key, same request). */
-export const sameLaunch = (task: { readonly request: EstimateRequest; readonly inputs: ReadonlyArray<TaskInput> }, resolved: ResolvedLaunch): boolean =>
-  canonicalJson({ request: task.request, inputs: task.inputs }) === canonicalJson({ request: resolved.estimate, inputs: resolved.inputs })
+export const sameLaunch = (
+  task: { readonly request: EstimateRequest; readonly inputs: ReadonlyArray<TaskInput> },
+  resolved: ResolvedLaunch
+): boolean =>
+  canonicalJson({ request: task.request, inputs: task.inputs }) ===
+  canonicalJson({ request: resolved.estimate, inputs: resolved.inputs })

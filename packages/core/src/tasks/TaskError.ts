@@ -12,7 +12,10 @@ const fields = codedErrorFields
 export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()("TaskNotFound", fields("TASK_NOT_FOUND", 404)) {}
 
 /** The task has no output the engine keeps: not succeeded, or its output is a provider link. */
-export class TaskResultUnavailable extends Schema.TaggedError<TaskResultUnavailable>()("TaskResultUnavailable", fields("TASK_RESULT_NOT_AVAILABLE", 404)) {}
+export class TaskResultUnavailable extends Schema.TaggedError<TaskResultUnavailable>()(
+  "TaskResultUnavailable",
+  fields("TASK_RESULT_NOT_AVAILABLE", 404)
+) {}
 
 /**
  * The launch does not fit the catalog or names inputs the partner does not own. `code` is the
@@ -33,4 +36,7 @@ export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReuse
 ) {}
 
 /** A provider (or an operator's sandbox control) reported an outcome that cannot be recorded. */
-export class TaskOutcomeInvalid extends Schema.TaggedError<TaskOutcomeInvalid>()("TaskOutcomeInvalid", fields("TASK_OUTCOME_INVALID", 400)) {}
+export class TaskOutcomeInvalid extends Schema.TaggedError<TaskOutcomeInvalid>()(
+  "TaskOutcomeInvalid",
+  fields("TASK_OUTCOME_INVALID", 400)
+) {}

@@ -10,8 +10,10 @@ export interface TaskSettingsShape {
 }
 
 export class TaskSettings extends Context.Tag("@frank/core/TaskSettings")<TaskSettings, TaskSettingsShape>() {
-  static readonly layer = (settings: TaskSettingsShape) => Layer.succeed(TaskSettings, { publicBaseUrl: settings.publicBaseUrl.replace(/\/+$/, "") })
+  static readonly layer = (settings: TaskSettingsShape) =>
+    Layer.succeed(TaskSettings, { publicBaseUrl: settings.publicBaseUrl.replace(/\/+$/, "") })
 }
 
 /** Where the engine serves the kept output of a task. */
-export const taskResultUrl = (settings: TaskSettingsShape, taskId: string): string => `${settings.publicBaseUrl}/v1/tasks/${taskId}/result`
+export const taskResultUrl = (settings: TaskSettingsShape, taskId: string): string =>
+  `${settings.publicBaseUrl}/v1/tasks/${taskId}/result`

@@ -16,8 +16,19 @@ import { MAX_RESULT_CONTENT_BYTES } from "./Task.js"
 
 /** What a provider produced: bytes the engine keeps, or a link to where the provider keeps them. */
 export type TaskOutput =
-  | { readonly _tag: "Content"; readonly mimeType: string; readonly bytes: Uint8Array; readonly text?: string | undefined }
-  | { readonly _tag: "Link"; readonly url: string; readonly mimeType: string; readonly sizeBytes: number; readonly text?: string | undefined }
+  | {
+      readonly _tag: "Content"
+      readonly mimeType: string
+      readonly bytes: Uint8Array
+      readonly text?: string | undefined
+    }
+  | {
+      readonly _tag: "Link"
+      readonly url: string
+      readonly mimeType: string
+      readonly sizeBytes: number
+      readonly text?: string | undefined
+    }
 
 export type TaskOutcome =
   | { readonly _tag: "Started" }
@@ -38,7 +49,12 @@ export interface TransitionContext {
 export type Settlement = "none" | "confirm" | "refund"
 
 export type TaskTransition =
-  | { readonly _tag: "Moved"; readonly task: Task; readonly content: TaskContent | undefined; readonly settlement: Settlement }
+  | {
+      readonly _tag: "Moved"
+      readonly task: Task
+      readonly content: TaskContent | undefined
+      readonly settlement: Settlement
+    }
   | { readonly _tag: "Ignored"; readonly reason: "already_running" | "already_finished" }
 
 const ignored = (reason: "already_running" | "already_finished"): TaskTransition => ({ _tag: "Ignored", reason })
@@ -52,7 +68,8 @@ export const outcomeProblem = (outcome: TaskOutcome): string | undefined => {
       return outcome.failure.code.length === 0 ? "a failure needs a code" : undefined
     case "Succeeded": {
       const cost = outcome.costMinor
-      if (cost !== undefined && (!Number.isSafeInteger(cost) || cost < 0)) return `cost must be a non-negative integer of minor units, got ${cost}`
+      if (cost !== undefined && (!Number.isSafeInteger(cost) || cost < 0))
+        return `cost must be a non-negative integer of minor units, got ${cost}`
       const out = outcome.output
       if (out.mimeType.length === 0) return "an output needs a MIME type"
       if (out._tag === "Content" && out.bytes.byteLength > MAX_RESULT_CONTENT_BYTES)
@@ -68,7 +85,12 @@ export const transitionTask = (task: Task, outcome: TaskOutcome, ctx: Transition
   switch (outcome._tag) {
     case "Started":
       if (task.status === "running") return ignored("already_running")
-      return { _tag: "Moved", task: { ...task, status: "running", startedAt: ctx.now }, content: undefined, settlement: "none" }
+      return {
+        _tag: "Moved",
+        task: { ...task, status: "running", startedAt: ctx.now },
+        content: undefined,
+        settlement: "none"
+      }
     case "Succeeded": {
       const out = outcome.output
       const costMinor = Math.min(outcome.costMinor ?? task.reservedMinor, task.reservedMinor)
@@ -78,7 +100,14 @@ export const transitionTask = (task: Task, outcome: TaskOutcome, ctx: Transition
           : { url: out.url, mimeType: out.mimeType, sizeBytes: out.sizeBytes, text: out.text ?? null }
       return {
         _tag: "Moved",
-        task: { ...task, status: "succeeded", costMinor, result, startedAt: task.startedAt ?? ctx.now, finishedAt: ctx.now },
+        task: {
+          ...task,
+          status: "succeeded",
+          costMinor,
+          result,
+          startedAt: task.startedAt ?? ctx.now,
+          finishedAt: ctx.now
+        },
         content: out._tag === "Content" ? { mimeType: out.mimeType, bytes: out.bytes } : undefined,
         settlement: "confirm"
       }

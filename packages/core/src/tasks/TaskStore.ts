@@ -35,10 +35,18 @@ export interface TaskStoreShape {
    * nothing, runs nothing and answers that task with `created: false` — also while the first
    * launch with that key is still in flight (the second waits for it).
    */
-  readonly create: <E>(task: Task, alongside: Effect.Effect<void, E | StoreError>) => Effect.Effect<{ readonly task: Task; readonly created: boolean }, E | StoreError>
+  readonly create: <E>(
+    task: Task,
+    alongside: Effect.Effect<void, E | StoreError>
+  ) => Effect.Effect<{ readonly task: Task; readonly created: boolean }, E | StoreError>
   readonly get: (partnerId: string, id: string) => Effect.Effect<Task | undefined, StoreError>
   /** Newest first (creation time, then id). */
-  readonly list: (partnerId: string, filter: TaskFilter, offset: number, limit: number) => Effect.Effect<TaskPage, StoreError>
+  readonly list: (
+    partnerId: string,
+    filter: TaskFilter,
+    offset: number,
+    limit: number
+  ) => Effect.Effect<TaskPage, StoreError>
   /**
    * Runs `decide` on the locked task. When it answers a change, writes it (and its content) and
    * runs `alongside` in the same transaction; a failing `alongside` writes nothing. Concurrent

@@ -26,7 +26,13 @@ import { Outbox } from "../webhooks/Outbox.js"
 import { GenerationProvider, type TaskReporter } from "./GenerationProvider.js"
 import { type LaunchTaskRequest, resolveLaunch, sameLaunch } from "./LaunchRequest.js"
 import { isTerminal, type Task, type TaskContent } from "./Task.js"
-import { IdempotencyKeyReused, TaskNotFound, TaskOutcomeInvalid, TaskRequestInvalid, TaskResultUnavailable } from "./TaskError.js"
+import {
+  IdempotencyKeyReused,
+  TaskNotFound,
+  TaskOutcomeInvalid,
+  TaskRequestInvalid,
+  TaskResultUnavailable
+} from "./TaskError.js"
 import { failedEvent, refundedEvent, succeededEvent } from "./taskEvents.js"
 import { TaskSettings, taskResultUrl } from "./TaskSettings.js"
 import { outcomeProblem, type TaskOutcome, transitionTask } from "./TaskState.js"
@@ -50,13 +56,29 @@ export interface Reported {
 export type LaunchError = TaskRequestInvalid | IdempotencyKeyReused | LedgerError | StoreError
 
 export interface TasksShape {
-  readonly launch: (partnerId: string, request: LaunchTaskRequest, idempotencyKey?: string | undefined) => Effect.Effect<Launched, LaunchError>
+  readonly launch: (
+    partnerId: string,
+    request: LaunchTaskRequest,
+    idempotencyKey?: string | undefined
+  ) => Effect.Effect<Launched, LaunchError>
   readonly get: (partnerId: string, id: string) => Effect.Effect<Task, TaskNotFound | StoreError>
-  readonly list: (partnerId: string, filter: TaskFilter, offset: number, limit: number) => Effect.Effect<TaskPage, StoreError>
+  readonly list: (
+    partnerId: string,
+    filter: TaskFilter,
+    offset: number,
+    limit: number
+  ) => Effect.Effect<TaskPage, StoreError>
   /** Records a provider's outcome; a terminal one settles the ledger in the same transaction. */
-  readonly report: (partnerId: string, taskId: string, outcome: TaskOutcome) => Effect.Effect<Reported, TaskNotFound | TaskOutcomeInvalid | LedgerError | StoreError>
+  readonly report: (
+    partnerId: string,
+    taskId: string,
+    outcome: TaskOutcome
+  ) => Effect.Effect<Reported, TaskNotFound | TaskOutcomeInvalid | LedgerError | StoreError>
   /** The output bytes the engine keeps for a succeeded task. */
-  readonly result: (partnerId: string, id: string) => Effect.Effect<TaskContent, TaskNotFound | TaskResultUnavailable | StoreError>
+  readonly result: (
+    partnerId: string,
+    id: string
+  ) => Effect.Effect<TaskContent, TaskNotFound | TaskResultUnavailable | StoreError>
   /** Operator lookup by id across partners (admin sandbox controls). */
   readonly locate: (id: string) => Effect.Effect<Task, TaskNotFound | StoreError>
   /** Hands queued and running tasks to the provider again (host start); answers how many. */
@@ -81,7 +103,8 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
 
       /** The catalog's list price per unit, for the ledger rows (absent if the catalog changed since). */
       const unitPriceOf = (task: Task) =>
-        findModel(pricing.catalog, task.modelId)?.operations.find((o) => o.operation === task.operation)?.pricePerUnitMicros
+        findModel(pricing.catalog, task.modelId)?.operations.find((o) => o.operation === task.operation)
+          ?.pricePerUnitMicros
 
       /** The ledger movements and events of a change, run inside its transaction. */
       const settle = (change: TaskChange) =>
@@ -89,7 +112,12 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           const task = change.task
           const held = task.reservedMinor > 0
           if (task.status === "succeeded") {
-            if (held) yield* ledger.confirm(task.partnerId, { taskId: task.id, amountMinor: task.costMinor ?? 0, unitPriceMicros: unitPriceOf(task) })
+            if (held)
+              yield* ledger.confirm(task.partnerId, {
+                taskId: task.id,
+                amountMinor: task.costMinor ?? 0,
+                unitPriceMicros: unitPriceOf(task)
+              })
             yield* outbox.emit(task.partnerId, succeededEvent(task))
           } else if (task.status === "failed") {
             yield* outbox.emit(task.partnerId, failedEvent(task))
@@ -128,15 +156,21 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           report(task.partnerId, task.id, outcome).pipe(
             Effect.asVoid,
             Effect.catchAllCause((cause) =>
-              Effect.logError("task report failed", cause).pipe(Effect.annotateLogs({ taskId: task.id, partnerId: task.partnerId, outcome: outcome._tag }))
+              Effect.logError("task report failed", cause).pipe(
+                Effect.annotateLogs({ taskId: task.id, partnerId: task.partnerId, outcome: outcome._tag })
+              )
             )
           )
 
       /** Gives the task to the provider; a provider that refuses it outright fails (and refunds) it. */
       const handOver = (task: Task) =>
-        provider.submit(task, reporterFor(task)).pipe(
-          Effect.catchTag("ProviderRejected", (e) => reporterFor(task)({ _tag: "Failed", failure: { code: e.code, message: e.message } }))
-        )
+        provider
+          .submit(task, reporterFor(task))
+          .pipe(
+            Effect.catchTag("ProviderRejected", (e) =>
+              reporterFor(task)({ _tag: "Failed", failure: { code: e.code, message: e.message } })
+            )
+          )
 
       const launch: TasksShape["launch"] = (partnerId, request, idempotencyKey) =>
         Effect.gen(function* () {
@@ -158,7 +192,9 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
               messages: problems
             })
           // Pricing accepted the request, so it resolves against the same catalog.
-          const { model, op, mode, resolution, quality } = Either.getOrThrow(validateRequest(pricing.catalog, resolved.estimate))
+          const { model, op, mode, resolution, quality } = Either.getOrThrow(
+            validateRequest(pricing.catalog, resolved.estimate)
+          )
           const reservedMinor = franksToMinor(priced.right.totalFranks)!
           const now = yield* Clock.currentTimeMillis
           const task: Task = {
@@ -187,12 +223,19 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
             reservedMinor === 0
               ? Effect.void
               : Effect.asVoid(
-                  ledger.reserve(partnerId, { taskId: task.id, amountMinor: reservedMinor, unitPriceMicros: op.pricePerUnitMicros, note: `${model.modelId} ${op.operation}` })
+                  ledger.reserve(partnerId, {
+                    taskId: task.id,
+                    amountMinor: reservedMinor,
+                    unitPriceMicros: op.pricePerUnitMicros,
+                    note: `${model.modelId} ${op.operation}`
+                  })
                 )
           const created = yield* store.create(task, reserve)
           if (!created.created) {
             if (!sameLaunch(created.task, resolved))
-              return yield* new IdempotencyKeyReused({ message: `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used for a different launch (task ${created.task.id})` })
+              return yield* new IdempotencyKeyReused({
+                message: `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used for a different launch (task ${created.task.id})`
+              })
             return created
           }
           // A low-balance event of the reservation is committed now.
@@ -202,7 +245,9 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
         })
 
       const get: TasksShape["get"] = (partnerId, id) =>
-        Effect.flatMap(store.get(partnerId, id), (task) => (task === undefined ? Effect.fail(notFound(id)) : Effect.succeed(task)))
+        Effect.flatMap(store.get(partnerId, id), (task) =>
+          task === undefined ? Effect.fail(notFound(id)) : Effect.succeed(task)
+        )
 
       return {
         launch,
@@ -213,14 +258,23 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           Effect.gen(function* () {
             const task = yield* get(partnerId, id)
             if (task.status !== "succeeded")
-              return yield* new TaskResultUnavailable({ message: `task ${id} has no result: its status is ${task.status}` })
+              return yield* new TaskResultUnavailable({
+                message: `task ${id} has no result: its status is ${task.status}`
+              })
             const content = yield* store.content(partnerId, id)
             if (content === undefined)
-              return yield* new TaskResultUnavailable({ message: `the result of task ${id} is kept by its provider: ${task.result?.url ?? "(no link)"}` })
+              return yield* new TaskResultUnavailable({
+                message: `the result of task ${id} is kept by its provider: ${task.result?.url ?? "(no link)"}`
+              })
             return content
           }),
-        locate: (id) => Effect.flatMap(store.locate(id), (task) => (task === undefined ? Effect.fail(notFound(id)) : Effect.succeed(task))),
-        resumeUnfinished: Effect.flatMap(store.unfinished(RESUME_BATCH), (tasks) => Effect.as(Effect.forEach(tasks, handOver, { discard: true }), tasks.length))
+        locate: (id) =>
+          Effect.flatMap(store.locate(id), (task) =>
+            task === undefined ? Effect.fail(notFound(id)) : Effect.succeed(task)
+          ),
+        resumeUnfinished: Effect.flatMap(store.unfinished(RESUME_BATCH), (tasks) =>
+          Effect.as(Effect.forEach(tasks, handOver, { discard: true }), tasks.length)
+        )
       }
     })
   )

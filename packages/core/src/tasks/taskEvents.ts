@@ -11,7 +11,12 @@ import { minorToFranks } from "../Money.js"
 import type { EventDraft } from "../webhooks/Event.js"
 import type { Task } from "./Task.js"
 
-const head = (task: Task) => ({ taskId: task.id, status: task.status, modelId: task.modelId, operation: task.operation })
+const head = (task: Task) => ({
+  taskId: task.id,
+  status: task.status,
+  modelId: task.modelId,
+  operation: task.operation
+})
 
 /** `task.succeeded` with the charge and where the output is. */
 export const succeededEvent = (task: Task): EventDraft => ({

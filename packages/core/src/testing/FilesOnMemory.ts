@@ -13,5 +13,13 @@ import { ScriptedMediaLive } from "./ScriptedMedia.js"
 
 export const FilesOnMemory = (publicBaseUrl = "http://localhost") =>
   StoredFiles.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(MemoryStoredFileStore, MemoryBlobStore, ScriptedMediaLive, ImportSettings.production, StoredFileUrls.hostServed(publicBaseUrl)))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        MemoryStoredFileStore,
+        MemoryBlobStore,
+        ScriptedMediaLive,
+        ImportSettings.production,
+        StoredFileUrls.hostServed(publicBaseUrl)
+      )
+    )
   )

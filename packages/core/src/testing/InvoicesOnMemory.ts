@@ -7,4 +7,6 @@ import { Invoices } from "../invoices/Invoices.js"
 import { MemoryBankLive } from "./MemoryBank.js"
 import { MemoryInvoiceStores } from "./MemoryInvoiceStores.js"
 
-export const InvoicesOnMemory = Invoices.layer.pipe(Layer.provideMerge(Layer.mergeAll(MemoryInvoiceStores, MemoryBankLive)))
+export const InvoicesOnMemory = Invoices.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(MemoryInvoiceStores, MemoryBankLive))
+)

@@ -39,7 +39,9 @@ export const ManualGenerationProvider: Layer.Layer<GenerationProvider | ManualGe
         report: (taskId, outcome) =>
           Effect.flatMap(Ref.get(submitted), (all) => {
             const entry = [...all].reverse().find((s) => s.task.id === taskId)
-            return entry === undefined ? Effect.fail(new Error(`task ${taskId} was never submitted`)) : entry.report(outcome)
+            return entry === undefined
+              ? Effect.fail(new Error(`task ${taskId} was never submitted`))
+              : entry.report(outcome)
           }),
         rejectNext: (code, message) => Ref.set(rejection, Option.some({ code, message }))
       })

@@ -27,7 +27,14 @@ export interface MemoryBankShape {
   /** While false, every call fails with BankUnavailable. */
   readonly setAvailable: (available: boolean) => Effect.Effect<void>
   /** Invoices issued so far, oldest first. */
-  readonly issued: Effect.Effect<ReadonlyArray<{ readonly invoiceId: string; readonly bankInvoiceId: string; readonly amountRub: number; readonly status: InvoiceStatus }>>
+  readonly issued: Effect.Effect<
+    ReadonlyArray<{
+      readonly invoiceId: string
+      readonly bankInvoiceId: string
+      readonly amountRub: number
+      readonly status: InvoiceStatus
+    }>
+  >
   /** How many status reads the bank answered (a test can see that Frank asked). */
   readonly statusReads: Effect.Effect<number>
 }
@@ -43,13 +50,17 @@ export const MemoryBankLive: Layer.Layer<BankGateway | MemoryBank> = Layer.effec
     let reads = 0
 
     const guard = <A>(f: () => A): Effect.Effect<A, BankUnavailable> =>
-      Effect.suspend(() => (available ? Effect.sync(f) : Effect.fail(new BankUnavailable({ message: "scripted bank: unavailable" }))))
+      Effect.suspend(() =>
+        available ? Effect.sync(f) : Effect.fail(new BankUnavailable({ message: "scripted bank: unavailable" }))
+      )
 
     const find = (ref: BankInvoiceRef): Effect.Effect<BankSideInvoice, BankUnavailable> =>
-      Effect.flatMap(guard(() => byBankId.get(ref.bankInvoiceId)), (found) =>
-        found === undefined || found.partnerId !== ref.partnerId
-          ? Effect.fail(new BankUnavailable({ message: `scripted bank: no invoice ${ref.bankInvoiceId}` }))
-          : Effect.succeed(found)
+      Effect.flatMap(
+        guard(() => byBankId.get(ref.bankInvoiceId)),
+        (found) =>
+          found === undefined || found.partnerId !== ref.partnerId
+            ? Effect.fail(new BankUnavailable({ message: `scripted bank: no invoice ${ref.bankInvoiceId}` }))
+            : Effect.succeed(found)
       )
 
     const gateway: BankGatewayShape = {
@@ -57,18 +68,37 @@ export const MemoryBankLive: Layer.Layer<BankGateway | MemoryBank> = Layer.effec
         guard(() => {
           const n = byBankId.size + 1
           const bankInvoiceId = `mb_${n}`
-          const record: BankSideInvoice = { partnerId: request.partnerId, invoiceId: request.invoiceId, bankInvoiceId, amountRub: request.amountRub, status: "issued" }
+          const record: BankSideInvoice = {
+            partnerId: request.partnerId,
+            invoiceId: request.invoiceId,
+            bankInvoiceId,
+            amountRub: request.amountRub,
+            status: "issued"
+          }
           byBankId.set(bankInvoiceId, record)
           byInvoiceId.set(request.invoiceId, record)
-          return { bankInvoiceId, number: String(n), status: "issued" as const, dueAt: request.issuedAt + MEMORY_BANK_TERM_MS }
+          return {
+            bankInvoiceId,
+            number: String(n),
+            status: "issued" as const,
+            dueAt: request.issuedAt + MEMORY_BANK_TERM_MS
+          }
         }),
       fetchStatus: (ref) =>
         Effect.map(find(ref), (found) => {
           reads++
           return { status: found.status }
         }),
-      fetchPdf: (ref) => Effect.map(find(ref), (found) => ({ _tag: "Redirect" as const, url: `${MEMORY_BANK_BASE_URL}/invoices/${found.bankInvoiceId}.pdf` })),
-      createSbpLink: (ref) => Effect.map(find(ref), (found) => ({ url: `${MEMORY_BANK_BASE_URL}/sbp/${found.bankInvoiceId}`, expiresAt: null }))
+      fetchPdf: (ref) =>
+        Effect.map(find(ref), (found) => ({
+          _tag: "Redirect" as const,
+          url: `${MEMORY_BANK_BASE_URL}/invoices/${found.bankInvoiceId}.pdf`
+        })),
+      createSbpLink: (ref) =>
+        Effect.map(find(ref), (found) => ({
+          url: `${MEMORY_BANK_BASE_URL}/sbp/${found.bankInvoiceId}`,
+          expiresAt: null
+        }))
     }
 
     const control: MemoryBankShape = {
@@ -83,7 +113,12 @@ export const MemoryBankLive: Layer.Layer<BankGateway | MemoryBank> = Layer.effec
           available = value
         }),
       issued: Effect.sync(() =>
-        [...byBankId.values()].map((i) => ({ invoiceId: i.invoiceId, bankInvoiceId: i.bankInvoiceId, amountRub: i.amountRub, status: i.status }))
+        [...byBankId.values()].map((i) => ({
+          invoiceId: i.invoiceId,
+          bankInvoiceId: i.bankInvoiceId,
+          amountRub: i.amountRub,
+          status: i.status
+        }))
       ),
       statusReads: Effect.sync(() => reads)
     }

@@ -67,7 +67,8 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
           })
           if (Either.isLeft(decided)) return Effect.fail(decided.left)
           const d = decided.right
-          if (!totalsAreValid(d.totals)) return Effect.dieMessage(`ledger invariant broken: ${JSON.stringify(d.totals)}`)
+          if (!totalsAreValid(d.totals))
+            return Effect.dieMessage(`ledger invariant broken: ${JSON.stringify(d.totals)}`)
           for (const e of d.entries) {
             const stored: LedgerEntry = { ...e, seq: ++seq }
             b.entries.push(stored)
@@ -88,7 +89,8 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
     countEntries: (partnerId, filter) => Effect.sync(() => newestFirst(partnerId, filter).length),
     streamEntries: (partnerId, filter, maxRows) =>
       Stream.suspend(() => Stream.fromChunk(Chunk.unsafeFromArray(newestFirst(partnerId, filter).slice(0, maxRows)))),
-    usageByDay: (partnerId, fromMs, untilMs) => Effect.sync(() => sumUsageByDay(peek(partnerId)?.entries ?? [], fromMs, untilMs)),
+    usageByDay: (partnerId, fromMs, untilMs) =>
+      Effect.sync(() => sumUsageByDay(peek(partnerId)?.entries ?? [], fromMs, untilMs)),
     assignedPlan: (partnerId) => Effect.sync(() => peek(partnerId)?.plan ?? "base"),
     setAssignedPlan: (partnerId, plan) =>
       lock.withPermits(1)(

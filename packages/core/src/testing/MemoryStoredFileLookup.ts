@@ -18,7 +18,9 @@ export const MemoryStoredFileLookup: Layer.Layer<StoredFileLookup | OwnedFiles> 
   Effect.sync(() => {
     const owned = new Set<string>()
     const key = (partnerId: string, fileId: string) => `${partnerId}\u0000${fileId.toLowerCase()}`
-    return Context.make(StoredFileLookup, { owns: (partnerId, fileId) => Effect.sync(() => owned.has(key(partnerId, fileId))) }).pipe(
+    return Context.make(StoredFileLookup, {
+      owns: (partnerId, fileId) => Effect.sync(() => owned.has(key(partnerId, fileId)))
+    }).pipe(
       Context.add(OwnedFiles, {
         add: (partnerId, fileId) =>
           Effect.sync(() => {

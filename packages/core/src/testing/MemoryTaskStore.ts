@@ -24,7 +24,10 @@ export const makeMemoryTaskStore = Effect.gen(function* () {
     create: <E>(task: Task, alongside: Effect.Effect<void, E | StoreError>) =>
       lock.withPermits(1)(
         Effect.suspend((): Effect.Effect<{ readonly task: Task; readonly created: boolean }, E | StoreError> => {
-          const earlier = task.idempotencyKey === null ? undefined : partnerTasks(task.partnerId).find((t) => t.idempotencyKey === task.idempotencyKey)
+          const earlier =
+            task.idempotencyKey === null
+              ? undefined
+              : partnerTasks(task.partnerId).find((t) => t.idempotencyKey === task.idempotencyKey)
           if (earlier !== undefined) return Effect.succeed({ task: earlier, created: false })
           return Effect.map(alongside, () => {
             tasks.set(key(task.partnerId, task.id), task)
@@ -50,17 +53,23 @@ export const makeMemoryTaskStore = Effect.gen(function* () {
       alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>
     ) =>
       lock.withPermits(1)(
-        Effect.suspend((): Effect.Effect<{ readonly task: Task; readonly changed: boolean } | undefined, E | StoreError> => {
-          const current = tasks.get(key(partnerId, id))
-          if (current === undefined) return Effect.succeed(undefined)
-          const change = decide(current)
-          if (change === undefined) return Effect.succeed({ task: current, changed: false })
-          return Effect.map(alongside(change, current), () => {
-            tasks.set(key(partnerId, id), change.task)
-            if (change.content !== undefined) contents.set(key(partnerId, id), { mimeType: change.content.mimeType, bytes: change.content.bytes.slice() })
-            return { task: change.task, changed: true }
-          })
-        })
+        Effect.suspend(
+          (): Effect.Effect<{ readonly task: Task; readonly changed: boolean } | undefined, E | StoreError> => {
+            const current = tasks.get(key(partnerId, id))
+            if (current === undefined) return Effect.succeed(undefined)
+            const change = decide(current)
+            if (change === undefined) return Effect.succeed({ task: current, changed: false })
+            return Effect.map(alongside(change, current), () => {
+              tasks.set(key(partnerId, id), change.task)
+              if (change.content !== undefined)
+                contents.set(key(partnerId, id), {
+                  mimeType: change.content.mimeType,
+                  bytes: change.content.bytes.slice()
+                })
+              return { task: change.task, changed: true }
+            })
+          }
+        )
       ),
 
     content: (partnerId, id) => Effect.sync(() => contents.get(key(partnerId, id))),

@@ -48,7 +48,8 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
     const e = endpoints.get(key(partnerId, id))
     return e !== undefined && e.deletedAt === null ? e : undefined
   }
-  const liveOf = (partnerId: string) => [...endpoints.values()].filter((e) => e.partnerId === partnerId && e.deletedAt === null)
+  const liveOf = (partnerId: string) =>
+    [...endpoints.values()].filter((e) => e.partnerId === partnerId && e.deletedAt === null)
 
   const store: WebhookStoreShape = {
     insertEndpoint: (endpoint, maxPerPartner) =>
@@ -58,7 +59,12 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         return true
       }),
 
-    listEndpoints: (partnerId) => locked(() => liveOf(partnerId).sort((a, b) => a.createdAt - b.createdAt || byId(a, b)).map(publicEndpoint)),
+    listEndpoints: (partnerId) =>
+      locked(() =>
+        liveOf(partnerId)
+          .sort((a, b) => a.createdAt - b.createdAt || byId(a, b))
+          .map(publicEndpoint)
+      ),
 
     getEndpoint: (partnerId, id) =>
       locked(() => {
@@ -79,8 +85,17 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
       locked(() => {
         const e = live(partnerId, id)
         if (e === undefined) return false
-        endpoints.set(key(partnerId, id), { ...e, active: false, secret: "", previousSecret: null, previousSecretValidUntil: null, updatedAt: now, deletedAt: now })
-        for (const [k, d] of deliveries) if (d.partnerId === partnerId && d.endpointId === id && d.status === "pending") deliveries.delete(k)
+        endpoints.set(key(partnerId, id), {
+          ...e,
+          active: false,
+          secret: "",
+          previousSecret: null,
+          previousSecretValidUntil: null,
+          updatedAt: now,
+          deletedAt: now
+        })
+        for (const [k, d] of deliveries)
+          if (d.partnerId === partnerId && d.endpointId === id && d.status === "pending") deliveries.delete(k)
         return true
       }),
 
@@ -126,7 +141,13 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
     claimDue: (now, leaseMs, limit, claimToken) =>
       locked(() => {
         const due = [...deliveries.values()]
-          .filter((d) => d.status === "pending" && d.nextAttemptAt !== null && d.nextAttemptAt <= now && live(d.partnerId, d.endpointId)?.active === true)
+          .filter(
+            (d) =>
+              d.status === "pending" &&
+              d.nextAttemptAt !== null &&
+              d.nextAttemptAt <= now &&
+              live(d.partnerId, d.endpointId)?.active === true
+          )
           .sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0))
           .slice(0, limit)
         const claimed: Array<ClaimedDelivery> = []
@@ -165,7 +186,14 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
           recorded.push(claim.id)
           // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
           if (next.status === "pending" && live(d.partnerId, d.endpointId) === undefined) deliveries.delete(k)
-          else deliveries.set(k, { ...d, ...next, claimToken: null, updatedAt: now, attemptLog: [...d.attemptLog, attempt] })
+          else
+            deliveries.set(k, {
+              ...d,
+              ...next,
+              claimToken: null,
+              updatedAt: now,
+              attemptLog: [...d.attemptLog, attempt]
+            })
         }
         return recorded
       }),
@@ -177,7 +205,8 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
       locked(() => {
         let n = 0
         for (const [k, e] of endpoints) {
-          if (e.previousSecret === null || e.previousSecretValidUntil === null || e.previousSecretValidUntil > now) continue
+          if (e.previousSecret === null || e.previousSecretValidUntil === null || e.previousSecretValidUntil > now)
+            continue
           endpoints.set(k, { ...e, previousSecret: null, previousSecretValidUntil: null })
           n++
         }
@@ -190,8 +219,20 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         for (const [k, d] of deliveries) {
           const t = transition(d, { _tag: "LeaseExpired" }, now)
           if (t._tag === "Rejected") continue
-          const unknown: AttemptRecord = { attempt: d.attempts, startedAt: now, durationMs: 0, responseStatus: null, error: "outcome unknown: the worker stopped mid-request" }
-          deliveries.set(k, { ...d, ...t.state, claimToken: null, updatedAt: now, attemptLog: [...d.attemptLog, unknown] })
+          const unknown: AttemptRecord = {
+            attempt: d.attempts,
+            startedAt: now,
+            durationMs: 0,
+            responseStatus: null,
+            error: "outcome unknown: the worker stopped mid-request"
+          }
+          deliveries.set(k, {
+            ...d,
+            ...t.state,
+            claimToken: null,
+            updatedAt: now,
+            attemptLog: [...d.attemptLog, unknown]
+          })
           n++
         }
         return n
@@ -202,7 +243,11 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         let next: number | undefined
         for (const d of deliveries.values()) {
           const at =
-            d.status === "pending" && live(d.partnerId, d.endpointId)?.active === true ? d.nextAttemptAt : d.status === "delivering" ? d.leaseUntil : null
+            d.status === "pending" && live(d.partnerId, d.endpointId)?.active === true
+              ? d.nextAttemptAt
+              : d.status === "delivering"
+                ? d.leaseUntil
+                : null
           if (at !== null && (next === undefined || at < next)) next = at
         }
         for (const e of endpoints.values()) {
@@ -218,7 +263,8 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         let oldestDueAt: number | undefined
         for (const d of deliveries.values()) {
           const at = d.nextAttemptAt
-          if (d.status !== "pending" || at === null || at > now || live(d.partnerId, d.endpointId)?.active !== true) continue
+          if (d.status !== "pending" || at === null || at > now || live(d.partnerId, d.endpointId)?.active !== true)
+            continue
           count++
           if (oldestDueAt === undefined || at < oldestDueAt) oldestDueAt = at
         }
@@ -238,7 +284,10 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
           .sort((a, b) => b.createdAt - a.createdAt || byId(b, a))
         const page = rows.slice(0, limit).map(toRecord)
         const last = page[page.length - 1]
-        return { deliveries: page, next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null }
+        return {
+          deliveries: page,
+          next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : null
+        }
       }),
 
     getDelivery: (partnerId, id) =>

@@ -29,7 +29,10 @@ export interface ScriptedMediaShape {
   readonly fetched: Effect.Effect<ReadonlyArray<string>>
 }
 
-export class ScriptedMedia extends Context.Tag("@frank/core/testing/ScriptedMedia")<ScriptedMedia, ScriptedMediaShape>() {}
+export class ScriptedMedia extends Context.Tag("@frank/core/testing/ScriptedMedia")<
+  ScriptedMedia,
+  ScriptedMediaShape
+>() {}
 
 const isUtf8Text = (bytes: Uint8Array): string | undefined => {
   if (bytes.includes(0)) return "it contains a NUL byte"
@@ -57,8 +60,14 @@ export const ScriptedMediaLive: Layer.Layer<ScriptedMedia | MediaFetcher | Media
           Effect.suspend((): Effect.Effect<SpooledMedia, ImportSourceUnavailable | ImportTooLarge> => {
             fetched.push(url.href)
             const file = files.get(url.href)
-            if (file === undefined) return Effect.fail(new ImportSourceUnavailable({ message: "the source answered HTTP 404" }))
-            if (file.bytes.length > maxBytes) return Effect.fail(new ImportTooLarge({ message: `the file is larger than the limit of ${describeBytes(maxBytes)} for this kind` }))
+            if (file === undefined)
+              return Effect.fail(new ImportSourceUnavailable({ message: "the source answered HTTP 404" }))
+            if (file.bytes.length > maxBytes)
+              return Effect.fail(
+                new ImportTooLarge({
+                  message: `the file is larger than the limit of ${describeBytes(maxBytes)} for this kind`
+                })
+              )
             const media: SpooledMedia = {
               sizeBytes: file.bytes.length,
               stream: Stream.make(file.bytes),
@@ -76,7 +85,11 @@ export const ScriptedMediaLive: Layer.Layer<ScriptedMedia | MediaFetcher | Media
             if (file.probeError !== undefined) return Effect.fail(file.probeError)
             if (format.measure === "text") {
               const problem = isUtf8Text(file.bytes)
-              return problem === undefined ? Effect.succeed({}) : Effect.fail(new ImportTextNotUtf8({ message: `the ${format.name} file must be UTF-8 text: ${problem}` }))
+              return problem === undefined
+                ? Effect.succeed({})
+                : Effect.fail(
+                    new ImportTextNotUtf8({ message: `the ${format.name} file must be UTF-8 text: ${problem}` })
+                  )
             }
             return Effect.succeed(file.probed ?? {})
           })

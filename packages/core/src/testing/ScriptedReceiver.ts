@@ -31,7 +31,10 @@ export interface ScriptedReceiverShape {
   readonly received: Effect.Effect<ReadonlyArray<ReceivedRequest>>
 }
 
-export class ScriptedReceiver extends Context.Tag("@frank/core/testing/ScriptedReceiver")<ScriptedReceiver, ScriptedReceiverShape>() {}
+export class ScriptedReceiver extends Context.Tag("@frank/core/testing/ScriptedReceiver")<
+  ScriptedReceiver,
+  ScriptedReceiverShape
+>() {}
 
 const decoder = new TextDecoder()
 
@@ -53,9 +56,13 @@ export const makeScriptedReceiver = (defaultAnswer: ScriptedAnswer = 200) =>
     const send = (request: AttemptRequest): Effect.Effect<AttemptOutcome> =>
       Effect.gen(function* () {
         const answer = yield* nextAnswer(request.url)
-        if (answer === "connection-error") return { _tag: "ConnectionFailed", message: "connection refused (scripted)" } as const
+        if (answer === "connection-error")
+          return { _tag: "ConnectionFailed", message: "connection refused (scripted)" } as const
         const at = yield* Clock.currentTimeMillis
-        yield* Ref.update(log, (l) => [...l, { url: request.url, headers: request.headers, body: decoder.decode(request.body), at, answer }])
+        yield* Ref.update(log, (l) => [
+          ...l,
+          { url: request.url, headers: request.headers, body: decoder.decode(request.body), at, answer }
+        ])
         if (answer === "crash") return yield* Effect.interrupt
         if (answer === "timeout") return { _tag: "TimedOut" } as const
         return { _tag: "Answered", status: answer } as const
@@ -74,7 +81,9 @@ export const makeScriptedReceiver = (defaultAnswer: ScriptedAnswer = 200) =>
   })
 
 /** Provides both the ScriptedReceiver (to script and inspect) and the WebhookTransport it implements. */
-export const ScriptedReceiverLive = (defaultAnswer: ScriptedAnswer = 200): Layer.Layer<ScriptedReceiver | WebhookTransport> =>
+export const ScriptedReceiverLive = (
+  defaultAnswer: ScriptedAnswer = 200
+): Layer.Layer<ScriptedReceiver | WebhookTransport> =>
   Layer.effectContext(
     Effect.map(makeScriptedReceiver(defaultAnswer), ({ receiver, transport }) =>
       Context.make(ScriptedReceiver, receiver).pipe(Context.add(WebhookTransport, transport))

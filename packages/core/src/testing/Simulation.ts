@@ -45,7 +45,10 @@ export class Simulation extends Context.Tag("@frank/core/testing/Simulation")<Si
             const next = yield* worker.nextWakeAt
             if (next === undefined || next > target) break
             // runDue handled everything due at `now`; a wake time not after it would never progress.
-            if (next <= now) return yield* Effect.dieMessage(`simulation stuck at ${now}: the store reports work due at ${next} that the worker does not take`)
+            if (next <= now)
+              return yield* Effect.dieMessage(
+                `simulation stuck at ${now}: the store reports work due at ${next} that the worker does not take`
+              )
             yield* TestClock.setTime(next)
           }
           yield* TestClock.setTime(target)
@@ -78,7 +81,9 @@ export const SimulationEngine = (options: SimulationOptions = {}) => {
     ScriptedReceiverLive(options.defaultAnswer ?? 200)
   )
   const outbox = Outbox.layer
-  const services = Layer.mergeAll(Ledger.layer, Webhooks.layer, DeliveryWorker.layer(defaultWorkerConfig)).pipe(Layer.provideMerge(outbox))
+  const services = Layer.mergeAll(Ledger.layer, Webhooks.layer, DeliveryWorker.layer(defaultWorkerConfig)).pipe(
+    Layer.provideMerge(outbox)
+  )
   return Simulation.layer.pipe(Layer.provideMerge(services), Layer.provideMerge(stores), Layer.provideMerge(base))
 }
 

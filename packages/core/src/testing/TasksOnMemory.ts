@@ -12,5 +12,12 @@ import { MemoryTaskStore } from "./MemoryTaskStore.js"
 
 export const TasksOnMemory = (publicBaseUrl = "http://localhost") =>
   Tasks.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(MemoryTaskStore, MemoryStoredFileLookup, ManualGenerationProvider, TaskSettings.layer({ publicBaseUrl })))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        MemoryTaskStore,
+        MemoryStoredFileLookup,
+        ManualGenerationProvider,
+        TaskSettings.layer({ publicBaseUrl })
+      )
+    )
   )

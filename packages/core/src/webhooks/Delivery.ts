@@ -77,7 +77,8 @@ export interface DeliveryPage {
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
 
-export const encodeCursor = (c: DeliveryCursor): string => btoa(`${c.createdAt}:${c.id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+export const encodeCursor = (c: DeliveryCursor): string =>
+  btoa(`${c.createdAt}:${c.id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 
 export const decodeCursor = (raw: string): Either.Either<DeliveryCursor, string> => {
   try {

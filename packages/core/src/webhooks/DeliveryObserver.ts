@@ -21,4 +21,7 @@ export interface DeliveryObserverShape {
   readonly leasesExpired: (count: number) => Effect.Effect<void>
 }
 
-export class DeliveryObserver extends Context.Tag("@frank/core/DeliveryObserver")<DeliveryObserver, DeliveryObserverShape>() {}
+export class DeliveryObserver extends Context.Tag("@frank/core/DeliveryObserver")<
+  DeliveryObserver,
+  DeliveryObserverShape
+>() {}

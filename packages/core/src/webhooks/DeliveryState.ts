@@ -35,17 +35,31 @@ export type Transition =
   | { readonly _tag: "Rejected"; readonly reason: "not_due" | "not_delivering" | "not_replayable" | "lease_active" }
 
 const moved = (state: DeliveryState): Transition => ({ _tag: "Moved", state })
-const rejected = (reason: Extract<Transition, { _tag: "Rejected" }>["reason"]): Transition => ({ _tag: "Rejected", reason })
+const rejected = (reason: Extract<Transition, { _tag: "Rejected" }>["reason"]): Transition => ({
+  _tag: "Rejected",
+  reason
+})
 
-export const initialDelivery = (now: number): DeliveryState => ({ status: "pending", attempts: 0, nextAttemptAt: now, leaseUntil: null })
+export const initialDelivery = (now: number): DeliveryState => ({
+  status: "pending",
+  attempts: 0,
+  nextAttemptAt: now,
+  leaseUntil: null
+})
 
-export const isReplayable = (status: DeliveryStatus): boolean => status === "uncertain" || status === "dead_lettered" || status === "delivered"
+export const isReplayable = (status: DeliveryStatus): boolean =>
+  status === "uncertain" || status === "dead_lettered" || status === "delivered"
 
 export const transition = (s: DeliveryState, input: DeliveryInput, now: number): Transition => {
   switch (input._tag) {
     case "Claim":
       if (s.status !== "pending" || s.nextAttemptAt === null || s.nextAttemptAt > now) return rejected("not_due")
-      return moved({ status: "delivering", attempts: s.attempts + 1, nextAttemptAt: null, leaseUntil: now + input.leaseMs })
+      return moved({
+        status: "delivering",
+        attempts: s.attempts + 1,
+        nextAttemptAt: null,
+        leaseUntil: now + input.leaseMs
+      })
     case "Succeeded":
       if (s.status !== "delivering") return rejected("not_delivering")
       return moved({ status: "delivered", attempts: s.attempts, nextAttemptAt: null, leaseUntil: null })

@@ -7,7 +7,22 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks; `runDue` performs everything
  * due at the current instant and returns, which is what simulations under TestClock step with.
  */
-import { Cause, Chunk, Clock, Context, Duration, Effect, Either, Exit, Fiber, FiberSet, Layer, Option, Queue, Runtime } from "effect"
+import {
+  Cause,
+  Chunk,
+  Clock,
+  Context,
+  Duration,
+  Effect,
+  Either,
+  Exit,
+  Fiber,
+  FiberSet,
+  Layer,
+  Option,
+  Queue,
+  Runtime
+} from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { attemptRequest, attemptRequestNow } from "./attemptRequest.js"
@@ -89,7 +104,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         const report = (what: string, effect: (o: DeliveryObserverShape) => Effect.Effect<void>): Effect.Effect<void> =>
           Option.match(observer, {
             onNone: () => Effect.void,
-            onSome: (o) => Effect.catchAllDefect(effect(o), (defect) => Effect.logError(`delivery observer: ${what} failed`, defect))
+            onSome: (o) =>
+              Effect.catchAllDefect(effect(o), (defect) => Effect.logError(`delivery observer: ${what} failed`, defect))
           })
         /** Reports the attempts of `finished` the store recorded (`ids`): an outcome fenced off by a lost claim was counted as uncertain already. */
         const reportRecorded = (finished: ReadonlyArray<FinishedAttempt>, ids: ReadonlyArray<string>) => {
@@ -115,20 +131,24 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
          * ends. An attempt that could not be signed (a defect) is logged and left to its lease
          * without holding up the others. Interruption records nothing.
          */
-        const attemptBatch = (claims: ReadonlyArray<ClaimedDelivery>, onFinished: (f: FinishedAttempt) => void, slots: BatchSlots): Effect.Effect<void> =>
-          Effect.flatMap(Effect.all([Effect.clock, Effect.runtime<never>(), WebhookSigner]), ([clock, runtime, signer]) => {
-            const startedAt = clock.unsafeCurrentTimeMillis()
-            // Bound: an embedder's class-based signer keeps its `this`, as the transport and wake-up do.
-            const signNow = signer.signNow?.bind(signer)
-            // A synchronous signer signs the batch in a plain loop: an Effect per attempt costs
-            // more than the HMAC itself (bench/webhooks).
-            const signing: Effect.Effect<ReadonlyArray<Exit.Exit<AttemptRequest>>> =
-              signNow === undefined
-                ? Effect.forEach(claims, (c) => Effect.exit(attemptRequest(c, startedAt)))
-                : Effect.sync(() => claims.map((c) => signedNow(c, startedAt, signNow)))
-            return Effect.flatMap(
-              signing,
-              (signed) => {
+        const attemptBatch = (
+          claims: ReadonlyArray<ClaimedDelivery>,
+          onFinished: (f: FinishedAttempt) => void,
+          slots: BatchSlots
+        ): Effect.Effect<void> =>
+          Effect.flatMap(
+            Effect.all([Effect.clock, Effect.runtime<never>(), WebhookSigner]),
+            ([clock, runtime, signer]) => {
+              const startedAt = clock.unsafeCurrentTimeMillis()
+              // Bound: an embedder's class-based signer keeps its `this`, as the transport and wake-up do.
+              const signNow = signer.signNow?.bind(signer)
+              // A synchronous signer signs the batch in a plain loop: an Effect per attempt costs
+              // more than the HMAC itself (bench/webhooks).
+              const signing: Effect.Effect<ReadonlyArray<Exit.Exit<AttemptRequest>>> =
+                signNow === undefined
+                  ? Effect.forEach(claims, (c) => Effect.exit(attemptRequest(c, startedAt)))
+                  : Effect.sync(() => claims.map((c) => signedNow(c, startedAt, signNow)))
+              return Effect.flatMap(signing, (signed) => {
                 const requests: Array<AttemptRequest> = []
                 // requests[j] is the attempt on claims[claimIndex[j]].
                 const claimIndex: Array<number> = []
@@ -139,7 +159,9 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                     claimIndex.push(i)
                   } else {
                     slots.settle(i)
-                    Runtime.runFork(runtime)(Effect.logError(`delivery ${claims[i]?.id}: could not sign the attempt`, exit.cause))
+                    Runtime.runFork(runtime)(
+                      Effect.logError(`delivery ${claims[i]?.id}: could not sign the attempt`, exit.cause)
+                    )
                   }
                 }
                 if (requests.length === 0) return Effect.void
@@ -153,12 +175,14 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                   if (Either.isRight(finished)) onFinished(finished.right)
                   else Runtime.runFork(runtime)(Effect.logError(finished.left))
                 })
-              }
-            )
-          })
+              })
+            }
+          )
 
         const claim = (limit: number) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${++claimsMade}`))
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${++claimsMade}`)
+          )
 
         /**
          * The periodic upkeep: leases that ran out become uncertain, previous secrets whose
@@ -166,11 +190,16 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
          * and deletions cut short after their first step lose their pending deliveries.
          */
         const sweep = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.all([
-            Effect.tap(store.expireLeases(now), (expired) => (expired > 0 ? report("leasesExpired", (o) => o.leasesExpired(expired)) : Effect.void)),
-            store.dropExpiredSecrets(now),
-            store.purgeDeletedEndpoints(now)
-          ], { discard: true })
+          Effect.all(
+            [
+              Effect.tap(store.expireLeases(now), (expired) =>
+                expired > 0 ? report("leasesExpired", (o) => o.leasesExpired(expired)) : Effect.void
+              ),
+              store.dropExpiredSecrets(now),
+              store.purgeDeletedEndpoints(now)
+            ],
+            { discard: true }
+          )
         )
 
         /** Writes a batch's outcomes (the step-by-step path); a store failure leaves the claims to their leases. */
@@ -231,7 +260,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                   const written = yield* Effect.exit(store.finishAttempts(batch, now))
                   // The claims stay with their leases: those deliveries become uncertain.
                   if (written._tag === "Failure")
-                    for (const f of batch) yield* Effect.logError(`delivery ${f.claim.id}: could not record the attempt`, written.cause)
+                    for (const f of batch)
+                      yield* Effect.logError(`delivery ${f.claim.id}: could not record the attempt`, written.cause)
                   else yield* reportRecorded(batch, written.value)
                   unwritten -= batch.length
                   yield* wakeup.signal
@@ -242,7 +272,10 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
             const refillAt = Math.max(1, Math.floor(config.concurrency / 4))
             const runtime = yield* Effect.runtime<never>()
             // Called through the service, so an embedder's class-based wake-up keeps its `this`.
-            const signalNow = wakeup.unsafeSignal !== undefined ? () => wakeup.unsafeSignal?.() : () => Runtime.runFork(runtime)(wakeup.signal)
+            const signalNow =
+              wakeup.unsafeSignal !== undefined
+                ? () => wakeup.unsafeSignal?.()
+                : () => Runtime.runFork(runtime)(wakeup.signal)
             // Freed slots wake the loop only when that can change its decision: the free slots just
             // reached the refill threshold, or nothing is in flight any more. (Waking it on every
             // attempt costs a loop turn per delivery for nothing.)
@@ -278,7 +311,9 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                     inflight,
                     restore(attemptBatch(batch, recordQueued, slots)).pipe(
                       Effect.catchAllCause((cause) =>
-                        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError("delivery worker: an attempt batch failed", cause)
+                        Cause.isInterruptedOnly(cause)
+                          ? Effect.failCause(cause)
+                          : Effect.logError("delivery worker: an attempt batch failed", cause)
                       ),
                       Effect.ensuring(Effect.sync(() => slots.close()))
                     )
@@ -302,7 +337,10 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                 const wanted = Math.min(free, config.batchSize)
                 // Small refills cost a claim statement per delivery; wait for a quarter of the slots
                 // unless nothing is in flight (then any free slot is worth a claim).
-                const batch = wanted > 0 && !backlog && (free >= refillAt || inFlight === 0) ? yield* claimAndStart(wanted) : undefined
+                const batch =
+                  wanted > 0 && !backlog && (free >= refillAt || inFlight === 0)
+                    ? yield* claimAndStart(wanted)
+                    : undefined
                 // A full batch may mean more is due: go again.
                 if (batch !== undefined && batch.length === wanted) continue
                 if (batch === undefined) {
@@ -321,7 +359,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                 }
                 // Overdue since before the last sweep: rows another instance holds or is claiming
                 // right now. Polling for them with no pause would only load the database.
-                const waitMs = due === undefined || due <= at ? config.pollIntervalMs : Math.min(config.pollIntervalMs, due - at)
+                const waitMs =
+                  due === undefined || due <= at ? config.pollIntervalMs : Math.min(config.pollIntervalMs, due - at)
                 yield* Effect.raceFirst(wakeup.await, Effect.sleep(Duration.millis(waitMs)))
               }
             })
@@ -346,7 +385,10 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
                     Fiber.await(writerFiber)
                   ])
                 ).pipe(Effect.timeout(Duration.millis(config.drainMs)), Effect.option)
-                if (Option.isNone(drained)) yield* Effect.logWarning("delivery worker: in-flight attempts did not finish in time; their deliveries will become uncertain")
+                if (Option.isNone(drained))
+                  yield* Effect.logWarning(
+                    "delivery worker: in-flight attempts did not finish in time; their deliveries will become uncertain"
+                  )
                 yield* Fiber.interrupt(writerFiber)
               }).pipe(Effect.ignore)
             )

@@ -66,7 +66,9 @@ export const signingSecrets = (
 ): { readonly current: string; readonly previous: string | null } => ({
   current: endpoint.secret,
   previous:
-    endpoint.previousSecret !== null && endpoint.previousSecretValidUntil !== null && now < endpoint.previousSecretValidUntil
+    endpoint.previousSecret !== null &&
+    endpoint.previousSecretValidUntil !== null &&
+    now < endpoint.previousSecretValidUntil
       ? endpoint.previousSecret
       : null
 })

@@ -33,7 +33,8 @@ export type EventTarget = { readonly _tag: "Subscribers" } | { readonly _tag: "E
 export const toSubscribers: EventTarget = { _tag: "Subscribers" }
 
 /** UUID v5 of `partnerId:eventType:sourceId` (ARCHITECTURE §5 "event ids"). */
-export const sourceEventId = (partnerId: string, type: EventType, sourceId: string): string => derivedId(`${partnerId}:${type}:${sourceId}`)
+export const sourceEventId = (partnerId: string, type: EventType, sourceId: string): string =>
+  derivedId(`${partnerId}:${type}:${sourceId}`)
 
 export const encodeEnvelope = (event: Omit<WebhookEvent, "payload">, data: Readonly<Record<string, unknown>>): string =>
   JSON.stringify({

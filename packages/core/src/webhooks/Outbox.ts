@@ -10,7 +10,14 @@ import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { EventAnnouncer } from "./EventAnnouncer.js"
-import { type EventDraft, type EventTarget, encodeEnvelope, sourceEventId, toSubscribers, type WebhookEvent } from "./Event.js"
+import {
+  type EventDraft,
+  type EventTarget,
+  encodeEnvelope,
+  sourceEventId,
+  toSubscribers,
+  type WebhookEvent
+} from "./Event.js"
 import { isLow, LOW_BALANCE_INTERVAL_MS, lowBalanceEvent } from "./ledgerEvents.js"
 import { WebhookStore } from "./WebhookStore.js"
 
@@ -48,7 +55,8 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
       const emit: OutboxShape["emit"] = (partnerId, draft, target = toSubscribers) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
-          const id = draft.sourceId === undefined ? yield* ids.next : sourceEventId(partnerId, draft.type, draft.sourceId)
+          const id =
+            draft.sourceId === undefined ? yield* ids.next : sourceEventId(partnerId, draft.type, draft.sourceId)
           const head = { partnerId, id, type: draft.type, occurredAt: now }
           const event: WebhookEvent = { ...head, payload: encodeEnvelope(head, draft.data) }
           const deliveries = yield* store.appendEvent(event, target, now)
@@ -65,7 +73,10 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
           : Effect.succeed(0)
 
       // This process's worker first: it is the one that can attempt the delivery at once.
-      const wakeNow = Option.match(announcer, { onNone: () => wakeup.signal, onSome: (a) => Effect.zipRight(wakeup.signal, a.announce) })
+      const wakeNow = Option.match(announcer, {
+        onNone: () => wakeup.signal,
+        onSome: (a) => Effect.zipRight(wakeup.signal, a.announce)
+      })
       // A wake before the commit would cost every woken worker a claim that finds nothing, and,
       // with an announcer pausing between NOTIFYs, hold back the one after the commit.
       const inside = store.insideOpenTransaction

@@ -8,7 +8,10 @@ import { codedErrorFields } from "../codedError.js"
 
 const fields = codedErrorFields
 
-export class EndpointNotFound extends Schema.TaggedError<EndpointNotFound>()("EndpointNotFound", fields("WEBHOOK_ENDPOINT_NOT_FOUND", 404)) {}
+export class EndpointNotFound extends Schema.TaggedError<EndpointNotFound>()(
+  "EndpointNotFound",
+  fields("WEBHOOK_ENDPOINT_NOT_FOUND", 404)
+) {}
 export class EndpointLimitExceeded extends Schema.TaggedError<EndpointLimitExceeded>()(
   "EndpointLimitExceeded",
   fields("WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", 400)
@@ -19,16 +22,28 @@ export class EndpointUrlRejected extends Schema.TaggedError<EndpointUrlRejected>
   status: Schema.optionalWith(Schema.Literal(400), { default: () => 400 as const }),
   message: Schema.String
 }) {}
-export class EventTypeUnknown extends Schema.TaggedError<EventTypeUnknown>()("EventTypeUnknown", fields("WEBHOOK_EVENT_TYPE_UNKNOWN", 400)) {}
+export class EventTypeUnknown extends Schema.TaggedError<EventTypeUnknown>()(
+  "EventTypeUnknown",
+  fields("WEBHOOK_EVENT_TYPE_UNKNOWN", 400)
+) {}
 /** Several registration rules failed at once: every message, so one answer says everything that is wrong. */
 export class EndpointRequestInvalid extends Schema.TaggedError<EndpointRequestInvalid>()("EndpointRequestInvalid", {
   ...fields("VALIDATION_FAILED", 400),
   messages: Schema.Array(Schema.String)
 }) {}
-export class EndpointInactive extends Schema.TaggedError<EndpointInactive>()("EndpointInactive", fields("WEBHOOK_ENDPOINT_INACTIVE", 409)) {}
+export class EndpointInactive extends Schema.TaggedError<EndpointInactive>()(
+  "EndpointInactive",
+  fields("WEBHOOK_ENDPOINT_INACTIVE", 409)
+) {}
 
-export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", fields("DELIVERY_NOT_FOUND", 404)) {}
-export class DeliveryNotReplayable extends Schema.TaggedError<DeliveryNotReplayable>()("DeliveryNotReplayable", fields("DELIVERY_NOT_REPLAYABLE", 409)) {}
+export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()(
+  "DeliveryNotFound",
+  fields("DELIVERY_NOT_FOUND", 404)
+) {}
+export class DeliveryNotReplayable extends Schema.TaggedError<DeliveryNotReplayable>()(
+  "DeliveryNotReplayable",
+  fields("DELIVERY_NOT_REPLAYABLE", 409)
+) {}
 export class DeliveryEndpointDeleted extends Schema.TaggedError<DeliveryEndpointDeleted>()(
   "DeliveryEndpointDeleted",
   fields("DELIVERY_ENDPOINT_DELETED", 409)
@@ -37,6 +52,9 @@ export class DeliveryEndpointInactive extends Schema.TaggedError<DeliveryEndpoin
   "DeliveryEndpointInactive",
   fields("DELIVERY_ENDPOINT_INACTIVE", 409)
 ) {}
-export class DeliveryCursorInvalid extends Schema.TaggedError<DeliveryCursorInvalid>()("DeliveryCursorInvalid", fields("DELIVERY_CURSOR_INVALID", 400)) {}
+export class DeliveryCursorInvalid extends Schema.TaggedError<DeliveryCursorInvalid>()(
+  "DeliveryCursorInvalid",
+  fields("DELIVERY_CURSOR_INVALID", 400)
+) {}
 
 export type ReplayError = DeliveryNotFound | DeliveryNotReplayable | DeliveryEndpointDeleted | DeliveryEndpointInactive

@@ -11,7 +11,10 @@ export interface WebhookSettingsShape {
   readonly allowPrivateNetwork: boolean
 }
 
-export class WebhookSettings extends Context.Tag("@frank/core/WebhookSettings")<WebhookSettings, WebhookSettingsShape>() {
+export class WebhookSettings extends Context.Tag("@frank/core/WebhookSettings")<
+  WebhookSettings,
+  WebhookSettingsShape
+>() {
   static readonly production = Layer.succeed(WebhookSettings, { allowPrivateNetwork: false })
   static readonly layer = (settings: WebhookSettingsShape) => Layer.succeed(WebhookSettings, settings)
 }

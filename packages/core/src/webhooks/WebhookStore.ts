@@ -9,7 +9,14 @@
  */
 import { Context, type Effect, type Either } from "effect"
 import type { StoreError } from "../StoreError.js"
-import type { ClaimedDelivery, DeliveryCursor, DeliveryFilter, DeliveryPage, DeliveryRecord, FinishedAttempt } from "./Delivery.js"
+import type {
+  ClaimedDelivery,
+  DeliveryCursor,
+  DeliveryFilter,
+  DeliveryPage,
+  DeliveryRecord,
+  FinishedAttempt
+} from "./Delivery.js"
 import type { DeliveryState } from "./DeliveryState.js"
 import type { WebhookEndpoint } from "./Endpoint.js"
 import type { EventTarget, WebhookEvent } from "./Event.js"
@@ -64,19 +71,31 @@ export interface WebhookStoreShape {
    */
   readonly insideOpenTransaction?: Effect.Effect<boolean>
   /** Records a low-balance emission unless one was recorded less than `minIntervalMs` ago; true when recorded. */
-  readonly claimLowBalance: (partnerId: string, now: number, minIntervalMs: number) => Effect.Effect<boolean, StoreError>
+  readonly claimLowBalance: (
+    partnerId: string,
+    now: number,
+    minIntervalMs: number
+  ) => Effect.Effect<boolean, StoreError>
 
   /**
    * Claims up to `limit` due deliveries of active endpoints, oldest due first, skipping rows other
    * workers hold. `claimToken` must be new for every call: outcomes are fenced by it alone.
    */
-  readonly claimDue: (now: number, leaseMs: number, limit: number, claimToken: string) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError>
+  readonly claimDue: (
+    now: number,
+    leaseMs: number,
+    limit: number,
+    claimToken: string
+  ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError>
   /**
    * Records attempts and moves each delivery to its `next` state, only while its claim still
    * holds it (a claim lost to an expired lease records nothing). One write for the whole batch;
    * answers the ids of the deliveries whose attempt was recorded.
    */
-  readonly finishAttempts: (finished: ReadonlyArray<FinishedAttempt>, now: number) => Effect.Effect<ReadonlyArray<string>, StoreError>
+  readonly finishAttempts: (
+    finished: ReadonlyArray<FinishedAttempt>,
+    now: number
+  ) => Effect.Effect<ReadonlyArray<string>, StoreError>
   /**
    * Wipes every previous secret whose rotation window ended by `now` (spec "Secret rotation": after
    * the window the old secret is wiped, not merely unused); answers how many.

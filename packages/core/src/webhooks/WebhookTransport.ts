@@ -41,10 +41,16 @@ export interface WebhookTransportShape {
    * the attempts still in flight, which then report nothing — as `send`'s interruption does.
    * Without it the worker runs `send` in a fiber per attempt (`sendBatchWith`).
    */
-  readonly sendBatch?: (requests: ReadonlyArray<AttemptRequest>, onOutcome: (index: number, outcome: AttemptOutcome) => void) => Effect.Effect<void>
+  readonly sendBatch?: (
+    requests: ReadonlyArray<AttemptRequest>,
+    onOutcome: (index: number, outcome: AttemptOutcome) => void
+  ) => Effect.Effect<void>
 }
 
-export class WebhookTransport extends Context.Tag("@frank/core/WebhookTransport")<WebhookTransport, WebhookTransportShape>() {}
+export class WebhookTransport extends Context.Tag("@frank/core/WebhookTransport")<
+  WebhookTransport,
+  WebhookTransportShape
+>() {}
 
 /** 2xx is success; everything else, 3xx included, is a failed attempt. */
 export const isSuccess = (outcome: AttemptOutcome): boolean =>

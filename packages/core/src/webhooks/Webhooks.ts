@@ -8,8 +8,23 @@ import { Secrets, toBase64Url } from "../access/Secrets.js"
 import { Ids } from "../Ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
 import type { StoreError } from "../StoreError.js"
-import { type DeliveryFilter, type DeliveryPage, type DeliveryRecord, decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./Delivery.js"
-import { applyPatch, type EndpointPatch, MAX_ENDPOINTS_PER_PARTNER, rotate, SECRET_BYTES, SECRET_PREFIX, type WebhookEndpoint } from "./Endpoint.js"
+import {
+  type DeliveryFilter,
+  type DeliveryPage,
+  type DeliveryRecord,
+  decodeCursor,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE
+} from "./Delivery.js"
+import {
+  applyPatch,
+  type EndpointPatch,
+  MAX_ENDPOINTS_PER_PARTNER,
+  rotate,
+  SECRET_BYTES,
+  SECRET_PREFIX,
+  type WebhookEndpoint
+} from "./Endpoint.js"
 import { type EmittedEvent, Outbox } from "./Outbox.js"
 import { EventType } from "./EventType.js"
 import { replayRule } from "./replayRule.js"
@@ -42,13 +57,26 @@ export interface EndpointChange {
 type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointRequestInvalid
 
 export interface WebhooksShape {
-  readonly createEndpoint: (partnerId: string, input: NewEndpoint) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointLimitExceeded | StoreError>
+  readonly createEndpoint: (
+    partnerId: string,
+    input: NewEndpoint
+  ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointLimitExceeded | StoreError>
   readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
-  readonly updateEndpoint: (partnerId: string, id: string, change: EndpointChange) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | StoreError>
+  readonly updateEndpoint: (
+    partnerId: string,
+    id: string,
+    change: EndpointChange
+  ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | StoreError>
   readonly deleteEndpoint: (partnerId: string, id: string) => Effect.Effect<void, EndpointNotFound | StoreError>
-  readonly rotateSecret: (partnerId: string, id: string) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
+  readonly rotateSecret: (
+    partnerId: string,
+    id: string
+  ) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
   /** Enqueues `webhook.test` for exactly this endpoint. */
-  readonly sendTest: (partnerId: string, id: string) => Effect.Effect<EmittedEvent, EndpointNotFound | EndpointInactive | StoreError>
+  readonly sendTest: (
+    partnerId: string,
+    id: string
+  ) => Effect.Effect<EmittedEvent, EndpointNotFound | EndpointInactive | StoreError>
   readonly listDeliveries: (
     partnerId: string,
     filter: DeliveryFilter,
@@ -63,8 +91,15 @@ const checkEventTypes = (names: ReadonlyArray<string>): Either.Either<ReadonlyAr
   const known = new Set<string>(EventType.literals)
   const unknown = names.filter((n) => !known.has(n))
   if (unknown.length > 0)
-    return Either.left(new EventTypeUnknown({ message: `unknown event type(s): ${unknown.join(", ")}; known: ${EventType.literals.join(", ")}` }))
-  if (names.length === 0) return Either.left(new EventTypeUnknown({ message: "eventTypes must name at least one event type; omit it to receive all" }))
+    return Either.left(
+      new EventTypeUnknown({
+        message: `unknown event type(s): ${unknown.join(", ")}; known: ${EventType.literals.join(", ")}`
+      })
+    )
+  if (names.length === 0)
+    return Either.left(
+      new EventTypeUnknown({ message: "eventTypes must name at least one event type; omit it to receive all" })
+    )
   return Either.right([...new Set(names)] as ReadonlyArray<EventType>)
 }
 
@@ -78,7 +113,10 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const outbox = yield* Outbox
       const settings = yield* WebhookSettings
 
-      const newSecret = Effect.map(secrets.randomBytes(SECRET_BYTES), (bytes) => `${SECRET_PREFIX}${toBase64Url(bytes)}`)
+      const newSecret = Effect.map(
+        secrets.randomBytes(SECRET_BYTES),
+        (bytes) => `${SECRET_PREFIX}${toBase64Url(bytes)}`
+      )
 
       const checkUrl = (raw: string) =>
         Either.match(checkEndpointUrl(raw, settings), {
@@ -93,19 +131,26 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const checkRegistration = (
         url: string | undefined,
         eventTypes: ReadonlyArray<string> | null | undefined
-      ): Effect.Effect<{ readonly url: string | undefined; readonly eventTypes: ReadonlyArray<EventType> | null | undefined }, RegistrationError> => {
-        const u: Either.Either<string | undefined, EndpointUrlRejected> = url === undefined ? Either.right(undefined) : checkUrl(url)
+      ): Effect.Effect<
+        { readonly url: string | undefined; readonly eventTypes: ReadonlyArray<EventType> | null | undefined },
+        RegistrationError
+      > => {
+        const u: Either.Either<string | undefined, EndpointUrlRejected> =
+          url === undefined ? Either.right(undefined) : checkUrl(url)
         const t: Either.Either<ReadonlyArray<EventType> | null | undefined, EventTypeUnknown> =
           eventTypes === undefined || eventTypes === null ? Either.right(eventTypes) : checkEventTypes(eventTypes)
         if (Either.isLeft(u) && Either.isLeft(t))
-          return Effect.fail(new EndpointRequestInvalid({ message: "invalid endpoint", messages: [u.left.message, t.left.message] }))
+          return Effect.fail(
+            new EndpointRequestInvalid({ message: "invalid endpoint", messages: [u.left.message, t.left.message] })
+          )
         if (Either.isLeft(u)) return Effect.fail(u.left)
         if (Either.isLeft(t)) return Effect.fail(t.left)
         return Effect.succeed({ url: u.right, eventTypes: t.right })
       }
 
       const notFound = (id: string) => new EndpointNotFound({ message: `no webhook endpoint ${id}` })
-      const orNotFound = <A>(id: string, found: A | undefined) => (found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found))
+      const orNotFound = <A>(id: string, found: A | undefined) =>
+        found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found)
       /**
        * Ids as issued (lowercase UUIDs). A UUID is case-insensitive, and SQL stores cast ids, so
        * an upper-case id found the row there but not in the memory store; lowering it here gives
@@ -145,7 +190,10 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const checked = yield* checkRegistration(change.url, change.eventTypes)
           const patch: EndpointPatch = { url: checked.url, eventTypes: checked.eventTypes, active: change.active }
           const now = yield* Clock.currentTimeMillis
-          const updated = yield* orNotFound(id, yield* store.modifyEndpoint(partnerId, id, (e) => applyPatch(e, patch, now)))
+          const updated = yield* orNotFound(
+            id,
+            yield* store.modifyEndpoint(partnerId, id, (e) => applyPatch(e, patch, now))
+          )
           // Reactivating releases deliveries that waited while the endpoint was paused.
           if (change.active === true) yield* outbox.wake
           return updated
@@ -156,15 +204,23 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const id = issued(rawId)
           const secret = yield* newSecret
           const now = yield* Clock.currentTimeMillis
-          return yield* orNotFound(id, yield* store.modifyEndpoint(partnerId, id, (current) => rotate(current, secret, now)))
+          return yield* orNotFound(
+            id,
+            yield* store.modifyEndpoint(partnerId, id, (current) => rotate(current, secret, now))
+          )
         })
 
       const sendTest: WebhooksShape["sendTest"] = (partnerId, rawId) =>
         Effect.gen(function* () {
           const id = issued(rawId)
           const endpoint = yield* orNotFound(id, yield* store.getEndpoint(partnerId, id))
-          if (!endpoint.active) return yield* new EndpointInactive({ message: "the endpoint is inactive; activate it with PATCH first" })
-          const emitted = yield* outbox.emit(partnerId, { type: "webhook.test", data: { endpointId: id } }, { _tag: "Endpoint", endpointId: id })
+          if (!endpoint.active)
+            return yield* new EndpointInactive({ message: "the endpoint is inactive; activate it with PATCH first" })
+          const emitted = yield* outbox.emit(
+            partnerId,
+            { type: "webhook.test", data: { endpointId: id } },
+            { _tag: "Endpoint", endpointId: id }
+          )
           yield* outbox.wake
           return emitted
         })

@@ -20,7 +20,13 @@ const signingInput = (claim: ClaimedDelivery, now: number) => {
   return { timestamp: Math.floor(now / 1000), body: encoder.encode(claim.payload), current, previous }
 }
 
-const requestOf = (claim: ClaimedDelivery, timestamp: number, body: Uint8Array, signature: string, previousSignature: string | null): AttemptRequest => {
+const requestOf = (
+  claim: ClaimedDelivery,
+  timestamp: number,
+  body: Uint8Array,
+  signature: string,
+  previousSignature: string | null
+): AttemptRequest => {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     "User-Agent": USER_AGENT,
@@ -51,5 +57,11 @@ export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effe
  */
 export const attemptRequestNow = (claim: ClaimedDelivery, now: number, signNow: SignNow): AttemptRequest => {
   const { timestamp, body, current, previous } = signingInput(claim, now)
-  return requestOf(claim, timestamp, body, signNow(current, timestamp, body), previous === null ? null : signNow(previous, timestamp, body))
+  return requestOf(
+    claim,
+    timestamp,
+    body,
+    signNow(current, timestamp, body),
+    previous === null ? null : signNow(previous, timestamp, body)
+  )
 }

@@ -8,10 +8,19 @@ import { RECEIVER_TIMEOUT_MS, transition } from "./DeliveryState.js"
 import { type AttemptOutcome, isSuccess } from "./WebhookTransport.js"
 
 /** The status code and error text an attempt row records for an outcome. */
-export const describeOutcome = (o: AttemptOutcome): { readonly status: number | null; readonly error: string | null } => {
+export const describeOutcome = (
+  o: AttemptOutcome
+): { readonly status: number | null; readonly error: string | null } => {
   switch (o._tag) {
     case "Answered":
-      return { status: o.status, error: isSuccess(o) ? null : o.status >= 300 && o.status < 400 ? `redirect ${o.status} (not followed)` : `HTTP ${o.status}` }
+      return {
+        status: o.status,
+        error: isSuccess(o)
+          ? null
+          : o.status >= 300 && o.status < 400
+            ? `redirect ${o.status} (not followed)`
+            : `HTTP ${o.status}`
+      }
     case "TimedOut":
       return { status: null, error: `no answer within ${RECEIVER_TIMEOUT_MS / 1000} s` }
     case "ConnectionFailed":
@@ -33,7 +42,13 @@ export const finishedAttempt = (
   finishedAtMs: number
 ): Either.Either<FinishedAttempt, string> => {
   const { status, error } = describeOutcome(outcome)
-  const attempt: AttemptRecord = { attempt: claim.state.attempts, startedAt: startedAtMs, durationMs: finishedAtMs - startedAtMs, responseStatus: status, error }
+  const attempt: AttemptRecord = {
+    attempt: claim.state.attempts,
+    startedAt: startedAtMs,
+    durationMs: finishedAtMs - startedAtMs,
+    responseStatus: status,
+    error
+  }
   // Retries are scheduled from the attempt's start, so a slow failure does not shift the schedule.
   const next = transition(claim.state, isSuccess(outcome) ? { _tag: "Succeeded" } : { _tag: "Failed" }, startedAtMs)
   return next._tag === "Rejected"

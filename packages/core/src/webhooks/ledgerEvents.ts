@@ -20,7 +20,11 @@ export const creditEvents = (kind: "topup" | "bonus" | "adjustment", r: Movement
         {
           type: "billing.topup.confirmed",
           sourceId: r.entry.id,
-          data: { transactionId: r.entry.id, paymentId: r.entry.reference ?? null, amountFranks: minorToFranks(r.entry.amountMinor) }
+          data: {
+            transactionId: r.entry.id,
+            paymentId: r.entry.reference ?? null,
+            amountFranks: minorToFranks(r.entry.amountMinor)
+          }
         }
       ]
 
@@ -55,5 +59,8 @@ export const isLow = (totals: AccountTotals): boolean => availableMinor(totals) 
 /** The low-balance event for these totals (emitted only when the 24 h marker allows). */
 export const lowBalanceEvent = (totals: AccountTotals): EventDraft => ({
   type: "billing.low_balance",
-  data: { availableFranks: minorToFranks(Math.max(0, availableMinor(totals))), thresholdFranks: minorToFranks(LOW_BALANCE_THRESHOLD_MINOR) }
+  data: {
+    availableFranks: minorToFranks(Math.max(0, availableMinor(totals))),
+    thresholdFranks: minorToFranks(LOW_BALANCE_THRESHOLD_MINOR)
+  }
 })

@@ -6,15 +6,23 @@
  */
 import { Either } from "effect"
 import { type DeliveryState, transition } from "./DeliveryState.js"
-import { DeliveryEndpointDeleted, DeliveryEndpointInactive, DeliveryNotReplayable, type ReplayError } from "./WebhookError.js"
+import {
+  DeliveryEndpointDeleted,
+  DeliveryEndpointInactive,
+  DeliveryNotReplayable,
+  type ReplayError
+} from "./WebhookError.js"
 import type { ReplaySnapshot } from "./WebhookStore.js"
 
 export const replayRule =
   (now: number) =>
   (snap: ReplaySnapshot): Either.Either<DeliveryState, ReplayError> => {
-    if (snap.endpoint === "deleted") return Either.left(new DeliveryEndpointDeleted({ message: "the delivery's endpoint was deleted" }))
+    if (snap.endpoint === "deleted")
+      return Either.left(new DeliveryEndpointDeleted({ message: "the delivery's endpoint was deleted" }))
     if (snap.endpoint === "inactive")
-      return Either.left(new DeliveryEndpointInactive({ message: "the delivery's endpoint is inactive; activate it with PATCH first" }))
+      return Either.left(
+        new DeliveryEndpointInactive({ message: "the delivery's endpoint is inactive; activate it with PATCH first" })
+      )
     const t = transition(snap.delivery, { _tag: "Replay" }, now)
     return t._tag === "Moved"
       ? Either.right(t.state)

@@ -7,20 +7,27 @@
 import { Cause, Effect, Fiber } from "effect"
 import type { AttemptOutcome, AttemptRequest, WebhookTransportShape } from "./WebhookTransport.js"
 
-export type SendBatch = (requests: ReadonlyArray<AttemptRequest>, onOutcome: (index: number, outcome: AttemptOutcome) => void) => Effect.Effect<void>
+export type SendBatch = (
+  requests: ReadonlyArray<AttemptRequest>,
+  onOutcome: (index: number, outcome: AttemptOutcome) => void
+) => Effect.Effect<void>
 
 const viaSend =
   (transport: WebhookTransportShape): SendBatch =>
   (requests, onOutcome) =>
     Effect.flatMap(
-      Effect.forEach(requests, (request, index) => Effect.fork(Effect.map(transport.send(request), (outcome) => onOutcome(index, outcome)))),
+      Effect.forEach(requests, (request, index) =>
+        Effect.fork(Effect.map(transport.send(request), (outcome) => onOutcome(index, outcome)))
+      ),
       (fibers) =>
         Effect.forEach(
           fibers,
           (fiber) =>
             Effect.flatMap(Fiber.await(fiber), (exit) =>
               // A transport never fails; a defect is a bug worth a log line, not the batch's end.
-              exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause) ? Effect.logError("webhook transport: an attempt died", exit.cause) : Effect.void
+              exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)
+                ? Effect.logError("webhook transport: an attempt died", exit.cause)
+                : Effect.void
             ),
           { discard: true }
         ).pipe(
@@ -33,5 +40,7 @@ const viaSend =
 export const sendBatchWith = (transport: WebhookTransportShape): SendBatch => {
   const { sendBatch } = transport
   // Called through the transport, so a class-based transport keeps its `this`.
-  return sendBatch === undefined ? viaSend(transport) : (requests, onOutcome) => sendBatch.call(transport, requests, onOutcome)
+  return sendBatch === undefined
+    ? viaSend(transport)
+    : (requests, onOutcome) => sendBatch.call(transport, requests, onOutcome)
 }

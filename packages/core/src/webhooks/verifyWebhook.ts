@@ -42,15 +42,17 @@ export const verifyWebhook = async (input: VerifyWebhookInput): Promise<VerifyRe
   const timestamp = header(input.headers, "x-service-timestamp")
   const eventId = header(input.headers, "x-service-event-id")
   const eventType = header(input.headers, "x-service-event")
-  const given = [header(input.headers, "x-service-signature"), header(input.headers, "x-service-signature-previous")].filter(
-    (s): s is string => s !== undefined && s.length > 0
-  )
+  const given = [
+    header(input.headers, "x-service-signature"),
+    header(input.headers, "x-service-signature-previous")
+  ].filter((s): s is string => s !== undefined && s.length > 0)
   // An empty header counts as missing: an empty event id would make every such delivery one event.
   if (!timestamp || !eventId || !eventType || given.length === 0) return { ok: false, reason: "missing_headers" }
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: "malformed_timestamp" }
   const timestampSeconds = Number(timestamp)
   const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS
-  if (Math.abs(Math.floor(input.now / 1000) - timestampSeconds) > tolerance) return { ok: false, reason: "timestamp_out_of_tolerance" }
+  if (Math.abs(Math.floor(input.now / 1000) - timestampSeconds) > tolerance)
+    return { ok: false, reason: "timestamp_out_of_tolerance" }
   const secrets = typeof input.secret === "string" ? [input.secret] : input.secret
   let matched = false
   for (const secret of secrets) {

@@ -49,7 +49,9 @@ const describe: { readonly [K in VerifyFailure]: string } = {
   signature_mismatch: "no signature header matches any accepted secret"
 }
 
-export const verifyWebhookEffect = (input: Omit<VerifyWebhookInput, "now">): Effect.Effect<VerifiedWebhook, WebhookRejected> =>
+export const verifyWebhookEffect = (
+  input: Omit<VerifyWebhookInput, "now">
+): Effect.Effect<VerifiedWebhook, WebhookRejected> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     // verifyWebhook rejects only if Web Crypto itself is broken: a defect, not a refusal.

@@ -2,14 +2,35 @@
  * A webhook engine around one `DeliveryWorker` for tests that drive `run` themselves: the given
  * worker config, store and transport, deterministic ids, private URLs allowed.
  */
-import { DeliveryWakeup, DeliveryWorker, type DeliveryWorkerConfig, Ids, Outbox, Secrets, Webhooks, WebhookSettings, type WebhookStore, type WebhookTransport } from "@frank/core"
+import {
+  DeliveryWakeup,
+  DeliveryWorker,
+  type DeliveryWorkerConfig,
+  Ids,
+  Outbox,
+  Secrets,
+  Webhooks,
+  WebhookSettings,
+  type WebhookStore,
+  type WebhookTransport
+} from "@frank/core"
 import { Layer, Redacted } from "effect"
 
-export const workerEngine = <E>(config: DeliveryWorkerConfig, store: Layer.Layer<WebhookStore, E>, transport: Layer.Layer<WebhookTransport>) =>
+export const workerEngine = <E>(
+  config: DeliveryWorkerConfig,
+  store: Layer.Layer<WebhookStore, E>,
+  transport: Layer.Layer<WebhookTransport>
+) =>
   Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(config)).pipe(
     Layer.provideMerge(Outbox.layer),
     Layer.provideMerge(store),
     Layer.provideMerge(
-      Layer.mergeAll(Ids.Deterministic("worker-engine"), Secrets.layer(Redacted.make("pepper")), DeliveryWakeup.layer, WebhookSettings.layer({ allowPrivateNetwork: true }), transport)
+      Layer.mergeAll(
+        Ids.Deterministic("worker-engine"),
+        Secrets.layer(Redacted.make("pepper")),
+        DeliveryWakeup.layer,
+        WebhookSettings.layer({ allowPrivateNetwork: true }),
+        transport
+      )
     )
   )

@@ -2,7 +2,14 @@
  * The operator's admin API (ARCHITECTURE §6), bearer-authenticated with FRANK_ADMIN_TOKEN.
  * It joins the partner API in the host's HttpApi so the OpenAPI document covers it too.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
+import {
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
 import { FranksAmount, Plan } from "@frank/core"
 import { BadRequest, Conflict, NotFound, Unauthorized } from "@frank/core/http"
 import { Schema } from "effect"
@@ -20,12 +27,20 @@ const parse = { parseOptions: { errors: "all", onExcessProperty: "ignore" } } as
 export const CreatePartner = Schema.Struct({
   name: Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }), Schema.maxLength(200))
 }).annotations(parse)
-export const PartnerView = Schema.Struct({ id: Schema.String, name: Schema.String, createdAt: Schema.String }).annotations({ identifier: "Partner" })
+export const PartnerView = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  createdAt: Schema.String
+}).annotations({ identifier: "Partner" })
 
 export const CreateSession = Schema.Struct({
-  ttlSeconds: Schema.optional(Schema.Int.pipe(Schema.between(60, 30 * 86_400, { message: () => "must be an integer between 60 and 2592000" })))
+  ttlSeconds: Schema.optional(
+    Schema.Int.pipe(Schema.between(60, 30 * 86_400, { message: () => "must be an integer between 60 and 2592000" }))
+  )
 }).annotations(parse)
-export const SessionView = Schema.Struct({ token: Schema.String, expiresAt: Schema.String }).annotations({ identifier: "Session" })
+export const SessionView = Schema.Struct({ token: Schema.String, expiresAt: Schema.String }).annotations({
+  identifier: "Session"
+})
 
 export const AddCredit = Schema.Struct({
   amountFranks: FranksAmount.pipe(Schema.filter((n) => n !== 0 || "must not be zero")),
@@ -35,7 +50,9 @@ export const AddCredit = Schema.Struct({
     description: "Idempotency reference: repeating a credit with the same reference changes nothing"
   })
 }).annotations(parse)
-export const CreditView = Schema.Struct({ transactionId: Schema.String, replayed: Schema.Boolean }).annotations({ identifier: "Credit" })
+export const CreditView = Schema.Struct({ transactionId: Schema.String, replayed: Schema.Boolean }).annotations({
+  identifier: "Credit"
+})
 
 export const SetTariff = Schema.Struct({ assignedPlan: Plan }).annotations(parse)
 export const TariffAssignment = Schema.Struct({ partnerId: Schema.String, assignedPlan: Plan })
@@ -43,26 +60,56 @@ export const TariffAssignment = Schema.Struct({ partnerId: Schema.String, assign
 export const LegacyKeyView = Schema.Struct({ key: Schema.String }).annotations({ identifier: "LegacyKey" })
 
 export const AdvanceClock = Schema.Struct({
-  seconds: Schema.Int.pipe(Schema.between(0, 366 * 86_400, { message: () => "must be an integer between 0 and 31622400" }))
+  seconds: Schema.Int.pipe(
+    Schema.between(0, 366 * 86_400, { message: () => "must be an integer between 0 and 31622400" })
+  )
 }).annotations(parse)
 export const ClockView = Schema.Struct({ now: Schema.String }).annotations({ identifier: "SandboxClock" })
 
 export const SandboxInvoiceSettlement = Schema.Struct({
   invoiceId: Schema.String,
   bankInvoiceId: Schema.String,
-  bankStatus: Schema.Literal("issued", "paid", "canceled", "expired").annotations({ description: "What the sandbox bank reports now" }),
+  bankStatus: Schema.Literal("issued", "paid", "canceled", "expired").annotations({
+    description: "What the sandbox bank reports now"
+  }),
   changed: Schema.Boolean.annotations({ description: "False when the invoice already was in that state at the bank" }),
-  status: Schema.NullOr(Schema.String).annotations({ description: "Frank's invoice status after the bank's notice (null: Frank has no such invoice)" })
+  status: Schema.NullOr(Schema.String).annotations({
+    description: "Frank's invoice status after the bank's notice (null: Frank has no such invoice)"
+  })
 }).annotations({ identifier: "SandboxInvoiceSettlement" })
 
 const invoiceRef = HttpApiSchema.param("id", Schema.String)
 
 export class AdminGroup extends HttpApiGroup.make("admin")
-  .add(HttpApiEndpoint.post("createPartner", "/admin/v1/partners").setPayload(CreatePartner).addSuccess(PartnerView, { status: 201 }))
-  .add(HttpApiEndpoint.post("createSession")`/admin/v1/partners/${partnerId}/sessions`.setPayload(CreateSession).addSuccess(SessionView, { status: 201 }).addError(NotFound))
-  .add(HttpApiEndpoint.post("addCredit")`/admin/v1/partners/${partnerId}/credits`.setPayload(AddCredit).addSuccess(CreditView, { status: 201 }).addError(NotFound).addError(BadRequest))
-  .add(HttpApiEndpoint.put("setTariff")`/admin/v1/partners/${partnerId}/tariff`.setPayload(SetTariff).addSuccess(TariffAssignment).addError(NotFound))
-  .add(HttpApiEndpoint.post("createLegacyKey")`/admin/v1/partners/${partnerId}/legacy-keys`.addSuccess(LegacyKeyView, { status: 201 }).addError(NotFound))
+  .add(
+    HttpApiEndpoint.post("createPartner", "/admin/v1/partners")
+      .setPayload(CreatePartner)
+      .addSuccess(PartnerView, { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.post("createSession")`/admin/v1/partners/${partnerId}/sessions`
+      .setPayload(CreateSession)
+      .addSuccess(SessionView, { status: 201 })
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("addCredit")`/admin/v1/partners/${partnerId}/credits`
+      .setPayload(AddCredit)
+      .addSuccess(CreditView, { status: 201 })
+      .addError(NotFound)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.put("setTariff")`/admin/v1/partners/${partnerId}/tariff`
+      .setPayload(SetTariff)
+      .addSuccess(TariffAssignment)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("createLegacyKey")`/admin/v1/partners/${partnerId}/legacy-keys`
+      .addSuccess(LegacyKeyView, { status: 201 })
+      .addError(NotFound)
+  )
   .add(
     HttpApiEndpoint.post("advanceClock", "/admin/v1/sandbox/clock/advance")
       .setPayload(AdvanceClock)

@@ -19,7 +19,13 @@ export const AdminAuthLive = (adminToken: Redacted.Redacted<string>) =>
     adminToken: (token) =>
       constantTimeEqual(Redacted.value(token), Redacted.value(adminToken)) && Redacted.value(token).length > 0
         ? Effect.void
-        : Effect.fail(new Unauthorized({ statusCode: 401, code: "ADMIN_TOKEN_INVALID", message: "the admin API needs Authorization: Bearer <FRANK_ADMIN_TOKEN>" }))
+        : Effect.fail(
+            new Unauthorized({
+              statusCode: 401,
+              code: "ADMIN_TOKEN_INVALID",
+              message: "the admin API needs Authorization: Bearer <FRANK_ADMIN_TOKEN>"
+            })
+          )
   })
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -51,18 +57,36 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
       )
     return handlers
       .handle("createPartner", ({ payload }) =>
-        Effect.map(orApiError(access.createPartner(payload.name)), (p) => ({ id: p.id, name: p.name, createdAt: iso(p.createdAt) }))
+        Effect.map(orApiError(access.createPartner(payload.name)), (p) => ({
+          id: p.id,
+          name: p.name,
+          createdAt: iso(p.createdAt)
+        }))
       )
       .handle("createSession", ({ path, payload }) =>
-        Effect.map(orApiError(access.createSession(path.id, payload.ttlSeconds)), (s) => ({ token: s.token, expiresAt: iso(s.expiresAt) }))
+        Effect.map(orApiError(access.createSession(path.id, payload.ttlSeconds)), (s) => ({
+          token: s.token,
+          expiresAt: iso(s.expiresAt)
+        }))
       )
       .handle("addCredit", ({ path, payload }) =>
         Effect.gen(function* () {
           yield* partner(path.id)
           const amountMinor = franksToMinor(payload.amountFranks)!
           if (payload.kind === "bonus" && amountMinor < 0)
-            return yield* Effect.fail(apiError(400, "VALIDATION_FAILED", ["amountFranks: a bonus must be positive; use kind adjustment to correct"]))
-          const r = yield* orApiError(ledger.credit(path.id, { kind: payload.kind, amountMinor, note: payload.description, reference: payload.reference }))
+            return yield* Effect.fail(
+              apiError(400, "VALIDATION_FAILED", [
+                "amountFranks: a bonus must be positive; use kind adjustment to correct"
+              ])
+            )
+          const r = yield* orApiError(
+            ledger.credit(path.id, {
+              kind: payload.kind,
+              amountMinor,
+              note: payload.description,
+              reference: payload.reference
+            })
+          )
           return { transactionId: r.entry.id, replayed: r.replayed }
         })
       )
@@ -75,11 +99,19 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
       )
       .handle("payInvoice", ({ path }) => settleInvoice(path.id, "pay"))
       .handle("cancelInvoice", ({ path }) => settleInvoice(path.id, "cancel"))
-      .handle("createLegacyKey", ({ path }) => Effect.map(orApiError(access.issueLegacyKey(path.id)), (key) => ({ key })))
+      .handle("createLegacyKey", ({ path }) =>
+        Effect.map(orApiError(access.issueLegacyKey(path.id)), (key) => ({ key }))
+      )
       .handle("advanceClock", ({ payload }) =>
         sandbox.enabled
           ? Effect.map(sandbox.advance(payload.seconds * 1000), (now) => ({ now: iso(now) }))
-          : Effect.fail(apiError(404, "SANDBOX_CLOCK_DISABLED", "the sandbox clock is off; start the host with FRANK_SANDBOX_CLOCK=true"))
+          : Effect.fail(
+              apiError(
+                404,
+                "SANDBOX_CLOCK_DISABLED",
+                "the sandbox clock is off; start the host with FRANK_SANDBOX_CLOCK=true"
+              )
+            )
       )
       .handle("sandboxPayment", ({ path }) => sandboxPayment(path.id, path.action))
       .handle("sandboxTask", ({ path, payload }) => sandboxTask(path.id, path.action, payload))

@@ -13,16 +13,24 @@ export const SandboxPaymentAction = Schema.Literal("confirm", "reject", "cancel"
 
 export const SandboxPaymentResult = Schema.Struct({
   paymentId: Schema.String,
-  status: PaymentStatus.annotations({ description: "Frank's status of the payment after the acquirer's notifications" }),
+  status: PaymentStatus.annotations({
+    description: "Frank's status of the payment after the acquirer's notifications"
+  }),
   amountRub: Schema.Number,
-  changed: Schema.Boolean.annotations({ description: "False when the payment already had this status (the notification was a harmless repeat)" }),
-  transactionId: Schema.NullOr(Schema.String).annotations({ description: "The ledger entry this action credited (confirm), else null" })
+  changed: Schema.Boolean.annotations({
+    description: "False when the payment already had this status (the notification was a harmless repeat)"
+  }),
+  transactionId: Schema.NullOr(Schema.String).annotations({
+    description: "The ledger entry this action credited (confirm), else null"
+  })
 }).annotations({ identifier: "SandboxPaymentResult" })
 
 const paymentId = HttpApiSchema.param("id", Schema.String)
 const action = HttpApiSchema.param("action", SandboxPaymentAction)
 
-export const sandboxPaymentEndpoint = HttpApiEndpoint.post("sandboxPayment")`/admin/v1/sandbox/payments/${paymentId}/${action}`
+export const sandboxPaymentEndpoint = HttpApiEndpoint.post(
+  "sandboxPayment"
+)`/admin/v1/sandbox/payments/${paymentId}/${action}`
   .addSuccess(SandboxPaymentResult)
   .addError(NotFound)
   .addError(Conflict)
@@ -43,7 +51,13 @@ export const makeSandboxPaymentHandler = Effect.gen(function* () {
       orApiError,
       Effect.flatMap((outcome) =>
         outcome.transition._tag === "Refused"
-          ? Effect.fail(apiError(409, "PAYMENT_TRANSITION_REFUSED", `the payment is ${outcome.payment.status}; it cannot become ${outcome.transition.reported}`))
+          ? Effect.fail(
+              apiError(
+                409,
+                "PAYMENT_TRANSITION_REFUSED",
+                `the payment is ${outcome.payment.status}; it cannot become ${outcome.transition.reported}`
+              )
+            )
           : Effect.succeed({
               paymentId: outcome.payment.id,
               status: outcome.payment.status,

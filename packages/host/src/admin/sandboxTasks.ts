@@ -19,13 +19,21 @@ export const SandboxTaskControl = Schema.Struct({
     })
   ),
   code: Schema.optional(
-    Schema.String.pipe(Schema.pattern(/^[A-Z][A-Z0-9_]{0,63}$/, { message: () => "must be an UPPER_SNAKE_CASE code of at most 64 characters" }))
+    Schema.String.pipe(
+      Schema.pattern(/^[A-Z][A-Z0-9_]{0,63}$/, {
+        message: () => "must be an UPPER_SNAKE_CASE code of at most 64 characters"
+      })
+    )
   ).annotations({ description: "fail: the failure code (default SANDBOX_FAILED)" }),
-  message: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({ description: "fail: the failure message" })
+  message: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({
+    description: "fail: the failure message"
+  })
 }).annotations({ identifier: "SandboxTaskControl", parseOptions: { errors: "all", onExcessProperty: "ignore" } })
 
 export const SandboxTaskResult = Schema.Struct({
-  applied: Schema.Boolean.annotations({ description: "False when the task had already finished: the report was refused and nothing was settled again" }),
+  applied: Schema.Boolean.annotations({
+    description: "False when the task had already finished: the report was refused and nothing was settled again"
+  }),
   task: TaskView
 }).annotations({ identifier: "SandboxTaskResult" })
 

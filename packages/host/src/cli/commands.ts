@@ -53,7 +53,8 @@ const integer = (name: string, v: string): number => {
 }
 
 const oneOf = <A extends string>(name: string, v: string, allowed: ReadonlyArray<A>): A => {
-  if (!(allowed as ReadonlyArray<string>).includes(v)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${v}"`)
+  if (!(allowed as ReadonlyArray<string>).includes(v))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${v}"`)
   return v as A
 }
 
@@ -71,7 +72,8 @@ const sandbox = (kind: "payments" | "invoices" | "tasks", actions: ReadonlyArray
   positionals: 2,
   request: (_o, [id, action]) => {
     if (id === undefined || action === undefined) throw new UsageError(`expected <id> and one of ${actions.join("|")}`)
-    if (!actions.includes(action)) throw new UsageError(`unknown action "${action}": expected one of ${actions.join("|")}`)
+    if (!actions.includes(action))
+      throw new UsageError(`unknown action "${action}": expected one of ${actions.join("|")}`)
     return { method: "POST", path: `/admin/v1/sandbox/${kind}/${seg(id)}/${action}` }
   }
 })
@@ -97,11 +99,16 @@ export const commands: Readonly<Record<string, CliCommand>> = {
     })
   },
   "credits add": {
-    usage: "frank credits add --partner <id> --amount <franks> --kind bonus|adjustment [--description <text>] [--reference <id>]",
+    usage:
+      "frank credits add --partner <id> --amount <franks> --kind bonus|adjustment [--description <text>] [--reference <id>]",
     summary: "credit a partner's balance; prints {transactionId, replayed}",
     options: {
       partner: PARTNER,
-      amount: { type: "string", required: true, description: "amount in franks, at most 2 decimals (negative: --amount=-5)" },
+      amount: {
+        type: "string",
+        required: true,
+        description: "amount in franks, at most 2 decimals (negative: --amount=-5)"
+      },
       kind: { type: "string", required: true, description: "bonus or adjustment" },
       description: { type: "string", description: "shown in the partner's ledger" },
       reference: { type: "string", description: "idempotency reference: repeating it changes nothing" }
@@ -124,7 +131,11 @@ export const commands: Readonly<Record<string, CliCommand>> = {
       partner: PARTNER,
       plan: { type: "string", required: true, description: "base, pro, max or ultra" }
     },
-    request: (o) => ({ method: "PUT", path: partnerPath(o, "tariff"), body: { assignedPlan: oneOf("plan", required(o, "plan"), PLANS) } })
+    request: (o) => ({
+      method: "PUT",
+      path: partnerPath(o, "tariff"),
+      body: { assignedPlan: oneOf("plan", required(o, "plan"), PLANS) }
+    })
   },
   "legacy-keys create": {
     usage: "frank legacy-keys create --partner <id>",
@@ -136,7 +147,11 @@ export const commands: Readonly<Record<string, CliCommand>> = {
     usage: "frank clock advance --seconds <n>",
     summary: "sandbox hosts only (FRANK_SANDBOX_CLOCK=true): move the host's clock forward",
     options: { seconds: { type: "string", required: true, description: "seconds to move the clock forward" } },
-    request: (o) => ({ method: "POST", path: "/admin/v1/sandbox/clock/advance", body: { seconds: integer("seconds", required(o, "seconds")) } })
+    request: (o) => ({
+      method: "POST",
+      path: "/admin/v1/sandbox/clock/advance",
+      body: { seconds: integer("seconds", required(o, "seconds")) }
+    })
   },
   "sandbox payments": sandbox("payments", ["confirm", "reject", "cancel", "fail"]),
   "sandbox invoices": sandbox("invoices", ["pay", "cancel"]),

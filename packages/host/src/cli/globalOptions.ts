@@ -8,7 +8,11 @@ import { urlHost } from "../config/urlHost.js"
 import { type CliOption, UsageError } from "./commands.js"
 
 export const GLOBAL_OPTIONS: Readonly<Record<string, CliOption>> = {
-  url: { type: "string", description: "host base URL (else FRANK_PUBLIC_BASE_URL, else http://HOST:PORT as the host listens, 127.0.0.1:8080 by default)" },
+  url: {
+    type: "string",
+    description:
+      "host base URL (else FRANK_PUBLIC_BASE_URL, else http://HOST:PORT as the host listens, 127.0.0.1:8080 by default)"
+  },
   token: { type: "string", description: "admin token (else FRANK_ADMIN_TOKEN, else <FRANK_DATA_DIR>/admin-token)" },
   timeout: { type: "string", description: "seconds to wait for the host (default 30)" }
 }
@@ -39,7 +43,8 @@ const listenUrl = (env: Env): string => {
 export const resolveBaseUrl = (flag: string | undefined, env: Env): string => {
   const raw = nonEmpty(flag) ?? nonEmpty(env.FRANK_PUBLIC_BASE_URL) ?? listenUrl(env)
   const url = URL.canParse(raw) ? new URL(raw) : undefined
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) throw new UsageError(`not an http(s) URL: "${raw}"`)
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new UsageError(`not an http(s) URL: "${raw}"`)
   return url.toString().replace(/\/+$/, "")
 }
 
@@ -50,12 +55,15 @@ export const resolveToken = (flag: string | undefined, env: Env, readFile: ReadF
   const path = join(resolve(nonEmpty(env.FRANK_DATA_DIR) ?? "./.frank"), "admin-token")
   const stored = nonEmpty(readFile(path))
   if (stored !== undefined) return stored
-  throw new UsageError(`no admin token: pass --token, set FRANK_ADMIN_TOKEN, or set FRANK_DATA_DIR to the host's data directory (looked for ${path})`)
+  throw new UsageError(
+    `no admin token: pass --token, set FRANK_ADMIN_TOKEN, or set FRANK_DATA_DIR to the host's data directory (looked for ${path})`
+  )
 }
 
 export const resolveTimeoutMs = (flag: string | undefined): number => {
   if (flag === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000
   const n = Number(flag)
-  if (flag.trim().length === 0 || !Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got "${flag}"`)
+  if (flag.trim().length === 0 || !Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--timeout must be a positive number of seconds, got "${flag}"`)
   return Math.ceil(n * 1000)
 }

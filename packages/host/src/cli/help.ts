@@ -3,12 +3,15 @@ import { type CliCommand, type CliOption, commands } from "./commands.js"
 import { GLOBAL_OPTIONS } from "./globalOptions.js"
 
 export const MIGRATE_USAGE = "frank migrate"
-const MIGRATE_SUMMARY = "apply the database migrations (DATABASE_URL, else the embedded database in FRANK_DATA_DIR) and exit"
+const MIGRATE_SUMMARY =
+  "apply the database migrations (DATABASE_URL, else the embedded database in FRANK_DATA_DIR) and exit"
 
 const optionLines = (options: Readonly<Record<string, CliOption>>) => {
   const entries = Object.entries(options)
   const width = Math.max(0, ...entries.map(([name]) => name.length)) + 2
-  return entries.map(([name, o]) => `  --${name.padEnd(width)}${o.description}${o.required === true ? " (required)" : ""}`)
+  return entries.map(
+    ([name, o]) => `  --${name.padEnd(width)}${o.description}${o.required === true ? " (required)" : ""}`
+  )
 }
 
 const EXIT_CODES = ["Exit codes: 0 done, 1 the host refused (its error envelope on stderr), 2 usage or network error."]

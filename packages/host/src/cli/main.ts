@@ -69,7 +69,9 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo = processIo()):
           if (body.length > 0) io.stdout(line(body))
           return 0
         }
-        io.stderr(`frank: the host answered ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}\n${body.length > 0 ? line(body) : ""}`)
+        io.stderr(
+          `frank: the host answered ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}\n${body.length > 0 ? line(body) : ""}`
+        )
         return 1
       } catch (e) {
         if (e instanceof HostUnreachable) {

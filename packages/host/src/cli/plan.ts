@@ -5,7 +5,14 @@
  */
 import { type ParseArgsConfig, parseArgs } from "node:util"
 import { type CliOption, commands, UsageError } from "./commands.js"
-import { type Env, GLOBAL_OPTIONS, type ReadFile, resolveBaseUrl, resolveTimeoutMs, resolveToken } from "./globalOptions.js"
+import {
+  type Env,
+  GLOBAL_OPTIONS,
+  type ReadFile,
+  resolveBaseUrl,
+  resolveTimeoutMs,
+  resolveToken
+} from "./globalOptions.js"
 import { commandHelp, globalHelp, groupHelp, migrateHelp } from "./help.js"
 
 export interface HttpPlan {
@@ -26,7 +33,11 @@ export type CliPlan =
 
 // Every option any command knows, so one strict parse reports unknown flags wherever they stand
 // (`frank --url x partners create` works as well as `frank partners create --url x`).
-const ALL_OPTIONS: Record<string, CliOption> = Object.assign({}, GLOBAL_OPTIONS, ...Object.values(commands).map((c) => c.options))
+const ALL_OPTIONS: Record<string, CliOption> = Object.assign(
+  {},
+  GLOBAL_OPTIONS,
+  ...Object.values(commands).map((c) => c.options)
+)
 const PARSE_OPTIONS: ParseArgsConfig["options"] = {
   ...Object.fromEntries(Object.keys(ALL_OPTIONS).map((name) => [name, { type: "string" as const }])),
   help: { type: "boolean", short: "h" }
@@ -35,10 +46,13 @@ const PARSE_OPTIONS: ParseArgsConfig["options"] = {
 const SEE_HELP = "Run frank --help for the commands and their options."
 
 /** parseArgs reports bad command lines as TypeErrors with an ERR_PARSE_ARGS_* code. */
-const isParseArgsError = (e: unknown): e is Error => e instanceof Error && String((e as Error & { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")
+const isParseArgsError = (e: unknown): e is Error =>
+  e instanceof Error && String((e as Error & { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")
 
 export const planInvocation = (argv: ReadonlyArray<string>, env: Env, readFile: ReadFile): CliPlan => {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof PARSE_OPTIONS; allowPositionals: true; strict: true; tokens: true }>>
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof PARSE_OPTIONS; allowPositionals: true; strict: true; tokens: true }>
+  >
   try {
     parsed = parseArgs({ args: [...argv], options: PARSE_OPTIONS, allowPositionals: true, strict: true, tokens: true })
   } catch (e) {
@@ -54,12 +68,16 @@ export const planInvocation = (argv: ReadonlyArray<string>, env: Env, readFile: 
   const wantsHelp = help || helpWord
   const given = parsed.tokens.flatMap((t) => (t.kind === "option" && t.name !== "help" ? [t.name] : []))
 
-  if (words.length === 0) return wantsHelp ? { _tag: "Help", text: globalHelp() } : { _tag: "Usage", message: "no command given", help: globalHelp() }
+  if (words.length === 0)
+    return wantsHelp
+      ? { _tag: "Help", text: globalHelp() }
+      : { _tag: "Usage", message: "no command given", help: globalHelp() }
 
   if (words[0] === "migrate") {
     if (wantsHelp) return { _tag: "Help", text: migrateHelp() }
     if (words.length > 1) return { _tag: "Usage", message: `unexpected argument "${words[1]}"`, help: migrateHelp() }
-    if (given.length > 0) return { _tag: "Usage", message: `--${given[0]} is not an option of frank migrate`, help: migrateHelp() }
+    if (given.length > 0)
+      return { _tag: "Usage", message: `--${given[0]} is not an option of frank migrate`, help: migrateHelp() }
     return { _tag: "Migrate" }
   }
 
@@ -72,7 +90,11 @@ export const planInvocation = (argv: ReadonlyArray<string>, env: Env, readFile: 
   }
   if (wantsHelp) return { _tag: "Help", text: commandHelp(command) }
 
-  const usage = (message: string): CliPlan => ({ _tag: "Usage", message, help: `usage: ${command.usage}\n(frank ${name} --help for details)` })
+  const usage = (message: string): CliPlan => ({
+    _tag: "Usage",
+    message,
+    help: `usage: ${command.usage}\n(frank ${name} --help for details)`
+  })
   const foreign = given.find((o) => !(o in command.options) && !(o in GLOBAL_OPTIONS))
   if (foreign !== undefined) return usage(`--${foreign} is not an option of frank ${name}`)
   const rest = words.slice(2)

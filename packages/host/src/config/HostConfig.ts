@@ -67,7 +67,6 @@ const optionalSecret = (name: string) =>
 
 const flag = (name: string) => Config.boolean(name).pipe(Config.withDefault(false))
 
-
 /** LOG_LEVEL, case-insensitive; `warn` is accepted for `warning` as many tools spell it so. */
 const logLevel = Config.string("LOG_LEVEL").pipe(
   Config.mapOrFail((s) => {
@@ -90,7 +89,9 @@ const publicBaseUrl = optionalString("FRANK_PUBLIC_BASE_URL").pipe(
     const u = URL.canParse(o.value) ? new URL(o.value) : undefined
     if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:"))
       // Named explicitly: behind Config.option the path is not prefixed.
-      return Either.left(ConfigError.InvalidData(["FRANK_PUBLIC_BASE_URL"], `Expected an http(s) URL but received "${o.value}"`))
+      return Either.left(
+        ConfigError.InvalidData(["FRANK_PUBLIC_BASE_URL"], `Expected an http(s) URL but received "${o.value}"`)
+      )
     return Either.right(Option.some(u.toString().replace(/\/+$/, "")))
   })
 )

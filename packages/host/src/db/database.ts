@@ -14,4 +14,5 @@ export const databaseLayer = (config: HostConfigShape) =>
   })
 
 /** The database with every bundled migration applied. */
-export const migratedDatabaseLayer = (config: HostConfigShape) => MigrationsLayer.pipe(Layer.provideMerge(databaseLayer(config)))
+export const migratedDatabaseLayer = (config: HostConfigShape) =>
+  MigrationsLayer.pipe(Layer.provideMerge(databaseLayer(config)))

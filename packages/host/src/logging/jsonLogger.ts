@@ -56,6 +56,9 @@ const stringifySafely = (value: unknown): string => {
  * Effect's Console service (stdout), and sets the minimum level from LOG_LEVEL's value.
  */
 export const jsonLogging = (level: HostLogLevel): Layer.Layer<never> =>
-  Layer.merge(Logger.replace(Logger.defaultLogger, Logger.withConsoleLog(flatJsonLogger)), Logger.minimumLogLevel(LEVELS[level]))
+  Layer.merge(
+    Logger.replace(Logger.defaultLogger, Logger.withConsoleLog(flatJsonLogger)),
+    Logger.minimumLogLevel(LEVELS[level])
+  )
 
 export const toLogLevel = (level: HostLogLevel): LogLevel.LogLevel => LEVELS[level]

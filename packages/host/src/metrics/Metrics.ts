@@ -6,7 +6,14 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client"
-import { type CounterHandle, type GaugeHandle, type GaugeSpec, type MetricSpec, makeCounter, makeGauge } from "./handles.js"
+import {
+  type CounterHandle,
+  type GaugeHandle,
+  type GaugeSpec,
+  type MetricSpec,
+  makeCounter,
+  makeGauge
+} from "./handles.js"
 
 export interface MetricsShape {
   readonly registry: Registry

@@ -26,7 +26,9 @@ export interface GaugeHandle<L extends string> {
 }
 
 /** A reading taken at scrape time: one value, or one per label set (label sets not returned vanish). */
-export type GaugeReading<L extends string> = number | ReadonlyArray<{ readonly labels: Labels<L>; readonly value: number }>
+export type GaugeReading<L extends string> =
+  | number
+  | ReadonlyArray<{ readonly labels: Labels<L>; readonly value: number }>
 
 export interface GaugeSpec<L extends string> extends MetricSpec<L> {
   /**
@@ -56,7 +58,11 @@ export const makeCounter = <L extends string>(registry: Registry, spec: MetricSp
   return { inc: (labels, by = 1) => Effect.sync(() => counter.inc(labelsOf(labels), by)) }
 }
 
-export const makeGauge = <L extends string>(registry: Registry, runtime: Runtime.Runtime<never>, spec: GaugeSpec<L>): GaugeHandle<L> => {
+export const makeGauge = <L extends string>(
+  registry: Registry,
+  runtime: Runtime.Runtime<never>,
+  spec: GaugeSpec<L>
+): GaugeHandle<L> => {
   const run = Runtime.runPromiseExit(runtime)
   const collect = spec.collect
   const gauge =
@@ -72,7 +78,12 @@ export const makeGauge = <L extends string>(registry: Registry, runtime: Runtime
             async collect() {
               const exit = await run(collect)
               if (exit._tag === "Failure") {
-                await run(Effect.logWarning(`metric ${spec.name}: collect failed; keeping the last value`, Cause.squash(exit.cause)))
+                await run(
+                  Effect.logWarning(
+                    `metric ${spec.name}: collect failed; keeping the last value`,
+                    Cause.squash(exit.cause)
+                  )
+                )
                 return
               }
               const reading = exit.value

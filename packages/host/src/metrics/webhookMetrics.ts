@@ -11,7 +11,13 @@ import { Metrics } from "./Metrics.js"
 
 /** What became of the delivery after the attempt. */
 export const attemptResult = (f: FinishedAttempt): "delivered" | "retrying" | "dead_lettered" | "other" =>
-  f.next.status === "delivered" ? "delivered" : f.next.status === "pending" ? "retrying" : f.next.status === "dead_lettered" ? "dead_lettered" : "other"
+  f.next.status === "delivered"
+    ? "delivered"
+    : f.next.status === "pending"
+      ? "retrying"
+      : f.next.status === "dead_lettered"
+        ? "dead_lettered"
+        : "other"
 
 /** The kind of answer: the status class, or why there was none. */
 export const attemptAnswer = (outcome: AttemptOutcome["_tag"], responseStatus: number | null): string => {
@@ -54,7 +60,9 @@ export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics
             if (entry === undefined) counts.set(key, { result, answer, n: 1 })
             else entry.n++
           }
-          return Effect.forEach(counts.values(), (c) => attempts.inc({ result: c.result, answer: c.answer }, c.n), { discard: true })
+          return Effect.forEach(counts.values(), (c) => attempts.inc({ result: c.result, answer: c.answer }, c.n), {
+            discard: true
+          })
         }),
       leasesExpired: (count) => uncertain.inc(undefined, count)
     }
@@ -85,7 +93,9 @@ export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | WebhookSt
     yield* metrics.gauge({
       name: "frank_webhook_oldest_due_age_seconds",
       help: "How long the oldest due webhook delivery has waited past its due time; 0 when none waits",
-      collect: Effect.map(backlog, (b) => (b.oldestDueAt === undefined ? 0 : Math.max(0, (b.now - b.oldestDueAt) / 1000)))
+      collect: Effect.map(backlog, (b) =>
+        b.oldestDueAt === undefined ? 0 : Math.max(0, (b.now - b.oldestDueAt) / 1000)
+      )
     })
   })
 )

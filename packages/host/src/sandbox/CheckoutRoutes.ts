@@ -12,7 +12,11 @@ import { Effect } from "effect"
 import { checkoutNotFoundPage, checkoutPage } from "./checkoutPage.js"
 
 const html = (body: string, status = 200) =>
-  HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8", headers: { "cache-control": "no-store" } })
+  HttpServerResponse.text(body, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { "cache-control": "no-store" }
+  })
 
 const NOTICE: Record<"paid" | "declined", string> = {
   paid: "Оплата прошла. Баланс пополнится автоматически.",
@@ -26,9 +30,9 @@ export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
     const actionPath = (id: string) => (action: "pay" | "decline") => `${checkoutPath(id)}/${action}`
 
     const page = (id: string, notice?: string, status = 200) =>
-      Effect.map(acquirer.find(id), (p) => (p === undefined ? html(checkoutNotFoundPage(), 404) : html(checkoutPage(p, actionPath(id), notice), status))).pipe(
-        Effect.orDie
-      )
+      Effect.map(acquirer.find(id), (p) =>
+        p === undefined ? html(checkoutNotFoundPage(), 404) : html(checkoutPage(p, actionPath(id), notice), status)
+      ).pipe(Effect.orDie)
 
     yield* router.get(
       "/sandbox/checkout/:id",
@@ -46,7 +50,11 @@ export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
         return yield* driveSandboxPayment(id, action).pipe(
           Effect.provideService(SandboxAcquirer, acquirer),
           Effect.provideService(Payments, payments),
-          Effect.as(HttpServerResponse.redirect(`${checkoutPath(id)}?result=${action === "pay" ? "paid" : "declined"}`, { status: 303 })),
+          Effect.as(
+            HttpServerResponse.redirect(`${checkoutPath(id)}?result=${action === "pay" ? "paid" : "declined"}`, {
+              status: 303
+            })
+          ),
           Effect.catchTags({
             PaymentNotFound: () => Effect.succeed(html(checkoutNotFoundPage(), 404)),
             PaymentTransitionRefused: (e) => page(id, e.message, 409)

@@ -10,9 +10,13 @@ import { Invoices } from "@frank/core"
 import { Effect } from "effect"
 import { settleAndNotify } from "./bankNotices.js"
 
-const html = (body: string, status = 200) => HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8" })
+const html = (body: string, status = 200) =>
+  HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8" })
 
-const notFound = html("<!doctype html><html lang=\"ru\"><meta charset=\"utf-8\"><title>Счёт не найден</title><p>Счёт не найден.</p></html>", 404)
+const notFound = html(
+  '<!doctype html><html lang="ru"><meta charset="utf-8"><title>Счёт не найден</title><p>Счёт не найден.</p></html>',
+  404
+)
 
 export const SandboxBankRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
@@ -33,7 +37,9 @@ export const SandboxBankRoutes = HttpApiBuilder.Router.use((router) =>
         return yield* settleAndNotify(id, "pay").pipe(
           Effect.provideService(SandboxBank, bank),
           Effect.provideService(Invoices, invoices),
-          Effect.flatMap((s) => page(id, s.changed ? "Оплата прошла. Баланс пополнится автоматически." : "Счёт уже был оплачен.")),
+          Effect.flatMap((s) =>
+            page(id, s.changed ? "Оплата прошла. Баланс пополнится автоматически." : "Счёт уже был оплачен.")
+          ),
           Effect.catchTags({
             SandboxInvoiceSettled: (e) => page(id, e.message),
             SandboxInvoiceNotFound: () => Effect.succeed(notFound)

@@ -33,7 +33,8 @@ export const makeSandboxClock = (enabled: boolean): SandboxClockShape => {
     clock,
     advance: (ms) =>
       Effect.sync(() => {
-        if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError("advance must be a non-negative integer of milliseconds")
+        if (!Number.isSafeInteger(ms) || ms < 0)
+          throw new RangeError("advance must be a non-negative integer of milliseconds")
         offsetMs += ms
         return nowMs()
       })

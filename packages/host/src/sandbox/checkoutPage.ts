@@ -43,7 +43,11 @@ ${body}
 `
 
 /** The page of one payment; `notice` is a one-line message after an action (already user-facing text). */
-export const checkoutPage = (p: SandboxPayment, actionPath: (action: "pay" | "decline") => string, notice?: string): string => {
+export const checkoutPage = (
+  p: SandboxPayment,
+  actionPath: (action: "pay" | "decline") => string,
+  notice?: string
+): string => {
   const open = p.status === "pending" || p.status === "authorized"
   return layout(
     `Оплата ${rubles(p.amountRub)}`,
@@ -62,4 +66,5 @@ ${
   )
 }
 
-export const checkoutNotFoundPage = (): string => layout("Платёж не найден", "<h1>Платёж не найден</h1><p>Проверьте ссылку на оплату.</p>")
+export const checkoutNotFoundPage = (): string =>
+  layout("Платёж не найден", "<h1>Платёж не найден</h1><p>Проверьте ссылку на оплату.</p>")

@@ -9,7 +9,12 @@ import type { SandboxAcquirerConfig } from "@frank/adapters"
 import { Redacted } from "effect"
 import type { HostConfigShape } from "../config/HostConfig.js"
 
-export const sandboxAcquirerConfig = (config: Pick<HostConfigShape, "publicBaseUrl">, pepper: Redacted.Redacted<string>): SandboxAcquirerConfig => ({
+export const sandboxAcquirerConfig = (
+  config: Pick<HostConfigShape, "publicBaseUrl">,
+  pepper: Redacted.Redacted<string>
+): SandboxAcquirerConfig => ({
   baseUrl: config.publicBaseUrl,
-  secret: Redacted.make(createHmac("sha256", Redacted.value(pepper)).update("frank/sandbox-acquirer/notifications/v1").digest("hex"))
+  secret: Redacted.make(
+    createHmac("sha256", Redacted.value(pepper)).update("frank/sandbox-acquirer/notifications/v1").digest("hex")
+  )
 })

@@ -38,7 +38,8 @@ const readExisting = (path: string): string | undefined => {
   const value = text.trim()
   // Our writes publish complete files, so an empty one was made by hand (or a disk filled up);
   // replacing it silently could change the pepper and orphan every key hash.
-  if (value.length === 0) throw new SecretFileError({ path, reason: "is empty; delete it to generate a new secret, or set the variable" })
+  if (value.length === 0)
+    throw new SecretFileError({ path, reason: "is empty; delete it to generate a new secret, or set the variable" })
   return value
 }
 

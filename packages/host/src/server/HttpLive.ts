@@ -19,7 +19,11 @@ import { makeRouteLabeler } from "./routeLabel.js"
 
 const OPERATIONAL_ROUTES = ["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"]
 
-export const httpLayer = (options: { readonly port: number; readonly host: string; readonly adminToken: Redacted.Redacted<string> }) => {
+export const httpLayer = (options: {
+  readonly port: number
+  readonly host: string
+  readonly adminToken: Redacted.Redacted<string>
+}) => {
   const ApiLive = HttpApiBuilder.api(HostApi).pipe(
     Layer.provide([PartnerHandlersLive, AdminHandlers]),
     Layer.provide([SecurityLive, AdminAuthLive(options.adminToken)])
@@ -30,11 +34,18 @@ export const httpLayer = (options: { readonly port: number; readonly host: strin
       const metrics = yield* Metrics
       const served = HttpApiBuilder.serve(
         frankServerMiddleware((o) => metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs))
-      ).pipe(Layer.provide(HealthRoutes(metrics.render)), Layer.provide(CheckoutRoutes), Layer.provide(SandboxBankRoutes), Layer.provide(PaymentNotificationRoute))
+      ).pipe(
+        Layer.provide(HealthRoutes(metrics.render)),
+        Layer.provide(CheckoutRoutes),
+        Layer.provide(SandboxBankRoutes),
+        Layer.provide(PaymentNotificationRoute)
+      )
       // With Effect's tracer off (the reference host has no exporter) the platform's per-request
       // server span would only cost CPU: a URL parse, a copy of the headers with redactions, the
       // span and its parent-span context. An embedder with tracing on keeps it.
-      return (yield* FiberRef.get(FiberRef.currentTracerEnabled)) ? served : HttpMiddleware.withTracerDisabledWhen(served, () => true)
+      return (yield* FiberRef.get(FiberRef.currentTracerEnabled))
+        ? served
+        : HttpMiddleware.withTracerDisabledWhen(served, () => true)
     })
   )
   return Served.pipe(

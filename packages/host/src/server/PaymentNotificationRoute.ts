@@ -24,7 +24,11 @@ export const PaymentNotificationRoute = HttpApiBuilder.Router.use((router) =>
         const outcome = yield* payments.receiveNotification({ body, headers: request.headers })
         if (outcome.transition._tag === "Refused")
           yield* Effect.logWarning("payment notification refused by the state machine").pipe(
-            Effect.annotateLogs({ paymentId: outcome.payment.id, status: outcome.transition.status, reported: outcome.transition.reported })
+            Effect.annotateLogs({
+              paymentId: outcome.payment.id,
+              status: outcome.transition.status,
+              reported: outcome.transition.reported
+            })
           )
         return HttpServerResponse.text("OK")
       }).pipe(

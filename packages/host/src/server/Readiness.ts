@@ -21,7 +21,9 @@ export class Readiness extends Context.Tag("@frank/host/Readiness")<
           check: sql<{ n: number | string }>`SELECT count(*) AS n FROM effect_sql_migrations`.pipe(
             Effect.map((rows) => {
               const applied = Number(rows[0]?.n ?? 0)
-              return applied >= expectedMigrations ? undefined : `migrations applied: ${applied} of ${expectedMigrations}`
+              return applied >= expectedMigrations
+                ? undefined
+                : `migrations applied: ${applied} of ${expectedMigrations}`
             }),
             Effect.timeout("2 seconds"),
             Effect.catchAll(() => Effect.succeed("database unreachable"))

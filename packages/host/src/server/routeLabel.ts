@@ -15,7 +15,9 @@ export const makeRouteLabeler = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<
         literal.set(`${endpoint.method} ${endpoint.path}`, endpoint.path)
         return
       }
-      const pattern = new RegExp(`^${endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_]+/g, "[^/]+")}$`)
+      const pattern = new RegExp(
+        `^${endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_]+/g, "[^/]+")}$`
+      )
       patterns.push({ method: endpoint.method, template: endpoint.path, pattern })
     }
   })

@@ -55,7 +55,10 @@ export const deliveryWorkerLayer = (options: DeliveryWorkerOptions) =>
           notifications:
             pg.config.url === undefined
               ? pg.listen(WEBHOOK_NOTIFY_CHANNEL)
-              : listenOnOwnConnection({ url: pg.config.url, applicationName: `${pg.config.applicationName ?? "frank"}-listen` }, WEBHOOK_NOTIFY_CHANNEL),
+              : listenOnOwnConnection(
+                  { url: pg.config.url, applicationName: `${pg.config.applicationName ?? "frank"}-listen` },
+                  WEBHOOK_NOTIFY_CHANNEL
+                ),
           send: (payload) => Effect.asVoid(pg`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`),
           probe: `${PROBE_PREFIX}${randomUUID()}`,
           onPayload: (payload) => (options.isOwnNotification(payload) ? Effect.void : wakeup.signal),

@@ -35,11 +35,17 @@ export interface WatchedListenerOptions<E1, E2> {
 }
 
 /** Runs until the stream fails or ends, or a probe goes unheard; never succeeds. */
-export const runWatchedListener = <E1, E2>(options: WatchedListenerOptions<E1, E2>): Effect.Effect<never, E1 | E2 | ListenerDeaf> =>
+export const runWatchedListener = <E1, E2>(
+  options: WatchedListenerOptions<E1, E2>
+): Effect.Effect<never, E1 | E2 | ListenerDeaf> =>
   Effect.gen(function* () {
     const echoes = yield* Queue.sliding<void>(1)
     const consume = Stream.runForEach(options.notifications, (payload) =>
-      payload === options.probe ? Queue.offer(echoes, undefined) : isProbe(payload) ? Effect.void : options.onPayload(payload)
+      payload === options.probe
+        ? Queue.offer(echoes, undefined)
+        : isProbe(payload)
+          ? Effect.void
+          : options.onPayload(payload)
     ).pipe(Effect.zipRight(Effect.fail(new ListenerDeaf({ message: "the notification stream ended" }))))
     const heartbeat = Effect.forever(
       Effect.gen(function* () {
@@ -47,10 +53,12 @@ export const runWatchedListener = <E1, E2>(options: WatchedListenerOptions<E1, E
         // An echo left over from an earlier probe must not count for this one.
         yield* Queue.takeAll(echoes)
         // Sending counts against the timeout too: a pool that hangs must not stop the check.
-        const heard = yield* Effect.timeout(Effect.zipRight(options.send(options.probe), Queue.take(echoes)), Duration.millis(options.probeTimeoutMs)).pipe(
-          Effect.option
-        )
-        if (heard._tag === "None") return yield* new ListenerDeaf({ message: `a probe was not heard back within ${options.probeTimeoutMs} ms` })
+        const heard = yield* Effect.timeout(
+          Effect.zipRight(options.send(options.probe), Queue.take(echoes)),
+          Duration.millis(options.probeTimeoutMs)
+        ).pipe(Effect.option)
+        if (heard._tag === "None")
+          return yield* new ListenerDeaf({ message: `a probe was not heard back within ${options.probeTimeoutMs} ms` })
       })
     )
     return yield* Effect.raceFirst(consume, heartbeat)

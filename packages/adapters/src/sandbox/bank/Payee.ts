@@ -31,7 +31,8 @@ export const sandboxPayee: Payee = {
 
 const KEY_WEIGHTS = [7, 1, 3]
 const keyValid = (digits: string): boolean =>
-  /^\d+$/.test(digits) && [...digits].reduce((sum, c, i) => sum + ((Number(c) * (KEY_WEIGHTS[i % 3] ?? 0)) % 10), 0) % 10 === 0
+  /^\d+$/.test(digits) &&
+  [...digits].reduce((sum, c, i) => sum + ((Number(c) * (KEY_WEIGHTS[i % 3] ?? 0)) % 10), 0) % 10 === 0
 
 /** The control key of a settlement account against its bank's BIC (Bank of Russia rules No. 385-P). */
 export const isSettlementAccountValid = (account: string, bic: string): boolean =>

@@ -13,7 +13,14 @@
  */
 import { randomBytes } from "node:crypto"
 import { SqlClient, type SqlError } from "@effect/sql"
-import { BankGateway, type BankGatewayShape, type BankInvoiceRef, BankUnavailable, type CompanyRequisites, StoreError } from "@frank/core"
+import {
+  BankGateway,
+  type BankGatewayShape,
+  type BankInvoiceRef,
+  BankUnavailable,
+  type CompanyRequisites,
+  StoreError
+} from "@frank/core"
 import QRCode from "qrcode"
 import { Clock, Context, Effect, Layer } from "effect"
 import { renderInvoicePdf, paymentPurpose } from "./invoicePdf.js"
@@ -52,7 +59,10 @@ export interface Settled {
 
 export interface SandboxBankShape {
   /** The payer pays (`pay`) or the operator withdraws (`cancel`); by Frank's invoice id or the bank's id. */
-  readonly settle: (id: string, action: SettleAction) => Effect.Effect<Settled, SandboxInvoiceNotFound | SandboxInvoiceSettled | StoreError>
+  readonly settle: (
+    id: string,
+    action: SettleAction
+  ) => Effect.Effect<Settled, SandboxInvoiceNotFound | SandboxInvoiceSettled | StoreError>
   readonly find: (bankInvoiceId: string) => Effect.Effect<SandboxBankInvoice | undefined, StoreError>
   /** The SBP page of an invoice (HTML); undefined when the bank has no such invoice. */
   readonly sbpPage: (bankInvoiceId: string, notice?: string) => Effect.Effect<string | undefined, StoreError>
@@ -88,10 +98,13 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
     const columns = sql.literal(COLUMNS)
     const payee = options.payee ?? sandboxPayee
     const termMs = options.termMs ?? SANDBOX_TERM_MS
-    const sbpUrl = (bankInvoiceId: string) => `${options.publicBaseUrl}${SANDBOX_SBP_PATH}/${encodeURIComponent(bankInvoiceId)}`
+    const sbpUrl = (bankInvoiceId: string) =>
+      `${options.publicBaseUrl}${SANDBOX_SBP_PATH}/${encodeURIComponent(bankInvoiceId)}`
 
-    const unavailable = (what: string) => (cause: SqlError.SqlError) => new BankUnavailable({ message: `sandbox bank: ${what} failed`, cause })
-    const storeError = (what: string) => (cause: SqlError.SqlError) => new StoreError({ message: `sandbox bank: ${what} failed`, cause })
+    const unavailable = (what: string) => (cause: SqlError.SqlError) =>
+      new BankUnavailable({ message: `sandbox bank: ${what} failed`, cause })
+    const storeError = (what: string) => (cause: SqlError.SqlError) =>
+      new StoreError({ message: `sandbox bank: ${what} failed`, cause })
 
     const byRef = (ref: BankInvoiceRef) =>
       Effect.flatMap(
@@ -100,13 +113,18 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
         ),
         (rows) =>
           rows[0] === undefined
-            ? Effect.fail(new BankUnavailable({ message: `sandbox bank: no invoice ${ref.bankInvoiceId} for partner ${ref.partnerId}` }))
+            ? Effect.fail(
+                new BankUnavailable({
+                  message: `sandbox bank: no invoice ${ref.bankInvoiceId} for partner ${ref.partnerId}`
+                })
+              )
             : Effect.succeed(fromRow(rows[0]))
       )
 
     const byBankId = (bankInvoiceId: string) =>
-      Effect.map(sql<Row>`SELECT ${columns} FROM sandbox_bank_invoices WHERE bank_invoice_id = ${bankInvoiceId}`, (rows) =>
-        rows[0] === undefined ? undefined : fromRow(rows[0])
+      Effect.map(
+        sql<Row>`SELECT ${columns} FROM sandbox_bank_invoices WHERE bank_invoice_id = ${bankInvoiceId}`,
+        (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
       )
 
     const gateway: BankGatewayShape = {
@@ -160,7 +178,10 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
       createSbpLink: (ref) =>
         Effect.gen(function* () {
           const invoice = yield* byRef(ref)
-          if (invoice.status !== "issued") return yield* new BankUnavailable({ message: `sandbox bank: invoice ${ref.bankInvoiceId} is ${invoice.status}` })
+          if (invoice.status !== "issued")
+            return yield* new BankUnavailable({
+              message: `sandbox bank: invoice ${ref.bankInvoiceId} is ${invoice.status}`
+            })
           return { url: sbpUrl(invoice.bankInvoiceId), expiresAt: invoice.dueAt }
         })
     }
@@ -173,11 +194,15 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
         const updated = yield* sql<Row>`UPDATE sandbox_bank_invoices SET status = ${target}, settled_at = ${now}
           WHERE (invoice_id = ${id} OR bank_invoice_id = ${id}) AND status = 'issued' RETURNING ${columns}`
         if (updated[0] !== undefined) return { invoice: fromRow(updated[0]), changed: true }
-        const rows = yield* sql<Row>`SELECT ${columns} FROM sandbox_bank_invoices WHERE invoice_id = ${id} OR bank_invoice_id = ${id}`
+        const rows =
+          yield* sql<Row>`SELECT ${columns} FROM sandbox_bank_invoices WHERE invoice_id = ${id} OR bank_invoice_id = ${id}`
         const found = rows[0]
-        if (found === undefined) return yield* new SandboxInvoiceNotFound({ message: `the sandbox bank has no invoice ${id}` })
+        if (found === undefined)
+          return yield* new SandboxInvoiceNotFound({ message: `the sandbox bank has no invoice ${id}` })
         if (found.status === target) return { invoice: fromRow(found), changed: false }
-        return yield* new SandboxInvoiceSettled({ message: `invoice ${id} is already ${found.status} at the bank; it cannot be ${target === "paid" ? "paid" : "canceled"}` })
+        return yield* new SandboxInvoiceSettled({
+          message: `invoice ${id} is already ${found.status} at the bank; it cannot be ${target === "paid" ? "paid" : "canceled"}`
+        })
       }).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("settle")(e))))
 
     const sbpPage: SandboxBankShape["sbpPage"] = (bankInvoiceId, notice) =>
@@ -185,7 +210,9 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
         const invoice = yield* byBankId(bankInvoiceId).pipe(Effect.mapError(storeError("page")))
         if (invoice === undefined) return undefined
         const url = sbpUrl(invoice.bankInvoiceId)
-        const qrSvg = yield* Effect.promise(() => QRCode.toString(url, { type: "svg", margin: 1, errorCorrectionLevel: "M" }))
+        const qrSvg = yield* Effect.promise(() =>
+          QRCode.toString(url, { type: "svg", margin: 1, errorCorrectionLevel: "M" })
+        )
         return renderSbpPage({
           number: invoice.number,
           amountRub: invoice.amountRub,
@@ -209,5 +236,6 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
   })
 
 /** The sandbox bank as Frank's BankGateway, plus its controls (SandboxBank). Needs SqlClient. */
-export const sandboxBankLayer = (options: SandboxBankOptions): Layer.Layer<BankGateway | SandboxBank, never, SqlClient.SqlClient> =>
-  Layer.effectContext(makeSandboxBank(options))
+export const sandboxBankLayer = (
+  options: SandboxBankOptions
+): Layer.Layer<BankGateway | SandboxBank, never, SqlClient.SqlClient> => Layer.effectContext(makeSandboxBank(options))

@@ -10,4 +10,7 @@ export class SandboxInvoiceNotFound extends Schema.TaggedError<SandboxInvoiceNot
 ) {}
 
 /** Paying a canceled invoice or canceling a paid one. */
-export class SandboxInvoiceSettled extends Schema.TaggedError<SandboxInvoiceSettled>()("SandboxInvoiceSettled", codedErrorFields("SANDBOX_INVOICE_SETTLED", 409)) {}
+export class SandboxInvoiceSettled extends Schema.TaggedError<SandboxInvoiceSettled>()(
+  "SandboxInvoiceSettled",
+  codedErrorFields("SANDBOX_INVOICE_SETTLED", 409)
+) {}

@@ -33,7 +33,20 @@ export interface InvoicePdfData {
   readonly status: "issued" | "paid" | "canceled" | "expired"
 }
 
-const MONTHS = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"]
+const MONTHS = [
+  "января",
+  "февраля",
+  "марта",
+  "апреля",
+  "мая",
+  "июня",
+  "июля",
+  "августа",
+  "сентября",
+  "октября",
+  "ноября",
+  "декабря"
+]
 /** Moscow time has been UTC+3 all year since 2014. */
 const MOSCOW_OFFSET_MS = 3 * 60 * 60 * 1000
 const moscow = (ms: number) => new Date(ms + MOSCOW_OFFSET_MS)
@@ -97,7 +110,10 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
 
   // Sandbox banner: nobody should mistake this for a real bill.
   doc.font("bold").fontSize(9).fillColor("#b00020")
-  doc.text("ОБРАЗЕЦ · ПЕСОЧНИЦА FRANK: тестовый счёт, настоящие деньги по нему не принимаются", left, 30, { width, align: "center" })
+  doc.text("ОБРАЗЕЦ · ПЕСОЧНИЦА FRANK: тестовый счёт, настоящие деньги по нему не принимаются", left, 30, {
+    width,
+    align: "center"
+  })
   doc.fillColor("black")
 
   // The bank requisites block, in the usual grid.
@@ -111,7 +127,10 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
   doc.moveTo(left, row[2]!).lineTo(col[3]!, row[2]!).stroke()
   doc.moveTo(col[1]!, row[1]!).lineTo(col[2]!, row[1]!).stroke()
   doc.moveTo(left, row[3]!).lineTo(col[1]!, row[3]!).stroke()
-  doc.moveTo(left + 150, row[2]!).lineTo(left + 150, row[3]!).stroke()
+  doc
+    .moveTo(left + 150, row[2]!)
+    .lineTo(left + 150, row[3]!)
+    .stroke()
   doc.font("regular").fontSize(9)
   doc.text(p.bankName, left + 4, top + 4, { width: 292 })
   doc.fontSize(7).text("Банк получателя", left + 4, row[2]! - 10)
@@ -128,8 +147,15 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
   doc.fontSize(7).text("Получатель", left + 4, row[4]! - 10)
 
   // Title.
-  doc.font("bold").fontSize(14).text(`Счёт на оплату № ${data.number} от ${dateLong(data.issuedAt)}`, left, row[4]! + 18, { width })
-  doc.moveTo(left, doc.y + 4).lineTo(left + width, doc.y + 4).lineWidth(1.5).stroke()
+  doc
+    .font("bold")
+    .fontSize(14)
+    .text(`Счёт на оплату № ${data.number} от ${dateLong(data.issuedAt)}`, left, row[4]! + 18, { width })
+  doc
+    .moveTo(left, doc.y + 4)
+    .lineTo(left + width, doc.y + 4)
+    .lineWidth(1.5)
+    .stroke()
   doc.lineWidth(0.7)
 
   // Parties.
@@ -139,7 +165,10 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
     doc.font("bold").text(text, left + 100, y, { width: width - 100 })
   }
   partyLine("Поставщик (исполнитель):", party({ name: p.name, inn: p.inn, kpp: p.kpp, address: p.address }))
-  partyLine("Покупатель (заказчик):", party({ name: data.payer.companyName, inn: data.payer.inn, kpp: data.payer.kpp, address: data.payer.legalAddress }))
+  partyLine(
+    "Покупатель (заказчик):",
+    party({ name: data.payer.companyName, inn: data.payer.inn, kpp: data.payer.kpp, address: data.payer.legalAddress })
+  )
   partyLine("Основание:", "Оферта Frank о пополнении баланса партнёрского аккаунта")
 
   // The one line of the invoice.
@@ -150,15 +179,28 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
   const headHeight = 16
   const bodyHeight = 28
   doc.rect(left, tableTop, width, headHeight + bodyHeight).stroke()
-  doc.moveTo(left, tableTop + headHeight).lineTo(left + width, tableTop + headHeight).stroke()
-  for (const x of cols.slice(1, -1)) doc.moveTo(x, tableTop).lineTo(x, tableTop + headHeight + bodyHeight).stroke()
+  doc
+    .moveTo(left, tableTop + headHeight)
+    .lineTo(left + width, tableTop + headHeight)
+    .stroke()
+  for (const x of cols.slice(1, -1))
+    doc
+      .moveTo(x, tableTop)
+      .lineTo(x, tableTop + headHeight + bodyHeight)
+      .stroke()
   for (const [i, h] of heads.entries())
-    doc.font("bold").fontSize(8).text(h, cols[i]! + 3, tableTop + 4, { width: cols[i + 1]! - cols[i]! - 6, align: "center" })
+    doc
+      .font("bold")
+      .fontSize(8)
+      .text(h, cols[i]! + 3, tableTop + 4, { width: cols[i + 1]! - cols[i]! - 6, align: "center" })
   for (const [i, c] of cells.entries())
     doc
       .font("regular")
       .fontSize(8.5)
-      .text(c, cols[i]! + 3, tableTop + headHeight + 4, { width: cols[i + 1]! - cols[i]! - 6, align: i >= 4 ? "right" : i === 1 ? "left" : "center" })
+      .text(c, cols[i]! + 3, tableTop + headHeight + 4, {
+        width: cols[i + 1]! - cols[i]! - 6,
+        align: i >= 4 ? "right" : i === 1 ? "left" : "center"
+      })
 
   // Totals.
   let y = tableTop + headHeight + bodyHeight + 8
@@ -167,13 +209,23 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
     ["Без налога (НДС):", "—"],
     ["Всего к оплате:", sum]
   ] as const) {
-    doc.font("bold").fontSize(9.5).text(label, left + 250, y, { width: 195, align: "right" })
+    doc
+      .font("bold")
+      .fontSize(9.5)
+      .text(label, left + 250, y, { width: 195, align: "right" })
     doc.text(value, left + 450, y, { width: width - 450, align: "right" })
     y += 14
   }
-  doc.font("regular").fontSize(9.5).text(`Всего наименований 1, на сумму ${sum} руб.`, left, y + 8, { width })
+  doc
+    .font("regular")
+    .fontSize(9.5)
+    .text(`Всего наименований 1, на сумму ${sum} руб.`, left, y + 8, { width })
   doc.font("bold").text(rublesInWords(data.amountRub * 100), left, doc.y + 2, { width })
-  doc.moveTo(left, doc.y + 6).lineTo(left + width, doc.y + 6).lineWidth(1.5).stroke()
+  doc
+    .moveTo(left, doc.y + 6)
+    .lineTo(left + width, doc.y + 6)
+    .lineWidth(1.5)
+    .stroke()
   doc.lineWidth(0.7)
 
   // Terms, comment, references — beside the QR code.
@@ -187,7 +239,10 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
   doc.text(`Идентификатор счёта Frank: ${data.invoiceId}; номер в банке: ${data.bankInvoiceId}.`, { width: infoWidth })
   doc.text("Баланс пополняется автоматически после поступления оплаты: 1 ₽ = 1 ₣.", { width: infoWidth })
   doc.image(qr, left + width - qrSize, infoTop, { width: qrSize })
-  doc.fontSize(7).text("QR-код для оплаты (ГОСТ Р 56042-2014)", left + width - qrSize, infoTop + qrSize + 2, { width: qrSize, align: "center" })
+  doc.fontSize(7).text("QR-код для оплаты (ГОСТ Р 56042-2014)", left + width - qrSize, infoTop + qrSize + 2, {
+    width: qrSize,
+    align: "center"
+  })
 
   // Signatures.
   const signY = Math.max(doc.y, infoTop + qrSize + 16) + 24
@@ -198,7 +253,11 @@ export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array
   if (data.status === "paid" || data.status === "canceled") {
     doc.save()
     doc.rotate(-15, { origin: [300, 420] })
-    doc.font("bold").fontSize(40).fillColor(data.status === "paid" ? "#1b7f3b" : "#b00020").opacity(0.35)
+    doc
+      .font("bold")
+      .fontSize(40)
+      .fillColor(data.status === "paid" ? "#1b7f3b" : "#b00020")
+      .opacity(0.35)
     doc.text(data.status === "paid" ? "ОПЛАЧЕН" : "ОТМЕНЁН", 150, 400, { width: 300, align: "center" })
     doc.restore()
   }

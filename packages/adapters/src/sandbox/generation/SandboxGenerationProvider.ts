@@ -35,15 +35,22 @@ export class SandboxGeneration extends Context.Tag("@frank/adapters/SandboxGener
 >() {}
 
 const succeeded = (task: Task, costMinor?: Minor | undefined): TaskOutcome =>
-  costMinor === undefined ? { _tag: "Succeeded", output: renderSandboxOutput(task) } : { _tag: "Succeeded", output: renderSandboxOutput(task), costMinor }
+  costMinor === undefined
+    ? { _tag: "Succeeded", output: renderSandboxOutput(task) }
+    : { _tag: "Succeeded", output: renderSandboxOutput(task), costMinor }
 
 const failed = (task: Task, failure: SandboxFailure = {}): TaskOutcome => ({
   _tag: "Failed",
-  failure: { code: failure.code ?? SANDBOX_FAILURE_CODE, message: failure.message ?? `sandbox task ${task.id} failed by the operator's control` }
+  failure: {
+    code: failure.code ?? SANDBOX_FAILURE_CODE,
+    message: failure.message ?? `sandbox task ${task.id} failed by the operator's control`
+  }
 })
 
 /** The provider and the admin controls' outcomes. Runs task fibers in the layer's scope. */
-export const sandboxGenerationLayer = (options: SandboxGenerationOptions): Layer.Layer<GenerationProvider | SandboxGeneration> =>
+export const sandboxGenerationLayer = (
+  options: SandboxGenerationOptions
+): Layer.Layer<GenerationProvider | SandboxGeneration> =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const scope = yield* Effect.scope
@@ -61,6 +68,8 @@ export const sandboxGenerationLayer = (options: SandboxGenerationOptions): Layer
           return Effect.asVoid(Effect.forkIn(run, scope))
         }
       })
-      return Context.make(GenerationProvider, provider).pipe(Context.add(SandboxGeneration, { succeeded, failed, autoCompleteAfter: delay }))
+      return Context.make(GenerationProvider, provider).pipe(
+        Context.add(SandboxGeneration, { succeeded, failed, autoCompleteAfter: delay })
+      )
     })
   )

@@ -6,7 +6,12 @@
  */
 
 /** Frames are width × height × 3 bytes of RGB, rows top to bottom. */
-export const encodeAvi = (width: number, height: number, fps: number, frames: ReadonlyArray<Uint8Array>): Uint8Array => {
+export const encodeAvi = (
+  width: number,
+  height: number,
+  fps: number,
+  frames: ReadonlyArray<Uint8Array>
+): Uint8Array => {
   const stride = Math.ceil((width * 3) / 4) * 4 // DIB rows are padded to 4 bytes
   const frameBytes = stride * height
   const movi = 4 + frames.length * (8 + frameBytes)
@@ -87,7 +92,8 @@ export const encodeAvi = (width: number, height: number, fps: number, frames: Re
   fourcc("movi")
   const offsets: number[] = []
   for (const rgb of frames) {
-    if (rgb.length !== width * height * 3) throw new RangeError(`expected ${width * height * 3} RGB bytes per frame, got ${rgb.length}`)
+    if (rgb.length !== width * height * 3)
+      throw new RangeError(`expected ${width * height * 3} RGB bytes per frame, got ${rgb.length}`)
     offsets.push(at - moviStart)
     fourcc("00db")
     u32(frameBytes)

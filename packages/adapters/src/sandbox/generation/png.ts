@@ -20,7 +20,8 @@ const chunk = (type: string, data: Uint8Array): Uint8Array => {
 
 /** `rgb` holds width × height × 3 bytes, rows top to bottom. */
 export const encodePng = (width: number, height: number, rgb: Uint8Array): Uint8Array => {
-  if (rgb.length !== width * height * 3) throw new RangeError(`expected ${width * height * 3} RGB bytes, got ${rgb.length}`)
+  if (rgb.length !== width * height * 3)
+    throw new RangeError(`expected ${width * height * 3} RGB bytes, got ${rgb.length}`)
   const header = new Uint8Array(13)
   const h = new DataView(header.buffer)
   h.setUint32(0, width)
@@ -30,6 +31,11 @@ export const encodePng = (width: number, height: number, rgb: Uint8Array): Uint8
   // Each scanline starts with its filter type (0: none).
   const raw = new Uint8Array(height * (1 + width * 3))
   for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * width * 3, (y + 1) * width * 3), y * (1 + width * 3) + 1)
-  const parts = [SIGNATURE, chunk("IHDR", header), chunk("IDAT", new Uint8Array(deflateSync(raw))), chunk("IEND", new Uint8Array(0))]
+  const parts = [
+    SIGNATURE,
+    chunk("IHDR", header),
+    chunk("IDAT", new Uint8Array(deflateSync(raw))),
+    chunk("IEND", new Uint8Array(0))
+  ]
   return Buffer.concat(parts)
 }

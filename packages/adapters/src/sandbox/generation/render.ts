@@ -20,10 +20,22 @@ import { encodeWav } from "./wav.js"
 
 export type OutputKind = "image" | "video" | "audio" | "text" | "report"
 
-const byFamily: Record<Family, OutputKind> = { image: "image", video: "video", audio: "audio", text: "text", processing: "report" }
-const byOperation: Readonly<Record<string, OutputKind>> = { transcription: "text", "remove-background": "image", upscale: "video", moderate: "report" }
+const byFamily: Record<Family, OutputKind> = {
+  image: "image",
+  video: "video",
+  audio: "audio",
+  text: "text",
+  processing: "report"
+}
+const byOperation: Readonly<Record<string, OutputKind>> = {
+  transcription: "text",
+  "remove-background": "image",
+  upscale: "video",
+  moderate: "report"
+}
 
-export const outputKindOf = (task: Pick<Task, "family" | "operation">): OutputKind => byOperation[task.operation] ?? byFamily[task.family]
+export const outputKindOf = (task: Pick<Task, "family" | "operation">): OutputKind =>
+  byOperation[task.operation] ?? byFamily[task.family]
 
 /** A stable 32-bit seed from the task id: colours and tones differ per task, not per render. */
 const seedOf = (id: string) => {
@@ -93,7 +105,13 @@ export const renderSandboxOutput = (task: Task): TaskOutput => {
       return content("text/plain; charset=utf-8", new TextEncoder().encode(text), text)
     }
     case "report": {
-      const text = JSON.stringify({ sandbox: true, taskId: task.id, modelId: task.modelId, operation: task.operation, verdict: "ok" })
+      const text = JSON.stringify({
+        sandbox: true,
+        taskId: task.id,
+        modelId: task.modelId,
+        operation: task.operation,
+        verdict: "ok"
+      })
       return content("application/json", new TextEncoder().encode(text), text)
     }
   }

@@ -30,12 +30,21 @@ import { Effect } from "effect"
  * A function returning the rows of one statement, whose plan it keeps generic; `settings` are
  * further planner settings for that statement alone (`name = value`, one SET clause each).
  */
-export const plannedOnce = (signature: string, returns: string, statement: string, settings: ReadonlyArray<string> = []) => `
+export const plannedOnce = (
+  signature: string,
+  returns: string,
+  statement: string,
+  settings: ReadonlyArray<string> = []
+) => `
     CREATE FUNCTION ${signature}
     RETURNS TABLE (${returns})
     LANGUAGE plpgsql
-    SET plan_cache_mode = force_generic_plan${settings.map((setting) => `
-    SET ${setting}`).join("")}
+    SET plan_cache_mode = force_generic_plan${settings
+      .map(
+        (setting) => `
+    SET ${setting}`
+      )
+      .join("")}
     AS $fn$
     #variable_conflict use_column
     BEGIN
@@ -45,7 +54,8 @@ export const plannedOnce = (signature: string, returns: string, statement: strin
     $fn$`
 
 /** The claim function's parameters and rows, the same in every migration that redefines it. */
-export const CLAIM_DUE_SIGNATURE = "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)"
+export const CLAIM_DUE_SIGNATURE =
+  "webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)"
 export const CLAIM_DUE_COLUMNS = `partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
   lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint`
 /** The outcome write's parameters and rows, the same in every migration that redefines it. */

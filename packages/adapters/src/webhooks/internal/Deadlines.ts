@@ -52,9 +52,13 @@ export const makeDeadlines = (tickMs: number): Effect.Effect<Deadlines, never, S
           }
         }
       if (pending.size === 0) busy.unsafeClose()
-      return thrown.length === 0 ? Effect.void : Effect.logError("deadlines: an expiry callback threw", Cause.die(thrown[0]))
+      return thrown.length === 0
+        ? Effect.void
+        : Effect.logError("deadlines: an expiry callback threw", Cause.die(thrown[0]))
     })
-    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(busy.await, Effect.zipRight(Effect.sleep(Duration.millis(tickMs)), expire))))
+    yield* Effect.forkScoped(
+      Effect.forever(Effect.zipRight(busy.await, Effect.zipRight(Effect.sleep(Duration.millis(tickMs)), expire)))
+    )
     return {
       add: (timeoutMs, onExpired) => {
         const entry: Entry = { atMs: nowMs() + timeoutMs, onExpired }

@@ -14,5 +14,10 @@ export const AuthCheck = Schema.Struct({
 }).annotations({ identifier: "AuthCheck" })
 
 export class AuthGroup extends HttpApiGroup.make("auth")
-  .add(HttpApiEndpoint.get("check", "/v1/auth/check").addSuccess(AuthCheck).middleware(ApiKeyAuth).annotate(RequiredScope, "usage:read"))
+  .add(
+    HttpApiEndpoint.get("check", "/v1/auth/check")
+      .addSuccess(AuthCheck)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "usage:read")
+  )
   .annotate(OpenApi.Title, "Auth") {}

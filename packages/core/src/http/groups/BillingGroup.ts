@@ -10,14 +10,27 @@ import { TariffView } from "../../tariff/tariffView.js"
 import { ApiKeyAuth, RequiredScope } from "../Security.js"
 
 export class BillingGroup extends HttpApiGroup.make("billing")
-  .add(HttpApiEndpoint.get("balance", "/v1/billing/balance").addSuccess(Balance).middleware(ApiKeyAuth).annotate(RequiredScope, "billing:read"))
-  .add(HttpApiEndpoint.get("tariff", "/v1/billing/tariff").addSuccess(TariffView).middleware(ApiKeyAuth).annotate(RequiredScope, "billing:read"))
+  .add(
+    HttpApiEndpoint.get("balance", "/v1/billing/balance")
+      .addSuccess(Balance)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "billing:read")
+  )
+  .add(
+    HttpApiEndpoint.get("tariff", "/v1/billing/tariff")
+      .addSuccess(TariffView)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "billing:read")
+  )
   .add(
     HttpApiEndpoint.get("catalog", "/v1/billing/pricing/catalog")
       .addSuccess(CatalogView)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "pricing:read")
-      .annotate(OpenApi.Description, "Not cacheable (Cache-Control: no-store); re-reading once per refreshAfterSeconds suffices")
+      .annotate(
+        OpenApi.Description,
+        "Not cacheable (Cache-Control: no-store); re-reading once per refreshAfterSeconds suffices"
+      )
   )
   .add(
     HttpApiEndpoint.post("estimate", "/v1/billing/pricing/estimate")

@@ -16,8 +16,12 @@ import { ApiKeyAuth, RequiredScope } from "../Security.js"
 
 export const ImportRequestBody = Schema.Struct({
   kind: FileKind,
-  url: Schema.optional(Schema.String).annotations({ description: "A direct public HTTPS URL of the file (redirects are followed and re-checked)" }),
-  storedFileId: Schema.optional(Schema.String).annotations({ description: "UUID v4 of a file this partner imported before" })
+  url: Schema.optional(Schema.String).annotations({
+    description: "A direct public HTTPS URL of the file (redirects are followed and re-checked)"
+  }),
+  storedFileId: Schema.optional(Schema.String).annotations({
+    description: "UUID v4 of a file this partner imported before"
+  })
 }).annotations({
   identifier: "ImportRequest",
   description: "`kind` and exactly one of `url` and `storedFileId`",
@@ -26,11 +30,15 @@ export const ImportRequestBody = Schema.Struct({
 
 export const StoredFileView = Schema.Struct({
   storedFileId: Schema.String.annotations({ description: "UUID v4" }),
-  url: Schema.String.annotations({ description: "Where the file can be downloaded, without an API key (capability URL)" }),
+  url: Schema.String.annotations({
+    description: "Where the file can be downloaded, without an API key (capability URL)"
+  }),
   kind: FileKind,
   mimeType: Schema.String.annotations({ description: "From the file's bytes, not from the source's Content-Type" }),
   sizeBytes: Schema.Number,
-  width: Schema.optional(Schema.Number).annotations({ description: "Images and video, as displayed (EXIF orientation / rotation applied)" }),
+  width: Schema.optional(Schema.Number).annotations({
+    description: "Images and video, as displayed (EXIF orientation / rotation applied)"
+  }),
   height: Schema.optional(Schema.Number).annotations({ description: "Images and video, as displayed" }),
   durationSeconds: Schema.optional(Schema.Number).annotations({ description: "Video and audio, to the millisecond" }),
   fps: Schema.optional(Schema.Number).annotations({ description: "Video frames per second" }),
@@ -60,7 +68,11 @@ export class FilesGroup extends HttpApiGroup.make("files")
   )
   .add(
     HttpApiEndpoint.get("download")`/files/${idParam}/${tokenParam}`
-      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }).annotations({ description: "The file, with its stored content type" }))
+      .addSuccess(
+        HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }).annotations({
+          description: "The file, with its stored content type"
+        })
+      )
       .addError(NotFound)
       .annotate(OpenApi.Description, "A stored file's `url`; no API key (the token in the path is the authorisation)")
   )

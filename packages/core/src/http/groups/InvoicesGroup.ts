@@ -24,7 +24,8 @@ export const CompanyProfileView = Schema.Struct({
   email: Text("Where invoices and closing documents go"),
   phone: Text("Contact phone"),
   revision: Schema.Number.annotations({
-    description: "Current revision: send it as expectedProfileRevision when saving or issuing; 0 while no profile was saved"
+    description:
+      "Current revision: send it as expectedProfileRevision when saving or issuing; 0 while no profile was saved"
   }),
   createdAt: Schema.NullOr(Timestamp),
   updatedAt: Schema.NullOr(Timestamp)
@@ -43,34 +44,45 @@ export const SaveProfileRequest = Schema.Struct({
   email: field("Required"),
   phone: field("Optional"),
   expectedProfileRevision: Schema.optional(Schema.NullOr(CoercedInt)).annotations({
-    description: "Required: the revision from GET …/profile (0 before the first save). A stale one answers 409 COMPANY_PROFILE_REVISION_CONFLICT"
+    description:
+      "Required: the revision from GET …/profile (0 before the first save). A stale one answers 409 COMPANY_PROFILE_REVISION_CONFLICT"
   })
 }).annotations({ identifier: "SaveCompanyProfileRequest", ...requestParseOptions })
 
 export const CreateInvoiceRequest = Schema.Struct({
-  amountRub: BodyInt(1, 100_000).annotations({ description: "Integer rubles, 1..100000; credited 1:1 as franks when paid" }),
-  expectedProfileRevision: BodyInt(1, 2_147_483_647).annotations({
-    description: "The profile revision whose requisites the invoice must carry; a stale one answers 409 COMPANY_PROFILE_REVISION_CONFLICT"
+  amountRub: BodyInt(1, 100_000).annotations({
+    description: "Integer rubles, 1..100000; credited 1:1 as franks when paid"
   }),
-  comment: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(140, { message: () => "must be at most 140 characters" }))))
+  expectedProfileRevision: BodyInt(1, 2_147_483_647).annotations({
+    description:
+      "The profile revision whose requisites the invoice must carry; a stale one answers 409 COMPANY_PROFILE_REVISION_CONFLICT"
+  }),
+  comment: Schema.optional(
+    Schema.NullOr(Schema.String.pipe(Schema.maxLength(140, { message: () => "must be at most 140 characters" })))
+  )
 }).annotations({ identifier: "CreateLegalInvoiceRequest", ...requestParseOptions })
 
 export const InvoiceView = Schema.Struct({
   id: Schema.String,
   number: Schema.String.annotations({ description: "The number the bank printed on the invoice" }),
   status: InvoiceStatus.annotations({
-    description: "issued → paid | canceled | expired; expired → paid (a late transfer) | canceled. paid and canceled are final"
+    description:
+      "issued → paid | canceled | expired; expired → paid (a late transfer) | canceled. paid and canceled are final"
   }),
   amountRub: Schema.Number,
   amountFranks: Schema.Number.annotations({ description: "What the payment credits: 1 RUB = 1 ₣" }),
   comment: Schema.NullOr(Schema.String),
-  profileRevision: Schema.Number.annotations({ description: "The profile revision whose requisites the invoice carries" }),
+  profileRevision: Schema.Number.annotations({
+    description: "The profile revision whose requisites the invoice carries"
+  }),
   payer: Schema.Struct({ companyName: Schema.String, inn: Schema.String, kpp: Schema.NullOr(Schema.String) }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   dueAt: Schema.NullOr(Timestamp).annotations({ description: "Payment term set by the bank" }),
   creditedAt: Schema.NullOr(Timestamp).annotations({ description: "When the balance was credited (status paid)" }),
-  transactionId: Schema.NullOr(Schema.String).annotations({ description: "The ledger row of the credit (status paid)" }),
+  transactionId: Schema.NullOr(Schema.String).annotations({
+    description: "The ledger row of the credit (status paid)"
+  }),
   pdfUrl: Schema.String.annotations({ description: "Path of the invoice PDF (same API key)" })
 }).annotations({ identifier: "LegalInvoice" })
 export type InvoiceView = typeof InvoiceView.Type
@@ -120,7 +132,10 @@ export class InvoicesGroup extends HttpApiGroup.make("invoices")
       .addError(Conflict)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "full")
-      .annotate(OpenApi.Description, "Issues an invoice through the bank. Not idempotent: after a lost answer, check the history before retrying")
+      .annotate(
+        OpenApi.Description,
+        "Issues an invoice through the bank. Not idempotent: after a lost answer, check the history before retrying"
+      )
   )
   .add(
     HttpApiEndpoint.get("invoiceHistory", "/v1/billing/legal-invoices/history")
@@ -137,7 +152,10 @@ export class InvoicesGroup extends HttpApiGroup.make("invoices")
       .addError(NotFound)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "billing:read")
-      .annotate(OpenApi.Description, "The invoice PDF inline (200 application/pdf), or a 302 redirect to the bank's file")
+      .annotate(
+        OpenApi.Description,
+        "The invoice PDF inline (200 application/pdf), or a 302 redirect to the bank's file"
+      )
   )
   .add(
     HttpApiEndpoint.post("refreshInvoice")`/v1/billing/legal-invoices/${idParam}/refresh`
@@ -145,7 +163,10 @@ export class InvoicesGroup extends HttpApiGroup.make("invoices")
       .addError(NotFound)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "billing:read")
-      .annotate(OpenApi.Description, "Asks the bank for the current status and applies it; a payment credits the balance once")
+      .annotate(
+        OpenApi.Description,
+        "Asks the bank for the current status and applies it; a payment credits the balance once"
+      )
   )
   .add(
     HttpApiEndpoint.post("invoiceSbpLink")`/v1/billing/legal-invoices/${idParam}/sbp-link`

@@ -32,16 +32,22 @@ export const IssuedApiKey = Schema.Struct({
 export const ApiKeyList = Schema.Struct({ items: Schema.Array(ApiKeyView) }).annotations({ identifier: "ApiKeyList" })
 
 export const IssueApiKeyRequest = Schema.Struct({
-  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))),
+  label: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))
+  ),
   // Range violations answer API_KEY_EXPIRY_OUT_OF_RANGE, so only integer-ness is checked here.
   expiresInDays: Schema.optional(BodyInt(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)),
   scopes: Schema.optional(Schema.Array(Schema.String))
 }).annotations({ identifier: "IssueApiKeyRequest", ...requestParseOptions })
 
 export const UpdateApiKeyRequest = Schema.Struct({
-  label: Schema.optional(Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))),
+  label: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))
+  ),
   scopes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  expiresInDays: Schema.optional(Schema.Unknown).annotations({ description: "Not changeable: answers API_KEY_EXPIRY_IMMUTABLE" })
+  expiresInDays: Schema.optional(Schema.Unknown).annotations({
+    description: "Not changeable: answers API_KEY_EXPIRY_IMMUTABLE"
+  })
 }).annotations({ identifier: "UpdateApiKeyRequest", ...requestParseOptions })
 
 export const ScopeOperations = Schema.Struct({
@@ -56,12 +62,19 @@ export const ScopeOperations = Schema.Struct({
   sessionOnly: Schema.Array(Schema.Struct({ method: Schema.String, path: Schema.String }))
 }).annotations({ identifier: "ScopeOperations" })
 
-export const RevokeResult = Schema.Struct({ id: Schema.String, revoked: Schema.Boolean }).annotations({ identifier: "RevokeResult" })
+export const RevokeResult = Schema.Struct({ id: Schema.String, revoked: Schema.Boolean }).annotations({
+  identifier: "RevokeResult"
+})
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
 export class KeysGroup extends HttpApiGroup.make("keys")
-  .add(HttpApiEndpoint.get("list", "/v1/billing/api-keys").addSuccess(ApiKeyList).middleware(ApiKeyAuth).annotate(RequiredScope, "billing:read"))
+  .add(
+    HttpApiEndpoint.get("list", "/v1/billing/api-keys")
+      .addSuccess(ApiKeyList)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "billing:read")
+  )
   .add(
     HttpApiEndpoint.post("issue", "/v1/billing/api-keys")
       .setPayload(IssueApiKeyRequest)
@@ -80,9 +93,15 @@ export class KeysGroup extends HttpApiGroup.make("keys")
   .add(HttpApiEndpoint.del("revoke")`/v1/billing/api-keys/${idParam}`.addSuccess(RevokeResult).middleware(SessionAuth))
   .add(
     HttpApiEndpoint.del("revokeWithReason")`/auth/api-keys/${idParam}`
-      .setUrlParams(Schema.Struct({ reason: Schema.optional(Schema.String.pipe(Schema.maxLength(500))) }).annotations(requestParseOptions))
+      .setUrlParams(
+        Schema.Struct({ reason: Schema.optional(Schema.String.pipe(Schema.maxLength(500))) }).annotations(
+          requestParseOptions
+        )
+      )
       .addSuccess(RevokeResult)
       .middleware(SessionAuth)
   )
-  .add(HttpApiEndpoint.get("operations", "/auth/api-keys/operations").addSuccess(ScopeOperations).middleware(SessionAuth))
+  .add(
+    HttpApiEndpoint.get("operations", "/auth/api-keys/operations").addSuccess(ScopeOperations).middleware(SessionAuth)
+  )
   .annotate(OpenApi.Title, "API keys") {}

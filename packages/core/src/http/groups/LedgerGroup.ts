@@ -14,7 +14,9 @@ export const TransactionView = Schema.Struct({
   type: TransactionType,
   kind: Schema.String,
   amount: Schema.Number.annotations({ description: "₣, at most 2 decimals; negative only for debit adjustments" }),
-  pricePerUnit: Schema.NullOr(Schema.Number).annotations({ description: "₣ per billing unit, when the row prices a metered operation" }),
+  pricePerUnit: Schema.NullOr(Schema.Number).annotations({
+    description: "₣ per billing unit, when the row prices a metered operation"
+  }),
   taskId: Schema.NullOr(Schema.String),
   attribution: Schema.NullOr(Schema.Literal("company", "personal")),
   label: Schema.String,
@@ -30,7 +32,9 @@ export const TransactionPage = Schema.Struct({
   total: Schema.Number
 }).annotations({ identifier: "TransactionPage" })
 
-const IsoDate = Schema.String.annotations({ description: "ISO 8601 date or date-time; a date-only dateTo covers that whole UTC day" })
+const IsoDate = Schema.String.annotations({
+  description: "ISO 8601 date or date-time; a date-only dateTo covers that whole UTC day"
+})
 
 const filterFields = {
   type: Schema.optional(TransactionType),
@@ -45,9 +49,15 @@ export const TransactionsQuery = Schema.Struct({
   limit: Schema.optional(QueryInt(1, 100))
 }).annotations(requestParseOptions)
 
-export const ExportQuery = Schema.Struct({ ...filterFields, format: Schema.optional(Schema.Literal("csv")) }).annotations(requestParseOptions)
+export const ExportQuery = Schema.Struct({
+  ...filterFields,
+  format: Schema.optional(Schema.Literal("csv"))
+}).annotations(requestParseOptions)
 
-export const UsageQuery = Schema.Struct({ dateFrom: Schema.optional(IsoDate), dateTo: Schema.optional(IsoDate) }).annotations(requestParseOptions)
+export const UsageQuery = Schema.Struct({
+  dateFrom: Schema.optional(IsoDate),
+  dateTo: Schema.optional(IsoDate)
+}).annotations(requestParseOptions)
 
 export class LedgerGroup extends HttpApiGroup.make("ledger")
   .add(

@@ -20,21 +20,29 @@ const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 export const PaymentView = Schema.Struct({
   paymentId: Schema.String,
   status: PaymentStatus,
-  amountRub: Schema.Number.annotations({ description: "Whole rubles; credited as the same number of franks (1 RUB = 1 ₣) once confirmed" }),
+  amountRub: Schema.Number.annotations({
+    description: "Whole rubles; credited as the same number of franks (1 RUB = 1 ₣) once confirmed"
+  }),
   description: Schema.NullOr(Schema.String),
-  paymentUrl: Schema.NullOr(Schema.String).annotations({ description: "The acquirer's checkout page; open it in the payer's browser" }),
+  paymentUrl: Schema.NullOr(Schema.String).annotations({
+    description: "The acquirer's checkout page; open it in the payer's browser"
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotations({ identifier: "Payment" })
 export type PaymentView = typeof PaymentView.Type
 
-export const PaymentHistoryView = Schema.Struct({ items: Schema.Array(PaymentView) }).annotations({ identifier: "PaymentHistory" })
+export const PaymentHistoryView = Schema.Struct({ items: Schema.Array(PaymentView) }).annotations({
+  identifier: "PaymentHistory"
+})
 
 export const CreatePaymentLinkRequest = Schema.Struct({
   amountRub: BodyInt(PAYMENT_MIN_AMOUNT_RUB, PAYMENT_MAX_AMOUNT_RUB),
   description: Schema.optional(
     Schema.String.pipe(
-      Schema.maxLength(PAYMENT_MAX_DESCRIPTION_LENGTH, { message: () => `must be at most ${PAYMENT_MAX_DESCRIPTION_LENGTH} characters` })
+      Schema.maxLength(PAYMENT_MAX_DESCRIPTION_LENGTH, {
+        message: () => `must be at most ${PAYMENT_MAX_DESCRIPTION_LENGTH} characters`
+      })
     )
   )
 }).annotations({ identifier: "CreatePaymentLinkRequest", ...requestParseOptions })

@@ -18,7 +18,9 @@ const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 export const LaunchedTask = Schema.Struct({
   task_id: Schema.String,
   status: TaskStatus,
-  reservedFranks: Schema.Number.annotations({ description: "Held for the task: the estimate at the caller's tariff, ₣" })
+  reservedFranks: Schema.Number.annotations({
+    description: "Held for the task: the estimate at the caller's tariff, ₣"
+  })
 }).annotations({ identifier: "LaunchedTask" })
 export type LaunchedTask = typeof LaunchedTask.Type
 
@@ -51,10 +53,14 @@ export const TaskView = Schema.Struct({
   request: TaskRequestView,
   inputs: Schema.Array(Schema.Struct({ storedFileId: Schema.String, role: InputRole })),
   reservedFranks: Schema.Number,
-  costFranks: Schema.NullOr(Schema.Number).annotations({ description: "The actual charge (≤ reservedFranks; the rest was released); null until succeeded" }),
+  costFranks: Schema.NullOr(Schema.Number).annotations({
+    description: "The actual charge (≤ reservedFranks; the rest was released); null until succeeded"
+  }),
   result: Schema.NullOr(
     Schema.Struct({
-      url: Schema.String.annotations({ description: "Where the output is; engine-kept outputs are served at /v1/tasks/{id}/result (tasks:read)" }),
+      url: Schema.String.annotations({
+        description: "Where the output is; engine-kept outputs are served at /v1/tasks/{id}/result (tasks:read)"
+      }),
       mimeType: Schema.String,
       sizeBytes: Schema.Number,
       text: Schema.NullOr(Schema.String).annotations({ description: "The text itself, for text outputs" })
@@ -85,7 +91,9 @@ export const LaunchHeaders = Schema.Struct({
   "idempotency-key": Schema.optional(
     Schema.String.pipe(
       Schema.minLength(1, { message: () => "Idempotency-Key must not be empty" }),
-      Schema.maxLength(MAX_IDEMPOTENCY_KEY_CHARS, { message: () => `Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters` })
+      Schema.maxLength(MAX_IDEMPOTENCY_KEY_CHARS, {
+        message: () => `Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters`
+      })
     )
   )
 }).annotations(requestParseOptions)
@@ -98,7 +106,11 @@ export class TasksGroup extends HttpApiGroup.make("tasks")
       .setPayload(LaunchTaskRequest)
       .setHeaders(LaunchHeaders)
       .addSuccess(generationSuccess(LaunchedTask), { status: 201 })
-      .addSuccess(generationSuccess(LaunchedTask).annotations({ description: "A retried launch (same Idempotency-Key): the first task" }))
+      .addSuccess(
+        generationSuccess(LaunchedTask).annotations({
+          description: "A retried launch (same Idempotency-Key): the first task"
+        })
+      )
       .addError(BadRequest)
       .addError(PaymentRequired)
       .addError(Conflict)
@@ -132,6 +144,9 @@ export class TasksGroup extends HttpApiGroup.make("tasks")
       .addError(NotFound)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "tasks:read")
-      .annotate(OpenApi.Description, "The output bytes of a succeeded task, with its content type (404 TASK_RESULT_NOT_AVAILABLE otherwise)")
+      .annotate(
+        OpenApi.Description,
+        "The output bytes of a succeeded task, with its content type (404 TASK_RESULT_NOT_AVAILABLE otherwise)"
+      )
   )
   .annotate(OpenApi.Title, "Generation tasks") {}

@@ -15,10 +15,16 @@ const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 export const EndpointView = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
-  eventTypes: Schema.Array(Schema.String).annotations({ description: "Subscribed event types (all of them when registered without `eventTypes`)" }),
-  subscribedToAll: Schema.Boolean.annotations({ description: "True when the endpoint receives every event type, including types added later" }),
+  eventTypes: Schema.Array(Schema.String).annotations({
+    description: "Subscribed event types (all of them when registered without `eventTypes`)"
+  }),
+  subscribedToAll: Schema.Boolean.annotations({
+    description: "True when the endpoint receives every event type, including types added later"
+  }),
   active: Schema.Boolean,
-  previousSecretValidUntil: Schema.NullOr(Timestamp).annotations({ description: "Until when the previous secret still signs (6 h after a rotation)" }),
+  previousSecretValidUntil: Schema.NullOr(Timestamp).annotations({
+    description: "Until when the previous secret still signs (6 h after a rotation)"
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotations({ identifier: "WebhookEndpoint" })
@@ -29,20 +35,30 @@ export const CreatedEndpoint = Schema.Struct({
   secret: Schema.String.annotations({ description: "The signing secret `whsec_…`, shown only now" })
 }).annotations({ identifier: "CreatedWebhookEndpoint" })
 
-export const EndpointList = Schema.Struct({ items: Schema.Array(EndpointView) }).annotations({ identifier: "WebhookEndpointList" })
+export const EndpointList = Schema.Struct({ items: Schema.Array(EndpointView) }).annotations({
+  identifier: "WebhookEndpointList"
+})
 
 export const CreateEndpointRequest = Schema.Struct({
   url: Schema.String.annotations({ description: "Public HTTPS URL; internal hosts and IP literals are refused" }),
-  eventTypes: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Event types to receive; omitted: all" })
+  eventTypes: Schema.optional(Schema.Array(Schema.String)).annotations({
+    description: "Event types to receive; omitted: all"
+  })
 }).annotations({ identifier: "CreateWebhookEndpointRequest", ...requestParseOptions })
 
 export const UpdateEndpointRequest = Schema.Struct({
   url: Schema.optional(Schema.String),
-  eventTypes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))).annotations({ description: "null: all event types" }),
-  active: Schema.optional(Schema.Boolean).annotations({ description: "false pauses deliveries; they resume when set back to true" })
+  eventTypes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))).annotations({
+    description: "null: all event types"
+  }),
+  active: Schema.optional(Schema.Boolean).annotations({
+    description: "false pauses deliveries; they resume when set back to true"
+  })
 }).annotations({ identifier: "UpdateWebhookEndpointRequest", ...requestParseOptions })
 
-export const DeletedEndpoint = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean }).annotations({ identifier: "DeletedWebhookEndpoint" })
+export const DeletedEndpoint = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean }).annotations({
+  identifier: "DeletedWebhookEndpoint"
+})
 
 export const RotatedSecret = Schema.Struct({
   id: Schema.String,
@@ -64,7 +80,8 @@ export const DeliveryView = Schema.Struct({
   status: DeliveryStatus,
   attempts: Schema.Number.annotations({ description: "Attempts in the current budget (a replay starts a new one)" }),
   responseCodes: Schema.Array(Schema.NullOr(Schema.Number)).annotations({
-    description: "HTTP status of every attempt in order; null when no answer came (timeout, connection error, outcome unknown)"
+    description:
+      "HTTP status of every attempt in order; null when no answer came (timeout, connection error, outcome unknown)"
   }),
   lastError: Schema.NullOr(Schema.String),
   nextAttemptAt: Schema.NullOr(Timestamp),
@@ -75,7 +92,9 @@ export type DeliveryView = typeof DeliveryView.Type
 
 export const DeliveryPageView = Schema.Struct({
   deliveries: Schema.Array(DeliveryView),
-  nextCursor: Schema.NullOr(Schema.String).annotations({ description: "Pass as `cursor` for the next (older) page; null on the last page" }),
+  nextCursor: Schema.NullOr(Schema.String).annotations({
+    description: "Pass as `cursor` for the next (older) page; null on the last page"
+  }),
   shown: Schema.Number.annotations({ description: "Rows in this page" })
 }).annotations({ identifier: "WebhookDeliveryPage" })
 

@@ -10,7 +10,9 @@ import { orApiError, toApiError } from "../domainErrors.js"
 import { PartnerApi } from "../PartnerApi.js"
 import { CurrentApiKey } from "../Security.js"
 
-const noStore = HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "cache-control", "no-store")))
+const noStore = HttpApp.appendPreResponseHandler((_req, res) =>
+  Effect.succeed(HttpServerResponse.setHeader(res, "cache-control", "no-store"))
+)
 
 export const BillingHandlers = HttpApiBuilder.group(PartnerApi, "billing", (handlers) =>
   Effect.gen(function* () {

@@ -64,9 +64,24 @@ export const InvoicesHandlers = HttpApiBuilder.group(PartnerApi, "invoices", (ha
     const invoices = yield* Invoices
     const partner = Effect.map(CurrentApiKey, (k) => k.partnerId)
     return handlers
-      .handle("getProfile", () => Effect.map(Effect.flatMap(partner, (p) => orApi(invoices.getProfile(p))), profileView))
-      .handle("saveProfile", ({ payload }) => Effect.map(Effect.flatMap(partner, (p) => orApi(invoices.saveProfile(p, payload))), profileView))
-      .handle("createInvoice", ({ payload }) => Effect.map(Effect.flatMap(partner, (p) => orApi(invoices.create(p, payload))), invoiceView))
+      .handle("getProfile", () =>
+        Effect.map(
+          Effect.flatMap(partner, (p) => orApi(invoices.getProfile(p))),
+          profileView
+        )
+      )
+      .handle("saveProfile", ({ payload }) =>
+        Effect.map(
+          Effect.flatMap(partner, (p) => orApi(invoices.saveProfile(p, payload))),
+          profileView
+        )
+      )
+      .handle("createInvoice", ({ payload }) =>
+        Effect.map(
+          Effect.flatMap(partner, (p) => orApi(invoices.create(p, payload))),
+          invoiceView
+        )
+      )
       .handle("invoiceHistory", ({ urlParams }) =>
         Effect.gen(function* () {
           const page = yield* orApi(invoices.history(yield* partner, urlParams.page, urlParams.limit))
@@ -80,11 +95,19 @@ export const InvoicesHandlers = HttpApiBuilder.group(PartnerApi, "invoices", (ha
             ? HttpServerResponse.redirect(document.url, { status: 302 })
             : HttpServerResponse.uint8Array(document.bytes, {
                 contentType: "application/pdf",
-                headers: { "content-disposition": `inline; filename="${document.filename.replace(/[^\w.-]/g, "_")}"`, "cache-control": "no-store" }
+                headers: {
+                  "content-disposition": `inline; filename="${document.filename.replace(/[^\w.-]/g, "_")}"`,
+                  "cache-control": "no-store"
+                }
               })
         })
       )
-      .handle("refreshInvoice", ({ path }) => Effect.map(Effect.flatMap(partner, (p) => orApi(invoices.refresh(p, path.id))), invoiceView))
+      .handle("refreshInvoice", ({ path }) =>
+        Effect.map(
+          Effect.flatMap(partner, (p) => orApi(invoices.refresh(p, path.id))),
+          invoiceView
+        )
+      )
       .handle("invoiceSbpLink", ({ path }) =>
         Effect.gen(function* () {
           const link = yield* orApi(invoices.sbpLink(yield* partner, path.id))

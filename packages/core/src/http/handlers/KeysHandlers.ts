@@ -38,7 +38,10 @@ export const KeysHandlers = HttpApiBuilder.group(PartnerApi, "keys", (handlers) 
       )
       .handle("revokeWithReason", ({ path, urlParams }) =>
         Effect.flatMap(CurrentSession, ({ partnerId }) =>
-          Effect.map(orApiError(access.revokeKey(partnerId, path.id, urlParams.reason)), (found) => ({ id: path.id, revoked: found }))
+          Effect.map(orApiError(access.revokeKey(partnerId, path.id, urlParams.reason)), (found) => ({
+            id: path.id,
+            revoked: found
+          }))
         )
       )
       .handle("operations", () => Effect.succeed(reference))

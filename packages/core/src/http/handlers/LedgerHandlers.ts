@@ -42,7 +42,8 @@ const toFilter = (q: FilterQuery) => {
   const untilMs = q.dateTo === undefined ? undefined : parseIsoBound(q.dateTo, "to")
   if (q.dateFrom !== undefined && fromMs === undefined) problems.push("dateFrom must be an ISO 8601 date or date-time")
   if (q.dateTo !== undefined && untilMs === undefined) problems.push("dateTo must be an ISO 8601 date or date-time")
-  if (fromMs !== undefined && untilMs !== undefined && fromMs >= untilMs) problems.push("dateFrom must be before dateTo")
+  if (fromMs !== undefined && untilMs !== undefined && fromMs >= untilMs)
+    problems.push("dateFrom must be before dateTo")
   if (problems.length > 0) return Effect.fail(validationFailed(problems))
   const filter: EntryFilter = {
     type: q.type,
@@ -53,53 +54,52 @@ const toFilter = (q: FilterQuery) => {
   return Effect.succeed(filter)
 }
 
-export const LedgerHandlers = HttpApiBuilder.group(
-  PartnerApi,
-  "ledger",
-  (handlers) =>
-    Effect.gen(function* () {
-      const ledger = yield* Ledger
-      return handlers
-        .handle("transactions", ({ urlParams }) =>
-          Effect.gen(function* () {
-            const { partnerId } = yield* CurrentApiKey
-            const filter = yield* toFilter(urlParams)
-            const page = urlParams.page ?? 1
-            const limit = urlParams.limit ?? 20
-            const result = yield* orApiError(ledger.listEntries(partnerId, filter, (page - 1) * limit, limit))
-            return { items: result.items.map(transactionView), page, limit, total: result.total }
+export const LedgerHandlers = HttpApiBuilder.group(PartnerApi, "ledger", (handlers) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    return handlers
+      .handle("transactions", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const { partnerId } = yield* CurrentApiKey
+          const filter = yield* toFilter(urlParams)
+          const page = urlParams.page ?? 1
+          const limit = urlParams.limit ?? 20
+          const result = yield* orApiError(ledger.listEntries(partnerId, filter, (page - 1) * limit, limit))
+          return { items: result.items.map(transactionView), page, limit, total: result.total }
+        })
+      )
+      .handle("export", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const { partnerId } = yield* CurrentApiKey
+          const filter = yield* toFilter(urlParams)
+          const now = yield* Clock.currentTimeMillis
+          const body = csvExportStream(
+            ledger.streamEntries(partnerId, filter, CSV_EXPORT_MAX_ROWS),
+            ledger.countEntries(partnerId, filter)
+          )
+          const filename = `transactions-${new Date(now).toISOString().slice(0, 10)}.csv`
+          return HttpServerResponse.stream(Stream.encodeText(Stream.orDie(body)), {
+            contentType: "text/csv; charset=utf-8",
+            headers: { "content-disposition": `attachment; filename="${filename}"` }
           })
-        )
-        .handle("export", ({ urlParams }) =>
-          Effect.gen(function* () {
-            const { partnerId } = yield* CurrentApiKey
-            const filter = yield* toFilter(urlParams)
-            const now = yield* Clock.currentTimeMillis
-            const body = csvExportStream(
-              ledger.streamEntries(partnerId, filter, CSV_EXPORT_MAX_ROWS),
-              ledger.countEntries(partnerId, filter)
+        })
+      )
+      .handle("usageDaily", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const { partnerId } = yield* CurrentApiKey
+          const now = yield* Clock.currentTimeMillis
+          const filter = yield* toFilter(urlParams)
+          // Default range: the last 30 UTC days including today.
+          const untilMs = filter.untilMs ?? dayStart(now) + DAY_MS
+          const fromMs = filter.fromMs ?? untilMs - 30 * DAY_MS
+          if (untilMs - fromMs > MAX_USAGE_RANGE_DAYS * DAY_MS)
+            return yield* Effect.fail(
+              validationFailed([`the range from dateFrom to dateTo must not exceed ${MAX_USAGE_RANGE_DAYS} days`])
             )
-            const filename = `transactions-${new Date(now).toISOString().slice(0, 10)}.csv`
-            return HttpServerResponse.stream(Stream.encodeText(Stream.orDie(body)), {
-              contentType: "text/csv; charset=utf-8",
-              headers: { "content-disposition": `attachment; filename="${filename}"` }
-            })
-          })
-        )
-        .handle("usageDaily", ({ urlParams }) =>
-          Effect.gen(function* () {
-            const { partnerId } = yield* CurrentApiKey
-            const now = yield* Clock.currentTimeMillis
-            const filter = yield* toFilter(urlParams)
-            // Default range: the last 30 UTC days including today.
-            const untilMs = filter.untilMs ?? dayStart(now) + DAY_MS
-            const fromMs = filter.fromMs ?? untilMs - 30 * DAY_MS
-            if (untilMs - fromMs > MAX_USAGE_RANGE_DAYS * DAY_MS)
-              return yield* Effect.fail(validationFailed([`the range from dateFrom to dateTo must not exceed ${MAX_USAGE_RANGE_DAYS} days`]))
-            if (fromMs >= untilMs) return yield* Effect.fail(validationFailed(["dateFrom must be before dateTo"]))
-            const sparse = yield* orApiError(ledger.usageByDay(partnerId, fromMs, untilMs))
-            return dailyUsageView(sparse, fromMs, untilMs)
-          })
-        )
-    })
+          if (fromMs >= untilMs) return yield* Effect.fail(validationFailed(["dateFrom must be before dateTo"]))
+          const sparse = yield* orApiError(ledger.usageByDay(partnerId, fromMs, untilMs))
+          return dailyUsageView(sparse, fromMs, untilMs)
+        })
+      )
+  })
 )

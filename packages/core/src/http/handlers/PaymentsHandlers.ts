@@ -24,7 +24,9 @@ export const paymentView = (p: Payment): PaymentView => ({
   updatedAt: iso(p.updatedAt)
 })
 
-const markReplayed = HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "idempotent-replayed", "true")))
+const markReplayed = HttpApp.appendPreResponseHandler((_req, res) =>
+  Effect.succeed(HttpServerResponse.setHeader(res, "idempotent-replayed", "true"))
+)
 
 export const PaymentsHandlers = HttpApiBuilder.group(PartnerApi, "payments", (handlers) =>
   Effect.gen(function* () {
@@ -35,7 +37,11 @@ export const PaymentsHandlers = HttpApiBuilder.group(PartnerApi, "payments", (ha
           const { partnerId } = yield* CurrentApiKey
           const link = yield* orApiError(
             payments
-              .createLink(partnerId, { amountRub: payload.amountRub, description: payload.description, idempotencyKey: headers["idempotency-key"] })
+              .createLink(partnerId, {
+                amountRub: payload.amountRub,
+                description: payload.description,
+                idempotencyKey: headers["idempotency-key"]
+              })
               .pipe(Effect.catchTag("PaymentProviderError", (e) => Effect.die(e)))
           )
           if (link.replayed) yield* markReplayed

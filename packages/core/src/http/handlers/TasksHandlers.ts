@@ -25,7 +25,11 @@ const extensionOf = (mimeType: string) => extensions[mimeType.split(";")[0]!.tri
 const iso = (ms: number) => new Date(ms).toISOString()
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
 
-export const launchedTask = (t: Task): LaunchedTask => ({ task_id: t.id, status: t.status, reservedFranks: minorToFranks(t.reservedMinor) })
+export const launchedTask = (t: Task): LaunchedTask => ({
+  task_id: t.id,
+  status: t.status,
+  reservedFranks: minorToFranks(t.reservedMinor)
+})
 
 export const taskView = (t: Task): TaskView => ({
   task_id: t.id,
@@ -65,8 +69,13 @@ export const TasksHandlers = HttpApiBuilder.group(PartnerApi, "tasks", (handlers
         Effect.gen(function* () {
           const page = urlParams.page ?? 1
           const limit = urlParams.limit ?? 20
-          const result = yield* orApiError(tasks.list(yield* partner, { status: urlParams.status }, (page - 1) * limit, limit))
-          return { success: true as const, data: { items: result.items.map(taskView), page, limit, total: result.total } }
+          const result = yield* orApiError(
+            tasks.list(yield* partner, { status: urlParams.status }, (page - 1) * limit, limit)
+          )
+          return {
+            success: true as const,
+            data: { items: result.items.map(taskView), page, limit, total: result.total }
+          }
         })
       )
       .handle("get", ({ path }) =>
@@ -80,7 +89,10 @@ export const TasksHandlers = HttpApiBuilder.group(PartnerApi, "tasks", (handlers
           const content = yield* orApiError(tasks.result(yield* partner, path.id))
           return HttpServerResponse.uint8Array(content.bytes, {
             contentType: content.mimeType,
-            headers: { "content-disposition": `inline; filename="${path.id}${extensionOf(content.mimeType)}"`, "cache-control": "private, max-age=86400" }
+            headers: {
+              "content-disposition": `inline; filename="${path.id}${extensionOf(content.mimeType)}"`,
+              "cache-control": "private, max-age=86400"
+            }
           })
         })
       )

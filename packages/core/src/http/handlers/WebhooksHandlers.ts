@@ -23,7 +23,8 @@ export const endpointView = (e: WebhookEndpoint, now: number): EndpointView => (
   subscribedToAll: e.eventTypes === null,
   active: e.active,
   // Past the window the previous secret no longer signs; say so by not showing a stale time.
-  previousSecretValidUntil: e.previousSecretValidUntil !== null && e.previousSecretValidUntil > now ? iso(e.previousSecretValidUntil) : null,
+  previousSecretValidUntil:
+    e.previousSecretValidUntil !== null && e.previousSecretValidUntil > now ? iso(e.previousSecretValidUntil) : null,
   createdAt: iso(e.createdAt),
   updatedAt: iso(e.updatedAt)
 })
@@ -76,7 +77,11 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
       .handle("rotateSecret", ({ path }) =>
         Effect.gen(function* () {
           const e = yield* orApiError(webhooks.rotateSecret(yield* partner, path.id))
-          return { id: e.id, secret: e.secret, previousSecretValidUntil: iso(e.previousSecretValidUntil ?? e.updatedAt) }
+          return {
+            id: e.id,
+            secret: e.secret,
+            previousSecretValidUntil: iso(e.previousSecretValidUntil ?? e.updatedAt)
+          }
         })
       )
       .handle("sendTest", ({ path }) =>
@@ -88,7 +93,12 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
       .handle("listDeliveries", ({ urlParams }) =>
         Effect.gen(function* () {
           const page = yield* orApiError(
-            webhooks.listDeliveries(yield* partner, { endpointId: urlParams.endpointId, status: urlParams.status }, urlParams.limit, urlParams.cursor)
+            webhooks.listDeliveries(
+              yield* partner,
+              { endpointId: urlParams.endpointId, status: urlParams.status },
+              urlParams.limit,
+              urlParams.cursor
+            )
           )
           return {
             deliveries: page.deliveries.map(deliveryView),

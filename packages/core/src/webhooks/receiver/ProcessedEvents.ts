@@ -25,7 +25,10 @@ export interface ProcessedEventsShape {
    * - Concurrent calls with one eventId run `action` at most once successfully: the others wait
    *   and then see `Duplicate`, or run it themselves if the first attempt failed.
    */
-  readonly runOnce: <A, E, R>(eventId: string, action: Effect.Effect<A, E, R>) => Effect.Effect<ConsumeResult<A>, E | StoreError, R>
+  readonly runOnce: <A, E, R>(
+    eventId: string,
+    action: Effect.Effect<A, E, R>
+  ) => Effect.Effect<ConsumeResult<A>, E | StoreError, R>
   /**
    * When `eventId` was recorded (epoch ms from Effect's Clock), if it was. For the spec's manual
    * check before replaying an `uncertain` delivery: did the receiver already process it?
@@ -33,4 +36,7 @@ export interface ProcessedEventsShape {
   readonly processedAt: (eventId: string) => Effect.Effect<Option.Option<number>, StoreError>
 }
 
-export class ProcessedEvents extends Context.Tag("@frank/core/ProcessedEvents")<ProcessedEvents, ProcessedEventsShape>() {}
+export class ProcessedEvents extends Context.Tag("@frank/core/ProcessedEvents")<
+  ProcessedEvents,
+  ProcessedEventsShape
+>() {}

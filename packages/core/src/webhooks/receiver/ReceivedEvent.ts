@@ -31,11 +31,17 @@ const utf8 = (rawBody: Uint8Array | string) =>
         catch: () => webhookRejected("malformed_body", "body is not UTF-8")
       })
 
-export const decodeReceivedEvent = (rawBody: Uint8Array | string, verified: VerifiedWebhook): Effect.Effect<ReceivedEvent, WebhookRejected> =>
+export const decodeReceivedEvent = (
+  rawBody: Uint8Array | string,
+  verified: VerifiedWebhook
+): Effect.Effect<ReceivedEvent, WebhookRejected> =>
   Effect.gen(function* () {
     const text = yield* utf8(rawBody)
     const event = yield* decodeJson(text).pipe(Effect.mapError((e) => webhookRejected("malformed_body", e.message)))
     if (event.eventId !== verified.eventId || event.eventType !== verified.eventType)
-      return yield* webhookRejected("header_mismatch", "X-Service-Event-Id / X-Service-Event differ from the signed body")
+      return yield* webhookRejected(
+        "header_mismatch",
+        "X-Service-Event-Id / X-Service-Event differ from the signed body"
+      )
     return event
   })
