@@ -30,7 +30,7 @@ import {
   httpWebhookTransportLayer,
   listenOnOwnConnection,
   NodeWebhookSigner,
-  nodeWebhookSigner,
+  nodeSignNow,
   pgNotifyAnnouncerLayer,
   postgresTestDatabase,
   sqlWebhookStoreLayer,
@@ -232,8 +232,6 @@ const body = JSON.stringify({
  */
 const SECRET = `whsec_${randomBytes(24).toString("base64url")}`
 const bodyBytes = Buffer.from(body)
-const signNow = nodeWebhookSigner.signNow
-if (signNow === undefined) throw new Error("bench/webhooks: the Node signer signs synchronously")
 // The baselines are plain Node code, not Effect programs: their callers pass the wall clock
 // (Date.now), as a sender built on undici or pg-boss would. The engine's side reads Effect's Clock.
 const signedHeaders = (eventId: string, nowMs: number): Record<string, string> => {
@@ -244,7 +242,7 @@ const signedHeaders = (eventId: string, nowMs: number): Record<string, string> =
     "x-service-event": "billing.settled",
     "x-service-event-id": eventId,
     "x-service-timestamp": String(timestamp),
-    "x-service-signature": signNow(SECRET, timestamp, bodyBytes)
+    "x-service-signature": nodeSignNow(SECRET, timestamp, bodyBytes)
   }
 }
 

@@ -26,7 +26,8 @@ import {
   WebhookSettings,
   Webhooks,
   WebhookStore,
-  WebhookTransport
+  WebhookTransport,
+  sendEach
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Option, Redacted, Ref } from "effect"
@@ -49,7 +50,7 @@ const RecordingTransport = Layer.effectContext(
         yield* Effect.sleep(Math.floor(Math.random() * 5))
         return { _tag: "Answered", status: 200 } as const
       })
-    return Context.make(Recorded, log).pipe(Context.add(WebhookTransport, { send }))
+    return Context.make(Recorded, log).pipe(Context.add(WebhookTransport, { send, sendBatch: sendEach(send) }))
   })
 )
 

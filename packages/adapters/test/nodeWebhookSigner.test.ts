@@ -5,13 +5,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import {
   attemptRequest,
-  attemptRequestNow,
+  attemptRequests,
   type ClaimedDelivery,
   verifyWebhook,
   webCryptoWebhookSigner
 } from "@frank/core"
-import { Effect } from "effect"
-import { NodeWebhookSigner, nodeWebhookSigner } from "../src/webhooks/NodeWebhookSigner.js"
+import { Effect, Exit } from "effect"
+import { NodeWebhookSigner, nodeSignNow, nodeWebhookSigner } from "../src/webhooks/NodeWebhookSigner.js"
 
 const encoder = new TextEncoder()
 
@@ -29,7 +29,10 @@ describe("NodeWebhookSigner", () => {
         expect(node).toMatch(/^sha256=[0-9a-f]{64}$/)
         expect(node).toBe(yield* webCryptoWebhookSigner.sign(secret, ts, bytes))
         // The synchronous form the worker's batch path uses is the same signature.
-        expect(nodeWebhookSigner.signNow?.(secret, ts, bytes)).toBe(node)
+        expect(nodeSignNow(secret, ts, bytes)).toBe(node)
+        expect(yield* nodeWebhookSigner.signEach([{ secret, timestampSeconds: ts, body: bytes }])).toEqual([
+          Exit.succeed(node)
+        ])
       }
     })
   )
@@ -58,10 +61,9 @@ describe("NodeWebhookSigner", () => {
         expect(verified.ok).toBe(true)
       }
       expect(headers["x-service-signature"]).not.toBe(headers["x-service-signature-previous"])
-      // Built without an Effect (the worker's batch path), the request is the same one.
-      const signNow = nodeWebhookSigner.signNow
-      if (signNow === undefined) throw new Error("the Node signer signs synchronously")
-      expect(attemptRequestNow(claim, now, signNow)).toEqual(request)
+      // Built with the whole batch signed in one loop (the worker's path), the request is the same one.
+      const batch = yield* attemptRequests([claim], now).pipe(Effect.provide(NodeWebhookSigner))
+      expect(batch).toEqual([Exit.succeed(request)])
     })
   )
 })

@@ -2,10 +2,10 @@
  * A claimed batch's slots, and the worker keeping one attempt's failure to itself.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Webhooks, WebhookSigner } from "@frank/core"
+import { type SignInput, signEachNow, signEachWith, Webhooks, WebhookSigner } from "@frank/core"
 import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
 import { type Context, Effect, TestClock } from "effect"
-import { makeBatchSlots } from "../src/webhooks/batchSlots.js"
+import { makeBatchSlots } from "../src/webhooks/worker/batchSlots.js"
 
 describe("makeBatchSlots", () => {
   it("frees each slot once, whatever is reported twice, out of range or after the batch closed", () => {
@@ -38,14 +38,15 @@ const T0 = Date.UTC(2026, 0, 1)
 
 type Signer = Context.Tag.Service<typeof WebhookSigner>
 
-/** Signers that die for one secret: through `sign` (an Effect), or by throwing from `signNow`. */
+/** Signers that die for one secret: through an Effect per signature, or by throwing in a synchronous loop. */
 const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer) => Signer]> = [
   [
     "an Effect signer",
-    (broken, signer) => ({
-      sign: (secret, timestamp, body) =>
+    (broken, signer) => {
+      const sign: Signer["sign"] = (secret, timestamp, body) =>
         secret === broken ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body)
-    })
+      return { sign, signEach: signEachWith(sign) }
+    }
   ],
   [
     "a synchronous signer",
@@ -55,7 +56,10 @@ const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer
         if (secret === broken) throw new Error("no key")
         return `sha256=${timestamp}-${secret.length}`
       }
-      return { sign: (secret, timestamp) => Effect.sync(() => signNow(secret, timestamp)), signNow }
+      return {
+        sign: (secret, timestamp) => Effect.sync(() => signNow(secret, timestamp)),
+        signEach: signEachNow(signNow)
+      }
     }
   ]
 ]
@@ -103,6 +107,9 @@ describe("DeliveryWorker with a batch", () => {
         readonly prefix = "sha256="
         sign(secret: string, timestamp: number, body: Uint8Array) {
           return Effect.sync(() => this.signNow(secret, timestamp, body))
+        }
+        signEach(inputs: ReadonlyArray<SignInput>) {
+          return signEachNow((secret, timestamp, body) => this.signNow(secret, timestamp, body))(inputs)
         }
         signNow(secret: string, timestamp: number, body: Uint8Array) {
           return `${this.prefix}${timestamp}-${secret.length}-${body.length}`

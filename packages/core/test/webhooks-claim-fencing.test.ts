@@ -10,7 +10,8 @@ import {
   DeliveryObserver,
   DeliveryWorker,
   Webhooks,
-  WebhookTransport
+  WebhookTransport,
+  sendEach
 } from "@frank/core"
 import { MemoryWebhookStore } from "@frank/core/testing"
 import { Deferred, Duration, Effect, Fiber, Layer, TestClock } from "effect"
@@ -29,15 +30,14 @@ const config = {
 /** A transport whose attempts wait until the test answers them, in the order they were sent. */
 const makeHeldTransport = () => {
   const held: Array<{ readonly request: AttemptRequest; readonly answer: Deferred.Deferred<AttemptOutcome> }> = []
-  const transport = {
-    send: (request: AttemptRequest) =>
-      Effect.flatMap(Deferred.make<AttemptOutcome>(), (answer) =>
-        Effect.zipRight(
-          Effect.sync(() => held.push({ request, answer })),
-          Deferred.await(answer)
-        )
+  const send = (request: AttemptRequest) =>
+    Effect.flatMap(Deferred.make<AttemptOutcome>(), (answer) =>
+      Effect.zipRight(
+        Effect.sync(() => held.push({ request, answer })),
+        Deferred.await(answer)
       )
-  }
+    )
+  const transport = { send, sendBatch: sendEach(send) }
   return { held, transport }
 }
 

@@ -4,15 +4,15 @@
  * of the whole secret string and the message `{timestamp}.` followed by the body.
  */
 import { createHmac } from "node:crypto"
-import { type SignNow, WebhookSigner, type WebhookSignerShape } from "@frank/core"
+import { type SignNow, signEachNow, WebhookSigner, type WebhookSignerShape } from "@frank/core"
 import { Effect, Layer } from "effect"
 
-const signNow: SignNow = (secret, timestampSeconds, body) =>
+export const nodeSignNow: SignNow = (secret, timestampSeconds, body) =>
   `sha256=${createHmac("sha256", secret).update(`${timestampSeconds}.`, "utf8").update(body).digest("hex")}`
 
 export const nodeWebhookSigner: WebhookSignerShape = {
-  sign: (secret, timestampSeconds, body) => Effect.sync(() => signNow(secret, timestampSeconds, body)),
-  signNow
+  sign: (secret, timestampSeconds, body) => Effect.sync(() => nodeSignNow(secret, timestampSeconds, body)),
+  signEach: signEachNow(nodeSignNow)
 }
 
 export const NodeWebhookSigner = Layer.succeed(WebhookSigner, nodeWebhookSigner)

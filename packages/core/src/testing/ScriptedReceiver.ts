@@ -7,6 +7,7 @@
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import type { AttemptOutcome, AttemptRequest } from "../webhooks/WebhookTransport.js"
 import { WebhookTransport } from "../webhooks/WebhookTransport.js"
+import { sendEach } from "../webhooks/sendEach.js"
 
 /**
  * An HTTP status; `timeout` (no answer in time); `crash` (the worker process dies while the
@@ -77,7 +78,7 @@ export const makeScriptedReceiver = (defaultAnswer: ScriptedAnswer = 200) =>
         }),
       received: Ref.get(log)
     }
-    return { receiver, transport: { send } }
+    return { receiver, transport: { send, sendBatch: sendEach(send) } }
   })
 
 /** Provides both the ScriptedReceiver (to script and inspect) and the WebhookTransport it implements. */

@@ -10,11 +10,6 @@ import { Context, Effect, Layer, Queue } from "effect"
 
 export interface DeliveryWakeupShape {
   readonly signal: Effect.Effect<void>
-  /**
-   * `signal` from a plain callback (an HTTP answer arriving), where no fiber is at hand. Optional
-   * so that an embedder's own wake-up keeps compiling; without it the worker forks `signal`.
-   */
-  readonly unsafeSignal?: () => void
   /** Waits for a signal sent since the last `await`. */
   readonly await: Effect.Effect<void>
 }
@@ -24,9 +19,6 @@ export class DeliveryWakeup extends Context.Tag("@frank/core/DeliveryWakeup")<De
     DeliveryWakeup,
     Effect.map(Queue.sliding<void>(1), (queue) => ({
       signal: Effect.asVoid(Queue.offer(queue, undefined)),
-      unsafeSignal: () => {
-        queue.unsafeOffer(undefined)
-      },
       await: Queue.take(queue)
     }))
   )

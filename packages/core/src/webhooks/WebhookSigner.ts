@@ -2,13 +2,18 @@
  * How delivery attempts are signed: `sha256=<hex HMAC-SHA256(secret, "{timestamp}.{body}")>`.
  *
  * A reference with a default, so nothing has to provide it: the default is Web Crypto (every
- * runtime core supports), whose HMAC is an async job on a thread pool — a promise and a thread
- * hop per signature. On Node, `NodeWebhookSigner` (adapters) signs synchronously with
- * `node:crypto`; the reference host and embedders on Node provide it. Both produce the same bytes
- * (adapters' tests compare them).
+ * runtime core supports). On Node, `NodeWebhookSigner` (adapters) signs synchronously with
+ * `node:crypto`; the reference host and embedders on Node provide it. Both produce the same bytes.
  */
-import { Context, Effect } from "effect"
+import { Context, Effect, Exit } from "effect"
 import { sign } from "./signature.js"
+
+/** One signature to compute: the secret, the timestamp in seconds and the body bytes. */
+export interface SignInput {
+  readonly secret: string
+  readonly timestampSeconds: number
+  readonly body: Uint8Array
+}
 
 /** A signature computed synchronously: `sha256=<hex>` over `{timestampSeconds}.` and the body bytes. */
 export type SignNow = (secret: string, timestampSeconds: number, body: Uint8Array) => string
@@ -16,15 +21,39 @@ export type SignNow = (secret: string, timestampSeconds: number, body: Uint8Arra
 export interface WebhookSignerShape {
   readonly sign: (secret: string, timestampSeconds: number, body: Uint8Array) => Effect.Effect<string>
   /**
-   * The same signature computed synchronously, for signers that can (node:crypto). Optional: with
-   * it the delivery worker signs a claimed batch in a plain loop instead of an Effect per attempt
-   * (bench/webhooks). It must return exactly what `sign` succeeds with.
+   * Every input's signature, in order, or the defect that input's signing died with: one bad key
+   * fails its own attempt, not the batch. The worker signs a claimed batch through this, so a
+   * synchronous signer does the whole batch in one loop (`signEachNow`).
    */
-  readonly signNow?: SignNow
+  readonly signEach: (inputs: ReadonlyArray<SignInput>) => Effect.Effect<ReadonlyArray<Exit.Exit<string>>>
 }
 
+/** `signEach` for a signer that only has an Effect per signature. */
+export const signEachWith =
+  (signOne: WebhookSignerShape["sign"]): WebhookSignerShape["signEach"] =>
+  (inputs) =>
+    Effect.forEach(inputs, (i) => Effect.exit(signOne(i.secret, i.timestampSeconds, i.body)))
+
+/** `signEach` for a synchronous signer: one loop, no Effect per signature; a throw is that input's defect. */
+export const signEachNow =
+  (signNow: SignNow): WebhookSignerShape["signEach"] =>
+  (inputs) =>
+    Effect.sync(() =>
+      inputs.map((i) => {
+        try {
+          return Exit.succeed(signNow(i.secret, i.timestampSeconds, i.body))
+        } catch (defect) {
+          return Exit.die(defect)
+        }
+      })
+    )
+
+const webCryptoSign: WebhookSignerShape["sign"] = (secret, timestampSeconds, body) =>
+  Effect.promise(() => sign(secret, timestampSeconds, body))
+
 export const webCryptoWebhookSigner: WebhookSignerShape = {
-  sign: (secret, timestampSeconds, body) => Effect.promise(() => sign(secret, timestampSeconds, body))
+  sign: webCryptoSign,
+  signEach: signEachWith(webCryptoSign)
 }
 
 export class WebhookSigner extends Context.Reference<WebhookSigner>()("@frank/core/WebhookSigner", {

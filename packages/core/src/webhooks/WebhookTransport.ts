@@ -3,9 +3,9 @@
  * HTTP behind the dial-time address guard; the simulation kit implements it with a scripted
  * receiver. A transport never fails: every way an attempt can end is an outcome the worker records.
  *
- * `send` is the whole contract. `sendBatch` is an optional fast path for transports whose requests
- * are driven by callbacks anyway (HTTP): the worker then runs one fiber per claimed batch instead
- * of one per attempt, which is most of its CPU per delivery (bench/webhooks).
+ * The worker sends through `sendBatch`: a transport whose requests are driven by callbacks anyway
+ * (HTTP) runs a whole claimed batch on one fiber; one without such a path builds it from `send`
+ * with `sendEach` (a fiber per attempt).
  */
 import { Context, type Effect } from "effect"
 
@@ -39,9 +39,8 @@ export interface WebhookTransportShape {
    * outcome)` as soon as it ends (at most once per index; the callback is synchronous and must
    * not throw), and the effect completes once every attempt has reported. Interruption abandons
    * the attempts still in flight, which then report nothing — as `send`'s interruption does.
-   * Without it the worker runs `send` in a fiber per attempt (`sendBatchWith`).
    */
-  readonly sendBatch?: (
+  readonly sendBatch: (
     requests: ReadonlyArray<AttemptRequest>,
     onOutcome: (index: number, outcome: AttemptOutcome) => void
   ) => Effect.Effect<void>

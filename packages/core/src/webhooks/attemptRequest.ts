@@ -3,22 +3,16 @@
  * over `{timestamp}.{body}` with the current secret and, during the rotation window, also with
  * the previous one.
  */
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import type { ClaimedDelivery } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
 import { signingSecrets } from "./Endpoint.js"
-import { type SignNow, WebhookSigner } from "./WebhookSigner.js"
+import { type SignInput, WebhookSigner } from "./WebhookSigner.js"
 import type { AttemptRequest } from "./WebhookTransport.js"
 
 export const USER_AGENT = "Frank-Webhooks/1"
 
 const encoder = new TextEncoder()
-
-/** What is signed and how, for `claim` sent at `now`: the timestamp, the body bytes, the secrets. */
-const signingInput = (claim: ClaimedDelivery, now: number) => {
-  const { current, previous } = signingSecrets(claim, now)
-  return { timestamp: Math.floor(now / 1000), body: encoder.encode(claim.payload), current, previous }
-}
 
 const requestOf = (
   claim: ClaimedDelivery,
@@ -39,29 +33,39 @@ const requestOf = (
   return { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
 }
 
-/** The attempt on `claim` sent at `now`, signed by the `WebhookSigner` in context. */
-export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effect<AttemptRequest> =>
+/**
+ * The attempts on `claims` sent at `now`, signed by the `WebhookSigner` in context in one call:
+ * each claim's request, or the defect its signing died with (that attempt alone fails).
+ */
+export const attemptRequests = (
+  claims: ReadonlyArray<ClaimedDelivery>,
+  now: number
+): Effect.Effect<ReadonlyArray<Exit.Exit<AttemptRequest>>> =>
   Effect.flatMap(WebhookSigner, (signer) => {
-    const { timestamp, body, current, previous } = signingInput(claim, now)
-    const signed = signer.sign(current, timestamp, body)
-    return previous === null
-      ? Effect.map(signed, (signature) => requestOf(claim, timestamp, body, signature, null))
-      : Effect.zipWith(signed, signer.sign(previous, timestamp, body), (signature, previousSignature) =>
-          requestOf(claim, timestamp, body, signature, previousSignature)
+    const timestampSeconds = Math.floor(now / 1000)
+    const bodies = claims.map((c) => encoder.encode(c.payload))
+    const inputs: Array<SignInput> = []
+    // Where claim i's signatures are in `inputs`: the current secret's, and the previous one's or -1.
+    const currentAt: Array<number> = []
+    const previousAt: Array<number> = []
+    claims.forEach((claim, i) => {
+      const { current, previous } = signingSecrets(claim, now)
+      const body = bodies[i] as Uint8Array
+      currentAt.push(inputs.push({ secret: current, timestampSeconds, body }) - 1)
+      previousAt.push(previous === null ? -1 : inputs.push({ secret: previous, timestampSeconds, body }) - 1)
+    })
+    return Effect.map(signer.signEach(inputs), (signed) =>
+      claims.map((claim, i) => {
+        const current = signed[currentAt[i] as number] as Exit.Exit<string>
+        const p = previousAt[i] as number
+        const previous = p === -1 ? Exit.succeed(null) : (signed[p] as Exit.Exit<string>)
+        return Exit.map(Exit.zip(current, previous), ([signature, previousSignature]) =>
+          requestOf(claim, timestampSeconds, bodies[i] as Uint8Array, signature, previousSignature)
         )
+      })
+    )
   })
 
-/**
- * The same request signed by a synchronous signer (`WebhookSignerShape.signNow`): no Effect per
- * attempt, which the worker's batch path saves on every delivery. Throws what the signer throws.
- */
-export const attemptRequestNow = (claim: ClaimedDelivery, now: number, signNow: SignNow): AttemptRequest => {
-  const { timestamp, body, current, previous } = signingInput(claim, now)
-  return requestOf(
-    claim,
-    timestamp,
-    body,
-    signNow(current, timestamp, body),
-    previous === null ? null : signNow(previous, timestamp, body)
-  )
-}
+/** The attempt on `claim` sent at `now`, signed by the `WebhookSigner` in context. */
+export const attemptRequest = (claim: ClaimedDelivery, now: number): Effect.Effect<AttemptRequest> =>
+  Effect.flatMap(attemptRequests([claim], now), ([exit]) => exit as Exit.Exit<AttemptRequest>)

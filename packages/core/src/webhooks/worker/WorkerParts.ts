@@ -1,0 +1,21 @@
+/** What every part of one delivery worker shares: its settings and the services it runs on. */
+import type { Effect } from "effect"
+import type { StoreError } from "../../StoreError.js"
+import type { ClaimedDelivery, FinishedAttempt } from "../Delivery.js"
+import type { DeliveryWakeupShape } from "../DeliveryWakeup.js"
+import type { WebhookStoreShape } from "../WebhookStore.js"
+import type { WebhookTransportShape } from "../WebhookTransport.js"
+import type { DeliveryWorkerConfig } from "./WorkerConfig.js"
+
+export interface WorkerParts {
+  readonly config: DeliveryWorkerConfig
+  readonly store: WebhookStoreShape
+  readonly transport: WebhookTransportShape
+  readonly wakeup: DeliveryWakeupShape
+  /** Claims up to `limit` due deliveries under a claim token of their own. */
+  readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError>
+  /** Writes finished attempts and reports them; never fails (see recordOutcomes). */
+  readonly record: (finished: ReadonlyArray<FinishedAttempt>) => Effect.Effect<void>
+  /** Expired leases, ended rotation windows, unfinished deletions. */
+  readonly sweep: Effect.Effect<void, StoreError>
+}

@@ -1,0 +1,48 @@
+/**
+ * Sends a claimed batch, signed at its start in one call, and queues each attempt's answer as soon
+ * as the receiver gave it. The transport's callback only queues (`BatchMessage`): with an HTTP
+ * transport the whole batch runs on one fiber and undici's callbacks, no fiber per attempt, and
+ * everything the answer changes happens on the worker's collector fiber. An attempt that could not
+ * be signed (a defect) is logged and left to its lease without holding up the others. The caller
+ * queues the batch's end however this ends; interruption records nothing.
+ */
+import { Clock, Effect, Exit, type Queue } from "effect"
+import { attemptRequests } from "../attemptRequest.js"
+import type { ClaimedDelivery } from "../Delivery.js"
+import type { AttemptRequest, WebhookTransportShape } from "../WebhookTransport.js"
+import type { BatchSlots } from "./batchSlots.js"
+import type { BatchMessage } from "./BatchMessage.js"
+
+export const attemptBatch = (
+  transport: WebhookTransportShape,
+  claims: ReadonlyArray<ClaimedDelivery>,
+  slots: BatchSlots,
+  answers: Queue.Enqueue<BatchMessage>
+): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const clock = yield* Effect.clock
+    const startedAt = yield* Clock.currentTimeMillis
+    const signed = yield* attemptRequests(claims, startedAt)
+    const requests: Array<AttemptRequest> = []
+    // requests[j] is the attempt on claims[claimIndex[j]].
+    const claimIndex: Array<number> = []
+    for (let i = 0; i < signed.length; i++) {
+      const exit = signed[i] as Exit.Exit<AttemptRequest>
+      if (Exit.isSuccess(exit)) {
+        requests.push(exit.value)
+        claimIndex.push(i)
+      } else {
+        yield* Effect.logError(`delivery ${claims[i]?.id}: could not sign the attempt`, exit.cause)
+        yield* answers.offer({ _tag: "Unsigned", slots, index: i })
+      }
+    }
+    if (requests.length === 0) return
+    // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no timer here.
+    yield* transport.sendBatch(requests, (j, outcome) => {
+      const index = claimIndex[j] ?? -1
+      const claim = claims[index]
+      if (claim === undefined) return
+      const answeredAt = clock.unsafeCurrentTimeMillis()
+      answers.unsafeOffer({ _tag: "Answered", slots, index, claim, outcome, startedAt, answeredAt })
+    })
+  })

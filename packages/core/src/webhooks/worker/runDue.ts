@@ -1,0 +1,32 @@
+/**
+ * The step-by-step path simulations drive under TestClock: sweeps, then claims and attempts
+ * everything due at this instant, batch after batch, writing each batch's outcomes before the
+ * next claim. Answers how many deliveries were attempted.
+ */
+import { Chunk, Effect, Queue } from "effect"
+import type { StoreError } from "../../StoreError.js"
+import { attemptBatch } from "./attemptBatch.js"
+import { makeBatchSlots } from "./batchSlots.js"
+import type { BatchMessage } from "./BatchMessage.js"
+import { settleAnswers } from "./settleAnswers.js"
+import type { WorkerParts } from "./WorkerParts.js"
+
+export const runDue = (parts: WorkerParts): Effect.Effect<number, StoreError> =>
+  Effect.gen(function* () {
+    yield* parts.sweep
+    const limit = Math.max(1, Math.min(parts.config.batchSize, parts.config.concurrency))
+    let total = 0
+    for (;;) {
+      const batch = yield* parts.claim(limit)
+      if (batch.length === 0) return total
+      total += batch.length
+      const answers = yield* Queue.unbounded<BatchMessage>()
+      const slots = makeBatchSlots(batch.length, () => {})
+      yield* Effect.ensuring(
+        attemptBatch(parts.transport, batch, slots, answers),
+        answers.offer({ _tag: "Ended", slots })
+      )
+      const { finished } = yield* settleAnswers(Chunk.toReadonlyArray(yield* Queue.takeAll(answers)))
+      yield* parts.record(finished)
+    }
+  })
