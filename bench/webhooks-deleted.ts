@@ -19,7 +19,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
-import { WebhookStore } from "@frank/core"
+import { EventStore, WebhookStore } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { CLAIM_DUE_0012 } from "../packages/adapters/src/sql/migrations/0012_webhook_worker_plans.js"
 import { databaseUrlOrExit } from "./support/local.js"
@@ -59,6 +59,7 @@ const measure = (side: Side) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const store = yield* WebhookStore
+    const events = yield* EventStore
     for (const statement of side.ddl) yield* sql.unsafe(statement)
     // The side runs the claim it names: 0013's looks endpoints up LATERAL, 0012's did not.
     const [fn] = yield* sql<{
@@ -94,10 +95,10 @@ const measure = (side: Side) =>
       occurredAt: now + i,
       payload: "{}"
     })
-    yield* store.appendEvent(event(-1), { _tag: "Subscribers" }, now)
+    yield* events.appendEvent(event(-1), { _tag: "Subscribers" }, now)
     t0 = performance.now()
     let fannedOut = 0
-    for (let i = 0; i < EVENTS; i++) fannedOut += yield* store.appendEvent(event(i), { _tag: "Subscribers" }, now)
+    for (let i = 0; i < EVENTS; i++) fannedOut += yield* events.appendEvent(event(i), { _tag: "Subscribers" }, now)
     side.fanOutMs.push((performance.now() - t0) / EVENTS)
     // Each event reached the live endpoint and nothing else.
     if (fannedOut !== EVENTS)

@@ -7,7 +7,6 @@ import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   MemoryAccessStores,
-  MemoryLedgerStore,
   MemoryRateLimitStore,
   MemorySandboxAcquirerStore,
   SandboxAcquirerLive
@@ -26,13 +25,21 @@ import {
   Secrets,
   StoreError,
   Tariffs,
+  TariffStore,
   Webhooks,
   WebhookSettings
 } from "@frank/core"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
-import { FilesOnMemory, InvoicesOnMemory, MemoryPaymentStore, OutboxOnMemory, TasksOnMemory } from "@frank/core/testing"
+import {
+  FilesOnMemory,
+  InvoicesOnMemory,
+  MemoryPaymentStore,
+  makeMemoryLedgerStore,
+  OutboxOnMemory,
+  TasksOnMemory
+} from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, Redacted } from "effect"
+import { Context, Effect, Layer, Logger, Redacted } from "effect"
 
 const logged: Array<{ message: unknown; annotations: Record<string, unknown>; cause: string }> = []
 const CapturingLogger = Logger.replace(
@@ -43,19 +50,20 @@ const CapturingLogger = Logger.replace(
 )
 
 /** A ledger store whose balance read fails like a lost database connection. */
-const BrokenBalances = Layer.effect(
-  LedgerStore,
-  Effect.map(LedgerStore, (store) => ({
-    ...store,
-    totals: () =>
-      Effect.fail(
-        new StoreError({
-          message: "ledger store: totals failed",
-          cause: new Error("connection to 10.0.0.5:5432 refused")
-        })
-      )
-  }))
-).pipe(Layer.provide(MemoryLedgerStore))
+const BrokenBalances = Layer.effectContext(
+  Effect.map(makeMemoryLedgerStore, (store) =>
+    Context.make(LedgerStore, {
+      ...store,
+      totals: () =>
+        Effect.fail(
+          new StoreError({
+            message: "ledger store: totals failed",
+            cause: new Error("connection to 10.0.0.5:5432 refused")
+          })
+        )
+    }).pipe(Context.add(TariffStore, store))
+  )
+)
 
 const Services = Layer.mergeAll(
   Ledger.layer,

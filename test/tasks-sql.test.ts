@@ -11,9 +11,18 @@ import {
   SqlTaskStore,
   type TestDatabase
 } from "@frank/adapters"
-import { Ledger, StoreError, type TaskOutcome, Tasks, Webhooks, WebhookStore } from "@frank/core"
+import {
+  EventStore,
+  type EventStoreShape,
+  Ledger,
+  StoreError,
+  type TaskOutcome,
+  Tasks,
+  Webhooks,
+  WebhookStore
+} from "@frank/core"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
+import { Context, Effect, Layer, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 import { tasksEngine } from "./contract/tasksContract.js"
 
@@ -26,17 +35,19 @@ if (url !== undefined && url.length > 0)
 const breakSucceeded = Ref.unsafeMake(false)
 
 /** The SQL webhook store, except that appending task.succeeded fails while the switch is on. */
-const FlakyWebhookStore = Layer.effect(
-  WebhookStore,
-  Effect.map(makeSqlWebhookStore, (store) => ({
-    ...store,
-    appendEvent: (event, target, now) =>
-      Effect.flatMap(Ref.get(breakSucceeded), (broken) =>
-        broken && event.type === "task.succeeded"
-          ? Effect.fail(new StoreError({ message: "outbox unavailable" }))
-          : store.appendEvent(event, target, now)
-      )
-  }))
+const FlakyWebhookStore = Layer.effectContext(
+  Effect.map(makeSqlWebhookStore, (store) => {
+    const events: EventStoreShape = {
+      ...store,
+      appendEvent: (event, target, now) =>
+        Effect.flatMap(Ref.get(breakSucceeded), (broken) =>
+          broken && event.type === "task.succeeded"
+            ? Effect.fail(new StoreError({ message: "outbox unavailable" }))
+            : store.appendEvent(event, target, now)
+        )
+    }
+    return Context.make(WebhookStore, store).pipe(Context.add(EventStore, events))
+  })
 )
 
 const succeeded: TaskOutcome = {

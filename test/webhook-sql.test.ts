@@ -27,6 +27,7 @@ import {
   Webhooks,
   WebhookStore,
   WebhookTransport,
+  EventStore,
   sendEach
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
@@ -320,8 +321,7 @@ for (const [engine, database] of engines) {
         )
         if (claim === undefined) return yield* Effect.dieMessage("the test delivery was not claimed")
         const later = now + 10 * 60_000
-        const backlogAt = store.dueBacklog
-        if (backlogAt === undefined) return yield* Effect.dieMessage("the SQL store has no dueBacklog")
+        const backlogAt = (at: number) => store.dueBacklog(at)
         const before = yield* backlogAt(later)
         // Paused while the attempt is in flight: the pause flags pending rows only, so the retry
         // enters the due index unflagged; the claim's endpoint check and the backlog must agree.
@@ -536,7 +536,7 @@ for (const [engine, database] of engines) {
         () =>
           Effect.gen(function* () {
             const webhooks = yield* Webhooks
-            const store = yield* WebhookStore
+            const store = yield* EventStore
             const sql = yield* SqlClient.SqlClient
             const partnerId = `p_${randomUUID()}`
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/late-fan-out" })

@@ -11,18 +11,23 @@ import {
   InvoiceStore,
   Invoices,
   Ledger,
-  type LedgerStore,
   type ProfileInput,
   sourceEventId,
-  Webhooks,
-  type WebhookStore
+  Webhooks
 } from "@frank/core"
-import { MemoryBank, MemoryBankLive, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import {
+  type EngineStores,
+  MemoryBank,
+  MemoryBankLive,
+  ScriptedReceiver,
+  Simulation,
+  SimulationEngine
+} from "@frank/core/testing"
 import { Effect, Either, Layer, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0)
 
-export type InvoiceContractStores = LedgerStore | WebhookStore | InvoiceStore | CompanyProfileStore
+export type InvoiceContractStores = EngineStores | InvoiceStore | CompanyProfileStore
 
 export const romashka: ProfileInput = {
   companyName: "ООО «Ромашка»",

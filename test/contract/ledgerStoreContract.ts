@@ -11,7 +11,8 @@ import {
   Ids,
   InsufficientFunds,
   Ledger,
-  LedgerStore,
+  type LedgerStore,
+  TariffStore,
   ReferenceConflict
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
@@ -36,7 +37,7 @@ const expectFolded = (partnerId: string) =>
     expect(foldEntries(rows)).toEqual(totals)
   })
 
-export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<LedgerStore, unknown>) => {
+export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<LedgerStore | TariffStore, unknown>) => {
   const EngineLayer = Ledger.layer.pipe(
     Layer.provideMerge(storeLayer),
     Layer.provideMerge(OutboxOnMemory),
@@ -333,7 +334,7 @@ export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<Ledg
 
     it.effect("assigned plan defaults to base and can be changed", () =>
       Effect.gen(function* () {
-        const store = yield* LedgerStore
+        const store = yield* TariffStore
         const p = newPartner()
         expect(yield* store.assignedPlan(p)).toBe("base")
         yield* store.setAssignedPlan(p, "max")

@@ -11,7 +11,6 @@ import { expect, layer } from "@effect/vitest"
 import {
   Ids,
   Ledger,
-  type LedgerStore,
   Outbox,
   type Payment,
   PaymentIdempotencyConflict,
@@ -25,15 +24,15 @@ import {
   ReferenceConflict,
   Secrets,
   Webhooks,
-  WebhookSettings,
-  type WebhookStore
+  WebhookSettings
 } from "@frank/core"
 import { Effect, Layer, Redacted } from "effect"
+import type { EngineStores } from "@frank/core/testing"
 
 const SANDBOX_SECRET = Redacted.make("contract-sandbox-secret")
 const BASE_URL = "https://frank.test"
 
-export type PaymentStores = LedgerStore | WebhookStore | PaymentStore | SandboxAcquirerStore
+export type PaymentStores = EngineStores | PaymentStore | SandboxAcquirerStore
 
 /** The engine as the host wires it, on the given stores. */
 export const paymentsEngine = <E>(stores: Layer.Layer<PaymentStores, E>) => {

@@ -12,7 +12,6 @@ import {
   type EstimateRequest,
   franksToMinor,
   Ledger,
-  type LedgerStore,
   Pricing,
   sampleCatalog,
   sourceEventId,
@@ -21,10 +20,10 @@ import {
   Tasks,
   TaskSettings,
   type TaskStore,
-  Webhooks,
-  type WebhookStore
+  Webhooks
 } from "@frank/core"
 import {
+  type EngineStores,
   ManualGeneration,
   ManualGenerationProvider,
   MemoryStoredFileLookup,
@@ -36,7 +35,7 @@ import { Effect, Either, Layer, TestClock } from "effect"
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 const BASE_URL = "https://frank.test"
 
-export const tasksEngine = (stores: Layer.Layer<LedgerStore | WebhookStore | TaskStore, unknown>) =>
+export const tasksEngine = (stores: Layer.Layer<EngineStores | TaskStore, unknown>) =>
   Tasks.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
@@ -98,7 +97,7 @@ const png: TaskOutcome = {
 const withCost = (costMinor: number): TaskOutcome => ({ ...png, costMinor }) as TaskOutcome
 const failure: TaskOutcome = { _tag: "Failed", failure: { code: "PROVIDER_ERROR", message: "the model crashed" } }
 
-export const tasksContract = (engine: string, stores: Layer.Layer<LedgerStore | WebhookStore | TaskStore, unknown>) => {
+export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores | TaskStore, unknown>) => {
   layer(tasksEngine(stores), { timeout: 120_000 })(`generation tasks on ${engine}`, (it) => {
     it.effect(
       "launch prices like the estimate, reserves in one step with creating the task, and hands it to the provider",

@@ -3,9 +3,9 @@
  * instance died mid-request) is swept at once, not polled for in a tight loop until the sweep.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DeliveryWorker, Webhooks, WebhookStore } from "@frank/core"
-import { MemoryWebhookStore, ScriptedReceiverLive } from "@frank/core/testing"
-import { Clock, Duration, Effect, Fiber, Layer } from "effect"
+import { DeliveryWorker, EventStore, Webhooks, WebhookStore } from "@frank/core"
+import { makeMemoryWebhookStore, ScriptedReceiverLive } from "@frank/core/testing"
+import { Clock, Context, Duration, Effect, Fiber, Layer } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
 
 // Short lease, long sweep interval: the lease ends well before the worker's second sweep.
@@ -22,13 +22,14 @@ describe("DeliveryWorker waiting", () => {
   // Live clock: the defect was a loop of sleep(0) turns, which only real time shows.
   it.live("a lease that ran out between sweeps is swept at once, without polling the store in a loop", () => {
     let nextWakeAtCalls = 0
-    const countingStore = Layer.effect(
-      WebhookStore,
-      Effect.map(WebhookStore, (store) => ({
-        ...store,
-        nextWakeAt: () => Effect.tap(store.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
-      }))
-    ).pipe(Layer.provide(MemoryWebhookStore))
+    const countingStore = Layer.effectContext(
+      Effect.map(makeMemoryWebhookStore, (store) =>
+        Context.make(WebhookStore, {
+          ...store,
+          nextWakeAt: () => Effect.tap(store.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
+        }).pipe(Context.add(EventStore, store))
+      )
+    )
     const engine = workerEngine(config, countingStore, ScriptedReceiverLive(200))
     return Effect.gen(function* () {
       const webhooks = yield* Webhooks

@@ -12,9 +12,11 @@ import {
   type NewLedgerEntry,
   type Plan,
   type Snapshot,
+  TariffStore,
+  type TariffStoreShape,
   type TransactRequest
 } from "@frank/core"
-import { Effect, Either, Layer } from "effect"
+import { Context, Effect, Either, Layer } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
 import { makeLedgerReads } from "./ledgerReads.js"
 import { type AccountRow, ENTRY_COLUMNS, entryRecord, HOLD_COLUMNS, holdRecord, toTotals } from "./ledgerRows.js"
@@ -96,7 +98,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
 
   const reads = makeLedgerReads(sql)
 
-  const store: LedgerStoreShape = {
+  const store: LedgerStoreShape & TariffStoreShape = {
     transact,
 
     totals: (partnerId) =>
@@ -109,6 +111,16 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
       selectHold(partnerId, taskId, false).pipe(Effect.mapError(toStoreError("hold", partnerId))),
 
     ...reads,
+
+    claimLowBalance: (partnerId, now, minIntervalMs) =>
+      sql<{ partnerId: string }>`
+        INSERT INTO webhook_low_balance_marks (partner_id, emitted_at) VALUES (${partnerId}, ${now})
+        ON CONFLICT (partner_id) DO UPDATE SET emitted_at = EXCLUDED.emitted_at
+        WHERE webhook_low_balance_marks.emitted_at <= ${now - minIntervalMs}
+        RETURNING partner_id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.mapError(toStoreError("claimLowBalance", partnerId))
+      ),
 
     // No account row means the partner never had a plan assigned: the default plan applies.
     assignedPlan: (partnerId) =>
@@ -127,7 +139,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlLedgerStore: Layer.Layer<LedgerStore, never, SqlClient.SqlClient> = Layer.effect(
-  LedgerStore,
-  makeSqlLedgerStore
+/** Provides the ledger store and the tariff plan store, which it implements too. */
+export const SqlLedgerStore: Layer.Layer<LedgerStore | TariffStore, never, SqlClient.SqlClient> = Layer.effectContext(
+  Effect.map(makeSqlLedgerStore, (store) => Context.make(LedgerStore, store).pipe(Context.add(TariffStore, store)))
 )

@@ -17,13 +17,15 @@ import {
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryStatus,
+  EventStore,
+  type EventStoreShape,
   type EventType,
   StoreError,
   type WebhookEndpoint,
   WebhookStore,
   type WebhookStoreShape
 } from "@frank/core"
-import { Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
 
 /** The channel workers LISTEN on. */
 export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
@@ -223,7 +225,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
     /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
     const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
-    const store: WebhookStoreShape = {
+    const store: WebhookStoreShape & EventStoreShape = {
       insertEndpoint: (endpoint, maxPerPartner) =>
         sql
           .withTransaction(
@@ -353,16 +355,6 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
           Effect.mapError(storeError("appendEvent"))
         )
       },
-
-      claimLowBalance: (partnerId, now, minIntervalMs) =>
-        sql<{ partnerId: string }>`
-        INSERT INTO webhook_low_balance_marks (partner_id, emitted_at) VALUES (${partnerId}, ${now})
-        ON CONFLICT (partner_id) DO UPDATE SET emitted_at = EXCLUDED.emitted_at
-        WHERE webhook_low_balance_marks.emitted_at <= ${now - minIntervalMs}
-        RETURNING partner_id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.mapError(storeError("claimLowBalance"))
-        ),
 
       claimDue: (now, leaseMs, limit, claimToken) =>
         // The statement is a function with a cached generic plan (migration 0008): no parse and
@@ -583,6 +575,14 @@ export const makeSqlWebhookStore = makeSqlWebhookStoreWith({})
 
 export const sqlWebhookStoreLayer = (
   options: SqlWebhookStoreOptions
-): Layer.Layer<WebhookStore, never, SqlClient.SqlClient> => Layer.effect(WebhookStore, makeSqlWebhookStoreWith(options))
+): Layer.Layer<WebhookStore | EventStore, never, SqlClient.SqlClient> =>
+  Layer.effectContext(
+    Effect.map(makeSqlWebhookStoreWith(options), (store) =>
+      Context.make(WebhookStore, store).pipe(Context.add(EventStore, store))
+    )
+  )
 
-export const SqlWebhookStore: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = sqlWebhookStoreLayer({})
+/** Provides the webhook store and the outbox's event store, which it implements too. */
+export const SqlWebhookStore: Layer.Layer<WebhookStore | EventStore, never, SqlClient.SqlClient> = sqlWebhookStoreLayer(
+  {}
+)

@@ -3,7 +3,7 @@
  * `billing.invoice.status_changed` with `{invoiceId, status, previousStatus, amountRub}`. Its id
  * derives from `invoiceId:status`, so a repeated report of the same change is one event.
  */
-import type { EventDraft } from "../webhooks/Event.js"
+import type { EventDraft } from "../events/Event.js"
 import type { Invoice } from "./Invoice.js"
 import type { InvoiceStatus } from "./InvoiceState.js"
 

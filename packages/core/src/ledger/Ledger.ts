@@ -6,9 +6,10 @@
  */
 import { Clock, Context, Effect, type Either, Layer, type Stream } from "effect"
 import { Ids } from "../Ids.js"
-import type { EventDraft } from "../webhooks/Event.js"
-import { confirmEvents, creditEvents, refundEvents } from "../webhooks/ledgerEvents.js"
-import { Outbox } from "../webhooks/Outbox.js"
+import type { EventDraft } from "../events/Event.js"
+import { confirmEvents, creditEvents, refundEvents } from "./ledgerEvents.js"
+import { checkLowBalance } from "./lowBalance.js"
+import { Outbox } from "../events/Outbox.js"
 import type { StoreError } from "../StoreError.js"
 import type { AccountTotals } from "./Account.js"
 import { type Balance, balanceView } from "./Balance.js"
@@ -79,6 +80,7 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
       const ids = yield* Ids
 
       const outbox = yield* Outbox
+      const lowBalance = checkLowBalance(store, outbox)
 
       /** What a movement emits: its events, and whether it lowered available (low-balance check). */
       interface Effects<A> {
@@ -109,7 +111,7 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
               (r) =>
                 Effect.gen(function* () {
                   for (const draft of fx.events(r)) emitted += (yield* outbox.emit(partnerId, draft)).deliveries
-                  if (fx.lowersAvailable(r)) emitted += yield* outbox.checkLowBalance(partnerId, r.totals)
+                  if (fx.lowersAvailable(r)) emitted += yield* lowBalance(partnerId, r.totals)
                 })
             )
             if (emitted > 0) yield* outbox.wake

@@ -4,7 +4,6 @@
  */
 import { Context, type Effect, type Either, type Stream } from "effect"
 import type { StoreError } from "../StoreError.js"
-import type { Plan } from "../tariff/Plan.js"
 import type { AccountTotals } from "./Account.js"
 import type { LedgerEntry } from "./Entry.js"
 import type { EntryFilter } from "./EntryFilter.js"
@@ -61,8 +60,12 @@ export interface LedgerStoreShape {
     fromMs: number,
     untilMs: number
   ) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
-  readonly assignedPlan: (partnerId: string) => Effect.Effect<Plan, StoreError>
-  readonly setAssignedPlan: (partnerId: string, plan: Plan) => Effect.Effect<void, StoreError>
+  /** Records a low-balance emission unless one was recorded less than `minIntervalMs` ago; true when recorded. */
+  readonly claimLowBalance: (
+    partnerId: string,
+    now: number,
+    minIntervalMs: number
+  ) => Effect.Effect<boolean, StoreError>
 }
 
 export class LedgerStore extends Context.Tag("@frank/core/LedgerStore")<LedgerStore, LedgerStoreShape>() {}

@@ -22,3 +22,5 @@ export type {
   ConfirmCommand,
   RefundCommand
 } from "./rules.js"
+export * from "./ledgerEvents.js"
+export * from "./lowBalance.js"

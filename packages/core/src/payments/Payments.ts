@@ -19,7 +19,7 @@ import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
 import type { StoreError } from "../StoreError.js"
-import { Outbox } from "../webhooks/Outbox.js"
+import { Outbox } from "../events/Outbox.js"
 import { checkNewPayment, paymentCreditMinor, PAYMENT_HISTORY_SIZE, type Payment } from "./Payment.js"
 import {
   PaymentIdempotencyConflict,

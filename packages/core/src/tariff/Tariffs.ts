@@ -1,5 +1,5 @@
 /**
- * The tariff service: a partner's assigned plan and lifetime spend, read from the ledger, turned
+ * The tariff service: a partner's assigned plan and lifetime spend (read from the ledger), turned
  * into the effective plan and its discount.
  */
 import { Context, Effect, Layer } from "effect"
@@ -7,6 +7,7 @@ import { LedgerStore } from "../ledger/LedgerStore.js"
 import type { StoreError } from "../StoreError.js"
 import type { Plan } from "./Plan.js"
 import type { TariffConfig } from "./TariffConfig.js"
+import { TariffStore } from "./TariffStore.js"
 import { discountPercentOf, type TariffView, tariffView } from "./tariffView.js"
 
 export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
@@ -21,9 +22,10 @@ export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
     Layer.effect(
       Tariffs,
       Effect.gen(function* () {
-        const store = yield* LedgerStore
+        const ledger = yield* LedgerStore
+        const plans = yield* TariffStore
         const inputs = (partnerId: string) =>
-          Effect.all([store.assignedPlan(partnerId), Effect.map(store.totals(partnerId), (t) => t.usedMinor)], {
+          Effect.all([plans.assignedPlan(partnerId), Effect.map(ledger.totals(partnerId), (t) => t.usedMinor)], {
             concurrency: 2
           })
         return {
@@ -31,7 +33,7 @@ export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
             Effect.map(inputs(partnerId), ([assigned, spent]) => tariffView(config, assigned, spent)),
           discountPercent: (partnerId) =>
             Effect.map(inputs(partnerId), ([assigned, spent]) => discountPercentOf(config, assigned, spent)),
-          assign: store.setAssignedPlan
+          assign: (partnerId, plan) => plans.setAssignedPlan(partnerId, plan)
         }
       })
     )

@@ -8,7 +8,7 @@
  */
 import type { HoldResult } from "../ledger/rules.js"
 import { minorToFranks } from "../Money.js"
-import type { EventDraft } from "../webhooks/Event.js"
+import type { EventDraft } from "../events/Event.js"
 import type { Task } from "./Task.js"
 
 const head = (task: Task) => ({

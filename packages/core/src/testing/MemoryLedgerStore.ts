@@ -12,7 +12,8 @@ import type { Decision, Snapshot } from "../ledger/rules.js"
 import type { StoreError } from "../StoreError.js"
 import { sumUsageByDay } from "../ledger/dailyUsage.js"
 import type { Plan } from "../tariff/Plan.js"
-import { Chunk, Effect, Either, Layer, Stream } from "effect"
+import { TariffStore, type TariffStoreShape } from "../tariff/TariffStore.js"
+import { Chunk, Context, Effect, Either, Layer, Stream } from "effect"
 
 interface PartnerBook {
   totals: AccountTotals
@@ -48,7 +49,8 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
     return out
   }
 
-  const store: LedgerStoreShape = {
+  const lowBalanceAt = new Map<string, number>()
+  const store: LedgerStoreShape & TariffStoreShape = {
     // No rollback exists here: the follow-up (outbox writes, which cannot fail on memory) runs
     // after the state change while the lock is still held, so it is atomic for every observer.
     transact: <A>(
@@ -91,6 +93,14 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
       Stream.suspend(() => Stream.fromChunk(Chunk.unsafeFromArray(newestFirst(partnerId, filter).slice(0, maxRows)))),
     usageByDay: (partnerId, fromMs, untilMs) =>
       Effect.sync(() => sumUsageByDay(peek(partnerId)?.entries ?? [], fromMs, untilMs)),
+    // Called inside a movement's `transact`, which holds the lock: one synchronous step is atomic anyway.
+    claimLowBalance: (partnerId, now, minIntervalMs) =>
+      Effect.sync(() => {
+        const last = lowBalanceAt.get(partnerId)
+        if (last !== undefined && now - last < minIntervalMs) return false
+        lowBalanceAt.set(partnerId, now)
+        return true
+      }),
     assignedPlan: (partnerId) => Effect.sync(() => peek(partnerId)?.plan ?? "base"),
     setAssignedPlan: (partnerId, plan) =>
       lock.withPermits(1)(
@@ -102,4 +112,7 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
   return store
 })
 
-export const MemoryLedgerStore = Layer.effect(LedgerStore, makeMemoryLedgerStore)
+/** Provides the ledger store and the tariff plan store, which it implements too. */
+export const MemoryLedgerStore = Layer.effectContext(
+  Effect.map(makeMemoryLedgerStore, (store) => Context.make(LedgerStore, store).pipe(Context.add(TariffStore, store)))
+)

@@ -4,13 +4,14 @@
  * It applies the same pure state machine the SQL store encodes in its statements; the storage
  * contract suite holds both to the same behaviour.
  */
-import { Effect, Either, Layer } from "effect"
+import { Context, Effect, Either, Layer } from "effect"
 import type { AttemptRecord, ClaimedDelivery, DeliveryRecord } from "../webhooks/Delivery.js"
 import { isBefore } from "../webhooks/Delivery.js"
 import { transition } from "../webhooks/DeliveryState.js"
 import { subscribes, type WebhookEndpoint } from "../webhooks/Endpoint.js"
-import type { WebhookEvent } from "../webhooks/Event.js"
-import { Outbox } from "../webhooks/Outbox.js"
+import type { WebhookEvent } from "../events/Event.js"
+import { EventStore, type EventStoreShape } from "../events/EventStore.js"
+import { Outbox } from "../events/Outbox.js"
 import { WebhookStore, type WebhookStoreShape } from "../webhooks/WebhookStore.js"
 
 interface StoredEndpoint extends WebhookEndpoint {
@@ -40,7 +41,6 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
   const endpoints = new Map<string, StoredEndpoint>()
   const events = new Map<string, WebhookEvent>()
   const deliveries = new Map<string, StoredDelivery>()
-  const lowBalanceAt = new Map<string, number>()
   let deliverySeq = 0
 
   const locked = <A>(f: () => A) => lock.withPermits(1)(Effect.sync(f))
@@ -51,7 +51,9 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
   const liveOf = (partnerId: string) =>
     [...endpoints.values()].filter((e) => e.partnerId === partnerId && e.deletedAt === null)
 
-  const store: WebhookStoreShape = {
+  const store: WebhookStoreShape & EventStoreShape = {
+    // Its writes are visible at once: there is no transaction to wait for.
+    insideOpenTransaction: Effect.succeed(false),
     insertEndpoint: (endpoint, maxPerPartner) =>
       locked(() => {
         if (liveOf(endpoint.partnerId).length >= maxPerPartner) return false
@@ -128,14 +130,6 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
           })
         }
         return targets.length
-      }),
-
-    claimLowBalance: (partnerId, now, minIntervalMs) =>
-      locked(() => {
-        const last = lowBalanceAt.get(partnerId)
-        if (last !== undefined && now - last < minIntervalMs) return false
-        lowBalanceAt.set(partnerId, now)
-        return true
       }),
 
     claimDue: (now, leaseMs, limit, claimToken) =>
@@ -313,7 +307,10 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
   return store
 })
 
-export const MemoryWebhookStore = Layer.effect(WebhookStore, makeMemoryWebhookStore)
+/** Provides the webhook store and the outbox's event store, which it implements too. */
+export const MemoryWebhookStore = Layer.effectContext(
+  Effect.map(makeMemoryWebhookStore, (store) => Context.make(WebhookStore, store).pipe(Context.add(EventStore, store)))
+)
 
 /** An outbox on the memory webhook store, for engines (and tests) that keep events in memory. Needs Ids. */
 export const OutboxOnMemory = Outbox.live.pipe(Layer.provideMerge(MemoryWebhookStore))

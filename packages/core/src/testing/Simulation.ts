@@ -11,12 +11,17 @@ import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerStore } from "../ledger/LedgerStore.js"
 import type { StoreError } from "../StoreError.js"
-import { DeliveryWakeup } from "../webhooks/DeliveryWakeup.js"
+import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
 import { DeliveryWorker, defaultWorkerConfig } from "../webhooks/DeliveryWorker.js"
-import { Outbox } from "../webhooks/Outbox.js"
+import { Outbox } from "../events/Outbox.js"
 import { Webhooks } from "../webhooks/Webhooks.js"
 import { WebhookSettings } from "../webhooks/WebhookSettings.js"
 import type { WebhookStore } from "../webhooks/WebhookStore.js"
+import type { EventStore } from "../events/EventStore.js"
+import type { TariffStore } from "../tariff/TariffStore.js"
+
+/** The stores an engine runs on: what `MemoryLedgerStore` and `MemoryWebhookStore` (or their SQL twins) provide. */
+export type EngineStores = LedgerStore | TariffStore | WebhookStore | EventStore
 import { MemoryLedgerStore } from "./MemoryLedgerStore.js"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.js"
 import { type ScriptedAnswer, ScriptedReceiverLive } from "./ScriptedReceiver.js"
@@ -63,7 +68,7 @@ export interface SimulationOptions {
   /** The receiver's answer once a URL's script is used up. Default 200. */
   readonly defaultAnswer?: ScriptedAnswer
   /** Stores to run on; default memory. Provide SQL stores (e.g. on PGlite) to simulate on them. */
-  readonly stores?: Layer.Layer<LedgerStore | WebhookStore, unknown>
+  readonly stores?: Layer.Layer<EngineStores, unknown>
 }
 
 /**

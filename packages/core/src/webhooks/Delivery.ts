@@ -4,7 +4,7 @@
  */
 import { Either } from "effect"
 import type { DeliveryState, DeliveryStatus } from "./DeliveryState.js"
-import type { EventType } from "./EventType.js"
+import type { EventType } from "../events/EventType.js"
 import type { AttemptOutcome } from "./WebhookTransport.js"
 
 export interface DeliveryRecord extends DeliveryState {

@@ -11,7 +11,7 @@
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
-import { DeliveryWakeup } from "./DeliveryWakeup.js"
+import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
 import { WebhookStore } from "./WebhookStore.js"
 import { WebhookTransport } from "./WebhookTransport.js"
 import { recordOutcomes } from "./worker/recordOutcomes.js"

@@ -3,7 +3,7 @@
  * secrets rotate, and which secrets sign a delivery at a given moment (spec "Webhook endpoint",
  * "Secret rotation", ARCHITECTURE §5 "signing key").
  */
-import type { EventType } from "./EventType.js"
+import type { EventType } from "../events/EventType.js"
 
 /** Spec "Limits": webhook endpoints per partner. */
 export const MAX_ENDPOINTS_PER_PARTNER = 10

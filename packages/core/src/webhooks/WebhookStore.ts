@@ -1,5 +1,7 @@
 /**
- * The storage port of webhooks: endpoints, the event outbox, deliveries and their attempts.
+ * The storage port of webhooks: endpoints, deliveries and their attempts. (Events are written
+ * through the outbox's `EventStore`, which the webhook stores implement too: an event fans out
+ * into deliveries in the same statement.)
  * Adapters implement it on memory (simulations) and SQL (Postgres and PGlite); one contract suite
  * holds both to the same behaviour.
  *
@@ -19,7 +21,6 @@ import type {
 } from "./Delivery.js"
 import type { DeliveryState } from "./DeliveryState.js"
 import type { WebhookEndpoint } from "./Endpoint.js"
-import type { EventTarget, WebhookEvent } from "./Event.js"
 
 /** Deliveries due and not yet attempted (`WebhookStore.dueBacklog`). */
 export interface DueBacklog {
@@ -55,27 +56,6 @@ export interface WebhookStoreShape {
    * between, `purgeDeletedEndpoints` finishes the second.
    */
   readonly deleteEndpoint: (partnerId: string, id: string, now: number) => Effect.Effect<boolean, StoreError>
-
-  /**
-   * Writes the event (once per id: a second append of the same id changes nothing) and one
-   * pending delivery, due now, per target endpoint. Joins an enclosing transaction, so the event
-   * commits or rolls back with the business change that caused it. Answers how many deliveries
-   * were created.
-   */
-  readonly appendEvent: (event: WebhookEvent, target: EventTarget, now: number) => Effect.Effect<number, StoreError>
-  /**
-   * True while the calling fiber is inside a transaction that is still open (a caller's, which
-   * the store's writes join): what it appended is invisible to workers until that commits, so
-   * waking them now would only send them looking for nothing. Stores whose writes are visible at
-   * once leave it out.
-   */
-  readonly insideOpenTransaction?: Effect.Effect<boolean>
-  /** Records a low-balance emission unless one was recorded less than `minIntervalMs` ago; true when recorded. */
-  readonly claimLowBalance: (
-    partnerId: string,
-    now: number,
-    minIntervalMs: number
-  ) => Effect.Effect<boolean, StoreError>
 
   /**
    * Claims up to `limit` due deliveries of active endpoints, oldest due first, skipping rows other
@@ -121,9 +101,9 @@ export interface WebhookStoreShape {
   /**
    * How far behind the workers are, across all partners (an operator's figure, never shown to a
    * partner): the deliveries due by `now` that a claim would take (endpoint active, not deleted),
-   * and the earliest due time among them. Optional: a store without it has no backlog metrics.
+   * and the earliest due time among them.
    */
-  readonly dueBacklog?: (now: number) => Effect.Effect<DueBacklog, StoreError>
+  readonly dueBacklog: (now: number) => Effect.Effect<DueBacklog, StoreError>
 
   readonly listDeliveries: (
     partnerId: string,

@@ -25,8 +25,8 @@ import {
   SECRET_PREFIX,
   type WebhookEndpoint
 } from "./Endpoint.js"
-import { type EmittedEvent, Outbox } from "./Outbox.js"
-import { EventType } from "./EventType.js"
+import { type EmittedEvent, Outbox } from "../events/Outbox.js"
+import { EventType } from "../events/EventType.js"
 import { replayRule } from "./replayRule.js"
 import {
   DeliveryCursorInvalid,

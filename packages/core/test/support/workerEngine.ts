@@ -5,6 +5,7 @@
 import {
   DeliveryWakeup,
   DeliveryWorker,
+  type EventStore,
   type DeliveryWorkerConfig,
   Ids,
   Outbox,
@@ -18,7 +19,7 @@ import { Layer, Redacted } from "effect"
 
 export const workerEngine = <E>(
   config: DeliveryWorkerConfig,
-  store: Layer.Layer<WebhookStore, E>,
+  store: Layer.Layer<WebhookStore | EventStore, E>,
   transport: Layer.Layer<WebhookTransport>
 ) =>
   Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(config)).pipe(

@@ -72,15 +72,13 @@ export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics
 /** One reading serves both gauges of a scrape (prom-client collects each gauge on its own). */
 const READING_TTL = Duration.seconds(1)
 
-/** Gauges of the due backlog, read from the store at every scrape; none when the store cannot tell. */
+/** Gauges of the due backlog, read from the store at every scrape. */
 export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | WebhookStore> = Layer.effectDiscard(
   Effect.gen(function* () {
     const metrics = yield* Metrics
     const store = yield* WebhookStore
-    const { dueBacklog } = store
-    if (dueBacklog === undefined) return
     // Called on the store, so an embedder's class-based store keeps its `this`.
-    const readAt = (now: number) => dueBacklog.call(store, now)
+    const readAt = (now: number) => store.dueBacklog(now)
     const backlog = yield* Effect.cachedWithTTL(
       Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(readAt(now), (b) => ({ now, ...b }))),
       READING_TTL

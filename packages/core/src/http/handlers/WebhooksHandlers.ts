@@ -3,7 +3,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { allEventTypes } from "../../webhooks/EventType.js"
+import { allEventTypes } from "../../events/EventType.js"
 import type { DeliveryRecord } from "../../webhooks/Delivery.js"
 import { encodeCursor } from "../../webhooks/Delivery.js"
 import type { WebhookEndpoint } from "../../webhooks/Endpoint.js"

@@ -2,7 +2,7 @@
 import type { Effect } from "effect"
 import type { StoreError } from "../../StoreError.js"
 import type { ClaimedDelivery, FinishedAttempt } from "../Delivery.js"
-import type { DeliveryWakeupShape } from "../DeliveryWakeup.js"
+import type { DeliveryWakeupShape } from "../../events/DeliveryWakeup.js"
 import type { WebhookStoreShape } from "../WebhookStore.js"
 import type { WebhookTransportShape } from "../WebhookTransport.js"
 import type { DeliveryWorkerConfig } from "./WorkerConfig.js"

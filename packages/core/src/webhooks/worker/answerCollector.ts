@@ -7,7 +7,7 @@
  */
 import { Chunk, Effect, Queue } from "effect"
 import type { FinishedAttempt } from "../Delivery.js"
-import type { DeliveryWakeupShape } from "../DeliveryWakeup.js"
+import type { DeliveryWakeupShape } from "../../events/DeliveryWakeup.js"
 import { type BatchMessage, DRAINED, type Drained } from "./BatchMessage.js"
 import { settleAnswers } from "./settleAnswers.js"
 import { MAX_WRITE_BATCH } from "./WorkerConfig.js"

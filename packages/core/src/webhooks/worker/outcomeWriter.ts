@@ -5,7 +5,7 @@
  */
 import { Chunk, Effect, Queue } from "effect"
 import type { FinishedAttempt } from "../Delivery.js"
-import type { DeliveryWakeupShape } from "../DeliveryWakeup.js"
+import type { DeliveryWakeupShape } from "../../events/DeliveryWakeup.js"
 import { DRAINED, type Drained } from "./BatchMessage.js"
 import { MAX_WRITE_BATCH } from "./WorkerConfig.js"
 import type { WorkerLoad } from "./WorkerLoad.js"

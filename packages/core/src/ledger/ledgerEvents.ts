@@ -2,12 +2,12 @@
  * Which webhook events a ledger movement causes (spec "Event types", ARCHITECTURE §5 "event
  * data"). Pure: the ledger service writes what this returns in the movement's own transaction.
  */
-import type { AccountTotals } from "../ledger/Account.js"
-import { availableMinor } from "../ledger/Account.js"
-import { LOW_BALANCE_THRESHOLD_MINOR } from "../ledger/Balance.js"
-import type { HoldResult, MovementResult } from "../ledger/rules.js"
+import type { AccountTotals } from "./Account.js"
+import { availableMinor } from "./Account.js"
+import { LOW_BALANCE_THRESHOLD_MINOR } from "./Balance.js"
+import type { HoldResult, MovementResult } from "./rules.js"
 import { minorToFranks } from "../Money.js"
-import type { EventDraft } from "./Event.js"
+import type { EventDraft } from "../events/Event.js"
 
 /** Spec: billing.low_balance at most once per 24 h per partner. */
 export const LOW_BALANCE_INTERVAL_MS = 24 * 60 * 60 * 1000

@@ -2,14 +2,13 @@
  * The transactional outbox: business services call `emit` inside the transaction of the change
  * that causes the event, so the event exists exactly when the change does. After the commit they
  * call `wake`, so the worker attempts it at once (and, with an EventAnnouncer, other processes'
- * workers hear of it).
+ * workers hear of it). Domain-free: ledger, payments, invoices, tasks and webhooks all emit
+ * through it without knowing each other.
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { AccountTotals } from "../ledger/Account.js"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
-import { EventAnnouncer } from "./EventAnnouncer.js"
 import {
   type EventDraft,
   type EventTarget,
@@ -18,8 +17,8 @@ import {
   toSubscribers,
   type WebhookEvent
 } from "./Event.js"
-import { isLow, LOW_BALANCE_INTERVAL_MS, lowBalanceEvent } from "./ledgerEvents.js"
-import { WebhookStore } from "./WebhookStore.js"
+import { EventAnnouncer } from "./EventAnnouncer.js"
+import { EventStore } from "./EventStore.js"
 
 export interface EmittedEvent {
   readonly event: WebhookEvent
@@ -29,11 +28,6 @@ export interface EmittedEvent {
 export interface OutboxShape {
   /** Writes the event and its deliveries; joins the caller's transaction. */
   readonly emit: (partnerId: string, draft: EventDraft, target?: EventTarget) => Effect.Effect<EmittedEvent, StoreError>
-  /**
-   * After a movement that lowered available: emits `billing.low_balance` when low and not emitted
-   * in the last 24 h. Answers the number of deliveries created.
-   */
-  readonly checkLowBalance: (partnerId: string, totals: AccountTotals) => Effect.Effect<number, StoreError>
   /**
    * Call after the transaction committed: wakes this process's worker, and announces to others
    * when an EventAnnouncer is provided. Inside a transaction still open (a caller's, which the
@@ -47,7 +41,7 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
   static readonly layer = Layer.effect(
     Outbox,
     Effect.gen(function* () {
-      const store = yield* WebhookStore
+      const store = yield* EventStore
       const ids = yield* Ids
       const wakeup = yield* DeliveryWakeup
       const announcer = yield* Effect.serviceOption(EventAnnouncer)
@@ -63,15 +57,6 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
           return { event, deliveries }
         })
 
-      const checkLowBalance: OutboxShape["checkLowBalance"] = (partnerId, totals) =>
-        isLow(totals)
-          ? Effect.gen(function* () {
-              const now = yield* Clock.currentTimeMillis
-              if (!(yield* store.claimLowBalance(partnerId, now, LOW_BALANCE_INTERVAL_MS))) return 0
-              return (yield* emit(partnerId, lowBalanceEvent(totals))).deliveries
-            })
-          : Effect.succeed(0)
-
       // This process's worker first: it is the one that can attempt the delivery at once.
       const wakeNow = Option.match(announcer, {
         onNone: () => wakeup.signal,
@@ -79,12 +64,11 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
       })
       // A wake before the commit would cost every woken worker a claim that finds nothing, and,
       // with an announcer pausing between NOTIFYs, hold back the one after the commit.
-      const inside = store.insideOpenTransaction
-      const wake = inside === undefined ? wakeNow : Effect.flatMap(inside, (open) => (open ? Effect.void : wakeNow))
-      return { emit, checkLowBalance, wake }
+      const wake = Effect.flatMap(store.insideOpenTransaction, (open) => (open ? Effect.void : wakeNow))
+      return { emit, wake }
     })
   )
 
-  /** The outbox with its own worker wake-up signal (share it with the DeliveryWorker). Needs WebhookStore and Ids. */
+  /** The outbox with its own worker wake-up signal (share it with the DeliveryWorker). Needs EventStore and Ids. */
   static readonly live = Outbox.layer.pipe(Layer.provideMerge(DeliveryWakeup.layer))
 }

@@ -1,0 +1,6 @@
+export * from "./DeliveryWakeup.js"
+export * from "./Event.js"
+export * from "./EventAnnouncer.js"
+export * from "./EventStore.js"
+export * from "./EventType.js"
+export * from "./Outbox.js"
