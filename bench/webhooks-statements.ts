@@ -22,11 +22,8 @@ import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, sqlWebhookStoreLayer } from "@frank/adapters"
 import { type FinishedAttempt, finishedAttempt, WebhookStore } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
-import {
-  claimDueFunction,
-  FINISH_ATTEMPTS_0008
-} from "../packages/adapters/src/sql/migrations/0008_webhook_worker_functions.js"
 import { databaseUrlOrExit } from "./support/local.js"
+import { CLAIM_DUE_0011, FINISH_ATTEMPTS_0008 } from "./support/pastWorkerFunctions.js"
 
 const url = databaseUrlOrExit("bench/webhooks-statements")
 const DELIVERIES = Number(process.env.DELIVERIES ?? 12_000)
@@ -38,7 +35,7 @@ const NOW = 1_000_000_000
 /** Migration 0012 undone: the claim as migration 0011 defined it, the outcome write as 0008 did. */
 const UNDO_0012 = [
   "DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)",
-  claimDueFunction("d.status = 'pending' AND NOT d.endpoint_paused"),
+  CLAIM_DUE_0011,
   "DROP FUNCTION webhook_finish_attempts(json, bigint)",
   FINISH_ATTEMPTS_0008
 ]
