@@ -17,7 +17,7 @@ describe("claimable", () => {
   it("a delivery is claimable exactly when the state machine would claim it and its endpoint is active and not deleted", () =>
     fc.assert(
       fc.property(delivery, endpoint, fc.integer({ min: 0, max: 1000 }), (d, e, now) => {
-        const open = e !== undefined && e.active && e.deletedAt === null
+        const open = e?.active === true && e.deletedAt === null
         expect(isEndpointOpen(e)).toBe(open)
         expect(isClaimable(d, e, now)).toBe(open && transition(d, { _tag: "Claim", leaseMs: 1 }, now)._tag === "Moved")
       })
