@@ -21,8 +21,8 @@ import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
 import { EventStore, WebhookStore } from "@frank/core"
 import { Effect, Layer } from "effect"
-import { CLAIM_DUE_0012 } from "../packages/adapters/src/sql/migrations/0012_webhook_worker_plans.js"
 import { databaseUrlOrExit } from "./support/local.js"
+import { CLAIM_DUE_0012 } from "./support/pastWorkerFunctions.js"
 
 const url = databaseUrlOrExit("bench/webhooks-deleted")
 const DELETED = Number(process.env.DELETED ?? 5_000)

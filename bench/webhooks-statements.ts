@@ -2,7 +2,8 @@
  * bench/webhooks-statements: Postgres CPU per delivery of the delivery worker's two statements —
  * the claim and the outcome write — on this build's schema, against the schema before migration
  * 0012 (the claim reaching deliveries through their endpoint's history, the outcome write free to
- * hash a full scan of the delivery table), in one run.
+ * hash a full scan of the delivery table) and against 0014's claim (before migration 0015 put it
+ * on the claimable view), in one run.
  *
  * Each side is a fresh schema with ENDPOINTS endpoints (one partner each), DELIVERIES due
  * deliveries spread over them and a one-connection pool, so a single backend runs its statements:
@@ -22,11 +23,8 @@ import { SqlClient } from "@effect/sql"
 import { postgresTestDatabase, sqlWebhookStoreLayer } from "@frank/adapters"
 import { type FinishedAttempt, finishedAttempt, WebhookStore } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
-import {
-  claimDueFunction,
-  FINISH_ATTEMPTS_0008
-} from "../packages/adapters/src/sql/migrations/0008_webhook_worker_functions.js"
 import { databaseUrlOrExit } from "./support/local.js"
+import { CLAIM_DUE_0011, CLAIM_DUE_0013, FINISH_ATTEMPTS_0008 } from "./support/pastWorkerFunctions.js"
 
 const url = databaseUrlOrExit("bench/webhooks-statements")
 const DELIVERIES = Number(process.env.DELIVERIES ?? 12_000)
@@ -35,10 +33,13 @@ const ENDPOINTS = Number(process.env.ENDPOINTS ?? 100)
 const WARMUP_CYCLES = 20
 const NOW = 1_000_000_000
 
+/** Migration 0015 undone: the claim as 0013 defined it (and 0014 kept), without the claimable view. */
+const UNDO_0015 = ["DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)", CLAIM_DUE_0013]
+
 /** Migration 0012 undone: the claim as migration 0011 defined it, the outcome write as 0008 did. */
 const UNDO_0012 = [
   "DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)",
-  claimDueFunction("d.status = 'pending' AND NOT d.endpoint_paused"),
+  CLAIM_DUE_0011,
   "DROP FUNCTION webhook_finish_attempts(json, bigint)",
   FINISH_ATTEMPTS_0008
 ]
@@ -102,7 +103,11 @@ const cycle = (side: Side, i: number, measured: boolean) =>
   })
 
 const program = Effect.gen(function* () {
-  const sides = [yield* makeSide("before 0012 (baseline)", UNDO_0012), yield* makeSide("this build", [])]
+  const sides = [
+    yield* makeSide("before 0012 (baseline)", UNDO_0012),
+    yield* makeSide("0014's claim (before 0015)", UNDO_0015),
+    yield* makeSide("this build", [])
+  ]
   for (let i = 0; i < WARMUP_CYCLES; i++) for (const side of sides) yield* cycle(side, i, false)
   const cycles = Math.floor(DELIVERIES / BATCH)
   for (let i = 0; i < cycles; i++)

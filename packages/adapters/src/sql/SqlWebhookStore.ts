@@ -9,8 +9,10 @@
  *   record an outcome only while their claim token still holds the row (fencing).
  * - The claim statement encodes the `Claim` transition of the pure state machine; outcomes and
  *   replays are decided by the state machine in TypeScript and written as they are decided.
- * - The worker's two per-batch statements (claim, outcomes) are PL/pgSQL functions created by
- *   migration 0008, so Postgres keeps their plans instead of planning every few milliseconds.
+ * - The worker's two per-batch statements (claim, outcomes) are PL/pgSQL functions (migration
+ *   0008), so Postgres keeps their plans instead of planning every few milliseconds. The live
+ *   claim's text is migration 0015's, which also defines "claimable" for the claim, `nextWakeAt`
+ *   and `dueBacklog`.
  */
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import {
@@ -46,11 +48,6 @@ const ENDPOINT_COLUMNS =
 
 /** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
 const PURGES_PER_SWEEP = 100
-
-/** A delivery `d` in the due index (migration 0011): pending, its endpoint not flagged paused. */
-const IN_DUE_INDEX = "d.status = 'pending' AND NOT d.endpoint_paused"
-/** An endpoint `e` whose deliveries the claim takes (the flag above can lag a pause; migration 0011). */
-const OPEN_ENDPOINT = "e.active AND e.deleted_at IS NULL"
 
 const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({
   ...r,
@@ -142,17 +139,6 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
     const untransformed = sql.withoutTransforms()
     const endpointColumns = sql.literal(ENDPOINT_COLUMNS)
     const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
-
-    /**
-     * A pending delivery `d` the claim would take once due (the claim function's own condition,
-     * migrations 0012, 0013): unpaused in the due index, and its endpoint active and not deleted — checked
-     * per row, as the pause flag can lag (a retry recorded just after a pause enters the index
-     * unflagged; migration 0011). A scalar subquery, so the planner walks the due index.
-     */
-    const claimable = sql.literal(`${IN_DUE_INDEX}
-    AND (SELECT ${OPEN_ENDPOINT} FROM webhook_endpoints e WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id)`)
-    const inDueIndex = sql.literal(IN_DUE_INDEX)
-    const openEndpoint = sql.literal(OPEN_ENDPOINT)
 
     /**
      * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
@@ -476,9 +462,9 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
       nextWakeAt: () =>
         sql<{ at: number | null }>`
         SELECT least(
-          -- The due index in its order, stopping at the first delivery the claim would take: a
-          -- min() over the join read every pending delivery (56 ms at 100,000 over 1,000 endpoints).
-          (SELECT d.next_attempt_at FROM webhook_deliveries d WHERE ${claimable} ORDER BY d.next_attempt_at LIMIT 1),
+          -- The due index in its order, stopping at the first delivery the claim would take (the
+          -- claim's own view, migration 0015): a min() over a join read every pending delivery.
+          (SELECT d.next_attempt_at FROM webhook_claimable_deliveries d ORDER BY d.next_attempt_at LIMIT 1),
           (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
           (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
         )::bigint AS at`.pipe(
@@ -486,21 +472,20 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
           Effect.mapError(storeError("nextWakeAt"))
         ),
 
-      // What the claim would take: from the due index, so a scrape reads only what waits, not the
-      // delivery log. Counted per endpoint, then the endpoints checked once each: the claim's
-      // per-row check (`claimable`) made a count look up an endpoint for every due delivery
-      // (EXPLAIN ANALYZE over 1,000 endpoints: 100,000 due, 188–406 → 20 ms; 20,000 due of
-      // 400,000 deliveries, 28–50 → 9–10 ms).
+      // What the claim would take, by the two halves of its view (migration 0015): from the due
+      // index, so a scrape reads only what waits, counted per endpoint and each endpoint checked
+      // once; through the view, which checks the endpoint per delivery, a large backlog costs
+      // several times more (docs/decisions.md).
       dueBacklog: (now) =>
         sql<{ n: number; oldest: number | null }>`
         SELECT coalesce(sum(g.n), 0)::int AS n, min(g.oldest)::bigint AS oldest
         FROM (
           SELECT d.partner_id, d.endpoint_id, count(*) AS n, min(d.next_attempt_at) AS oldest FROM webhook_deliveries d
-          WHERE ${inDueIndex} AND d.next_attempt_at <= ${now}
+          WHERE webhook_delivery_waiting(d) AND d.next_attempt_at <= ${now}
           GROUP BY d.partner_id, d.endpoint_id
         ) g
         JOIN webhook_endpoints e ON e.partner_id = g.partner_id AND e.id = g.endpoint_id
-        WHERE ${openEndpoint}`.pipe(
+        WHERE webhook_endpoint_open(e)`.pipe(
           Effect.map((rows) => ({ count: rows[0]?.n ?? 0, oldestDueAt: rows[0]?.oldest ?? undefined })),
           Effect.mapError(storeError("dueBacklog"))
         ),

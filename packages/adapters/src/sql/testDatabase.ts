@@ -19,7 +19,7 @@ import type { LedgerStore } from "@frank/core"
 import { Effect, Layer, Redacted } from "effect"
 import pg from "pg"
 import { postgresLayer } from "./Database.js"
-import { MigrationsLayer } from "./migrations/index.js"
+import { MigrationsLayer } from "./migrations.js"
 import { pgliteLayer } from "./PgliteDatabase.js"
 import { SqlLedgerStore } from "./SqlLedgerStore.js"
 

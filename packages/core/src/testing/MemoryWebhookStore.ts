@@ -7,6 +7,7 @@
 import { Context, Effect, Either, Layer } from "effect"
 import type { AttemptRecord, ClaimedDelivery, DeliveryRecord } from "../webhooks/Delivery.js"
 import { isBefore } from "../webhooks/Delivery.js"
+import { claimableAt, isClaimable } from "../webhooks/claimable.js"
 import { transition } from "../webhooks/DeliveryState.js"
 import { subscribes, type WebhookEndpoint } from "../webhooks/Endpoint.js"
 import type { WebhookEvent } from "../events/Event.js"
@@ -48,6 +49,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
     const e = endpoints.get(key(partnerId, id))
     return e !== undefined && e.deletedAt === null ? e : undefined
   }
+  const endpointOf = (d: StoredDelivery) => endpoints.get(key(d.partnerId, d.endpointId))
   const liveOf = (partnerId: string) =>
     [...endpoints.values()].filter((e) => e.partnerId === partnerId && e.deletedAt === null)
 
@@ -135,13 +137,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
     claimDue: (now, leaseMs, limit, claimToken) =>
       locked(() => {
         const due = [...deliveries.values()]
-          .filter(
-            (d) =>
-              d.status === "pending" &&
-              d.nextAttemptAt !== null &&
-              d.nextAttemptAt <= now &&
-              live(d.partnerId, d.endpointId)?.active === true
-          )
+          .filter((d) => isClaimable(d, endpointOf(d), now))
           .sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0))
           .slice(0, limit)
         const claimed: Array<ClaimedDelivery> = []
@@ -236,12 +232,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
       locked(() => {
         let next: number | undefined
         for (const d of deliveries.values()) {
-          const at =
-            d.status === "pending" && live(d.partnerId, d.endpointId)?.active === true
-              ? d.nextAttemptAt
-              : d.status === "delivering"
-                ? d.leaseUntil
-                : null
+          const at = d.status === "delivering" ? d.leaseUntil : claimableAt(d, endpointOf(d))
           if (at !== null && (next === undefined || at < next)) next = at
         }
         for (const e of endpoints.values()) {
@@ -257,8 +248,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         let oldestDueAt: number | undefined
         for (const d of deliveries.values()) {
           const at = d.nextAttemptAt
-          if (d.status !== "pending" || at === null || at > now || live(d.partnerId, d.endpointId)?.active !== true)
-            continue
+          if (at === null || !isClaimable(d, endpointOf(d), now)) continue
           count++
           if (oldestDueAt === undefined || at < oldestDueAt) oldestDueAt = at
         }

@@ -47,19 +47,24 @@ export const initialDelivery = (now: number): DeliveryState => ({
   leaseUntil: null
 })
 
+/** When a delivery's next attempt is due: its due time while pending, null in every other status. */
+export const dueAt = (s: DeliveryState): number | null => (s.status === "pending" ? s.nextAttemptAt : null)
+
 export const isReplayable = (status: DeliveryStatus): boolean =>
   status === "uncertain" || status === "dead_lettered" || status === "delivered"
 
 export const transition = (s: DeliveryState, input: DeliveryInput, now: number): Transition => {
   switch (input._tag) {
-    case "Claim":
-      if (s.status !== "pending" || s.nextAttemptAt === null || s.nextAttemptAt > now) return rejected("not_due")
+    case "Claim": {
+      const due = dueAt(s)
+      if (due === null || due > now) return rejected("not_due")
       return moved({
         status: "delivering",
         attempts: s.attempts + 1,
         nextAttemptAt: null,
         leaseUntil: now + input.leaseMs
       })
+    }
     case "Succeeded":
       if (s.status !== "delivering") return rejected("not_delivering")
       return moved({ status: "delivered", attempts: s.attempts, nextAttemptAt: null, leaseUntil: null })
