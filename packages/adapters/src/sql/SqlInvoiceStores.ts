@@ -20,12 +20,11 @@ import {
   InvoiceStore,
   type InvoiceStoreShape,
   requisitesOf,
-  StoreError
+  storeErrorFor
 } from "@frank/core"
 import { Effect, Layer } from "effect"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `invoice store: ${what} failed`, cause })
+const storeError = storeErrorFor("invoice store")
 
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)

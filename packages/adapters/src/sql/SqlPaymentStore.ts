@@ -10,11 +10,10 @@
  *   deadlock against other movements, which lock the account only.
  */
 import { SqlClient, SqlError } from "@effect/sql"
-import { type Payment, PaymentStore, type PaymentStoreShape, StoreError } from "@frank/core"
+import { type Payment, PaymentStore, type PaymentStoreShape, storeErrorFor } from "@frank/core"
 import { Effect, Layer } from "effect"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `payment store: ${what} failed`, cause })
+const storeError = storeErrorFor("payment store")
 
 const COLUMNS =
   "partner_id, id::text AS id, amount_rub, description, idempotency_key, status, provider_payment_id, payment_url, created_at, updated_at"

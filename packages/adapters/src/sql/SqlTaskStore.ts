@@ -23,7 +23,8 @@ import {
   type TaskInput,
   type TaskStatus,
   TaskStore,
-  type TaskStoreShape
+  type TaskStoreShape,
+  storeErrorFor
 } from "@frank/core"
 import { Effect, Layer } from "effect"
 
@@ -116,8 +117,7 @@ const toRow = (t: Task) => ({
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
-const storeError = (what: string) => (cause: SqlError) =>
-  new StoreError({ message: `task store: ${what} failed`, cause })
+const storeError = storeErrorFor("task store")
 
 /** SQL failures become StoreErrors; the caller's own failures pass through untouched. */
 const sqlFailures =

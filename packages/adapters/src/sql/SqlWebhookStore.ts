@@ -12,16 +12,16 @@
  * - The worker's two per-batch statements (claim, outcomes) are PL/pgSQL functions created by
  *   migration 0008, so Postgres keeps their plans instead of planning every few milliseconds.
  */
-import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import {
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryStatus,
   type EventType,
-  StoreError,
   type WebhookEndpoint,
   WebhookStore,
-  type WebhookStoreShape
+  type WebhookStoreShape,
+  storeErrorFor
 } from "@frank/core"
 import { Effect, Either, Layer, Option } from "effect"
 
@@ -33,8 +33,7 @@ export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
  */
 export const WEBHOOK_NOTIFY_PAYLOAD = "due"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `webhook store: ${what} failed`, cause })
+const storeError = storeErrorFor("webhook store")
 
 /** Rows come back as the record itself (names transformed to camelCase; int8 parsed to numbers). */
 type EndpointRow = WebhookEndpoint

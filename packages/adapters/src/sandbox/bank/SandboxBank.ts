@@ -19,7 +19,8 @@ import {
   type BankInvoiceRef,
   BankUnavailable,
   type CompanyRequisites,
-  StoreError
+  type StoreError,
+  storeErrorFor
 } from "@frank/core"
 import QRCode from "qrcode"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -103,8 +104,7 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
 
     const unavailable = (what: string) => (cause: SqlError.SqlError) =>
       new BankUnavailable({ message: `sandbox bank: ${what} failed`, cause })
-    const storeError = (what: string) => (cause: SqlError.SqlError) =>
-      new StoreError({ message: `sandbox bank: ${what} failed`, cause })
+    const storeError = storeErrorFor("sandbox bank")
 
     const byRef = (ref: BankInvoiceRef) =>
       Effect.flatMap(
