@@ -1,6 +1,7 @@
 export * from "./Ids.js"
 export * from "./Money.js"
 export * from "./StoreError.js"
+export * from "./timeUnits.js"
 export * from "./ledger/index.js"
 export * from "./tariff/index.js"
 export * from "./webhooks/index.js"

@@ -19,6 +19,7 @@ import {
   type BankInvoiceRef,
   BankUnavailable,
   type CompanyRequisites,
+  DAY_MS,
   type StoreError,
   storeErrorFor
 } from "@frank/core"
@@ -81,7 +82,7 @@ export interface SandboxBankOptions {
   readonly termMs?: number | undefined
 }
 
-export const SANDBOX_TERM_MS = 5 * 24 * 60 * 60 * 1000
+export const SANDBOX_TERM_MS = 5 * DAY_MS
 /** Path of the SBP page under the host's base URL. */
 export const SANDBOX_SBP_PATH = "/sandbox/bank/sbp"
 
