@@ -10,7 +10,7 @@
  *   `withTransaction` becomes a savepoint on the same connection), so the status change, the
  *   credit and the events commit or roll back together.
  */
-import { SqlClient, SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import {
   type CompanyProfile,
   CompanyProfileStore,
@@ -23,6 +23,7 @@ import {
   storeErrorFor
 } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { sqlFailures } from "./sqlFailures.js"
 
 const storeError = storeErrorFor("invoice store")
 
@@ -130,7 +131,7 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
                 return decided.result
               })
             )
-            .pipe(Effect.mapError((e) => (e instanceof SqlError.SqlError ? storeError("status change")(e) : e)))
+            .pipe(Effect.mapError(sqlFailures(storeError("status change"))))
         : Effect.succeed(undefined)
   }
   return store
