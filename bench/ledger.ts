@@ -1,7 +1,8 @@
 /**
- * bench/ledger — reserve+confirm through the engine (`Ledger` on `SqlLedgerStore`, PostgreSQL)
- * against a baseline that sends the SAME SQL statements with plain `pg` (same round trips, same
- * transaction per operation), measured in the same run:
+ * bench/ledger — reserve+confirm through the engine (`Ledger` on `SqlLedgerStore`, PostgreSQL, the
+ * confirm's `billing.settled` event written to the SQL outbox in its transaction) against a baseline
+ * that sends the SAME SQL statements with plain `pg` (same round trips, same transaction per
+ * operation), measured in the same run:
  *   (a) one reserver, sequential pairs;  (b) 32 concurrent reservers on ONE account.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/ledger.ts
@@ -15,8 +16,14 @@
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient, Statement } from "@effect/sql"
-import { makePostgresTestLayer, SqlWebhookStore, withSearchPath } from "@frank/adapters"
-import { Ids, Ledger, Outbox } from "@frank/core"
+import {
+  makePostgresTestLayer,
+  SqlWebhookStore,
+  WEBHOOK_NOTIFY_CHANNEL,
+  WEBHOOK_NOTIFY_PAYLOAD,
+  withSearchPath
+} from "@frank/adapters"
+import { encodeEnvelope, Ids, Ledger, minorToFranks, Outbox, sourceEventId } from "@frank/core"
 import { Clock, Effect, Layer } from "effect"
 import pg from "pg"
 
@@ -54,7 +61,20 @@ const SQL = {
   upsertHold:
     'INSERT INTO ledger_holds ("partner_id","task_id","status","reserved_minor","charged_minor","released_minor","reservation_entry_id","settlement_entry_id","created_at","settled_at") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at',
   updateAccount:
-    "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4"
+    "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4",
+  // The outbox's write of the confirm's `billing.settled` event (SqlWebhookStore.appendEvent).
+  appendEvent: `WITH ev AS (
+      INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload) VALUES ($1, $2::uuid, $3, $4, $5)
+      ON CONFLICT (partner_id, id) DO NOTHING RETURNING partner_id, id, type
+    ), d AS (
+      INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+      SELECT ev.partner_id, gen_random_uuid(), e.id, ev.id, ev.type, 'pending', 0, $6, $7, $8
+      FROM ev JOIN webhook_endpoints e ON e.partner_id = ev.partner_id
+      WHERE e.deleted_at IS NULL AND e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))
+      FOR KEY SHARE OF e RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM d)::int AS n,
+      (SELECT count(*) FROM (SELECT pg_notify($9, $10) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`
 }
 
 interface Baseline {
@@ -110,6 +130,7 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
           Number(account.reserved_minor) - RESERVE,
           partnerId
         ])
+        await q(SQL.appendEvent, settledEvent(partnerId, taskId, charge, now))
       })
   }
   const entry = (
@@ -121,6 +142,28 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
     taskId: string,
     now: number
   ) => [partnerId, id, type, kind, amount, null, taskId, null, null, kind, `task ${taskId}`, now]
+  /** The parameters the outbox sends for `billing.settled`, built by the engine's own pure helpers. */
+  const settledEvent = (partnerId: string, taskId: string, transactionId: string, now: number) => {
+    const head = {
+      partnerId,
+      id: sourceEventId(partnerId, "billing.settled", transactionId),
+      type: "billing.settled" as const,
+      occurredAt: now
+    }
+    const data = { transactionId, taskId, amountFranks: minorToFranks(CHARGE) }
+    return [
+      partnerId,
+      head.id,
+      head.type,
+      now,
+      encodeEnvelope(head, data),
+      now,
+      now,
+      now,
+      WEBHOOK_NOTIFY_CHANNEL,
+      WEBHOOK_NOTIFY_PAYLOAD
+    ]
+  }
   const tx = async (body: (q: (text: string, params: Array<unknown>) => Promise<pg.QueryResult>) => Promise<void>) => {
     const client = await pool.connect()
     const q = (text: string, params: Array<unknown>) => {

@@ -113,6 +113,8 @@ const corpus: ReadonlyArray<Truth> = [
   { file: "audio-vbr-noxing.mp3", kind: "audio", mimeType: "audio/mpeg", durationSeconds: 5, durationTolerance: 0.1 },
   { file: "audio.wav", kind: "audio", mimeType: "audio/wav", durationSeconds: 2 },
   { file: "audio.ogg", kind: "audio", mimeType: "audio/ogg", durationSeconds: 3, durationTolerance: 0.05 },
+  // Ogg Opus (voice messages): sniffed as "audio/ogg; codecs=opus", stored as audio/ogg like Vorbis.
+  { file: "audio.opus", kind: "audio", mimeType: "audio/ogg", durationSeconds: 2, durationTolerance: 0.05 },
   { file: "audio.m4a", kind: "audio", mimeType: "audio/mp4", durationSeconds: 4, durationTolerance: 0.05 },
   // An MP4 with only an AAC track sniffs as video/mp4; by its tracks it is audio.
   { file: "audio-only.mp4", kind: "audio", mimeType: "audio/mp4", durationSeconds: 2, durationTolerance: 0.05 },
@@ -180,6 +182,7 @@ describe("rejections of the corpus", () => {
     ["an MP4 with a video track as audio", "audio", "video.mp4", "IMPORT_KIND_MISMATCH"],
     ["an audio-only MP4 as video", "video", "audio-only.mp4", "IMPORT_KIND_MISMATCH"],
     ["an M4A as video", "video", "audio.m4a", "IMPORT_KIND_MISMATCH"],
+    ["an Ogg Opus file as video", "video", "audio.opus", "IMPORT_KIND_MISMATCH"],
     ["a PDF as image", "image", "document-3pages.pdf", "IMPORT_KIND_MISMATCH"],
     ["text as image", "image", "document.txt", "IMPORT_FORMAT_UNSUPPORTED"]
   ]

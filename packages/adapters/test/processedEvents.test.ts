@@ -233,6 +233,9 @@ const sqlSuite = (engine: string, database: Database) => {
           const ran = yield* Ref.make(false)
           const error = yield* Effect.flip(consumeOnce(newEventId(), Ref.set(ran, true)))
           expect(error).toBeInstanceOf(StoreError)
+          // Named by store and operation, with the database's own error kept as the cause.
+          expect(error).toMatchObject({ message: "processed events: recording the event failed" })
+          expect((error as StoreError).cause).toBeInstanceOf(SqlError)
           expect(yield* Ref.get(ran)).toBe(false)
           // The kit's own DDL is what the receiver runs at startup; afterwards the same call succeeds.
           yield* ensureProcessedEventsTable

@@ -8,3 +8,13 @@ export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   message: Schema.String,
   cause: Schema.optional(Schema.Defect)
 }) {}
+
+/**
+ * The one way stores wrap a backend's failure: `storeErrorFor("webhook store")("appendEvent")`
+ * maps a cause to "webhook store: appendEvent failed", keeping the cause for the logs.
+ */
+export const storeErrorFor =
+  (store: string) =>
+  (operation: string) =>
+  (cause: unknown): StoreError =>
+    new StoreError({ message: `${store}: ${operation} failed`, cause })

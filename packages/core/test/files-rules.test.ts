@@ -20,6 +20,7 @@ import {
   Ids,
   isUuidV4,
   M4A,
+  OGG,
   MD,
   maxBytesFor,
   MP4,
@@ -96,6 +97,10 @@ describe("format decision", () => {
   it("stores M4A as audio/mp4 whatever the sniffer calls it", () => {
     expect(Either.getOrThrow(decideFormat("audio", sniffed("audio/x-m4a"), {}))).toBe(M4A)
     expect(M4A.mimeType).toBe("audio/mp4")
+  })
+  it("accepts Ogg Opus (sniffed with a codecs parameter) as Ogg audio", () => {
+    expect(Either.getOrThrow(decideFormat("audio", sniffed("audio/ogg; codecs=opus"), {}))).toBe(OGG)
+    expect(OGG.mimeType).toBe("audio/ogg")
   })
   it("refuses formats outside the list as unsupported, naming the accepted ones", () => {
     for (const [kind, mime] of [

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { copyFile, mkdir, open, rename, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
-import { BlobStore, type BlobStoreShape, StoreError } from "@frank/core"
+import { BlobStore, type BlobStoreShape, StoreError, storeErrorFor } from "@frank/core"
 import { Effect, Layer, Stream } from "effect"
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/
@@ -23,13 +23,12 @@ const errorCode = (e: unknown) => (e as { readonly code?: unknown } | undefined)
 export const readFileStream = (path: string): Stream.Stream<Uint8Array, StoreError> =>
   Stream.fromAsyncIterable(
     createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }) as AsyncIterable<Buffer>,
-    (cause) => new StoreError({ message: `blob store: reading ${path} failed`, cause })
+    storeErrorFor("blob store")(`reading ${path}`)
   )
 
 export const makeFileBlobStore = (root: string): BlobStoreShape => {
   const tmpDir = join(root, ".tmp")
-  const fail = (what: string) => (cause: unknown) =>
-    new StoreError({ message: `file blob store: ${what} failed`, cause })
+  const fail = storeErrorFor("file blob store")
 
   const pathFor = (key: string) =>
     KEY.test(key) && key.length <= 512

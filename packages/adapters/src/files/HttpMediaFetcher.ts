@@ -25,8 +25,10 @@ import {
   ImportSourceRefused,
   ImportSourceUnavailable,
   ImportTooLarge,
+  HOUR_MS,
   MediaFetcher,
-  type MediaFetcherShape
+  type MediaFetcherShape,
+  MINUTE_MS
 } from "@frank/core"
 import { Clock, Duration, Effect, Either, Layer } from "effect"
 import { type Dispatcher, request } from "undici"
@@ -106,7 +108,7 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS
   const headersTimeout = options.headersTimeoutMs ?? 30_000
   const bodyTimeout = options.bodyIdleTimeoutMs ?? 30_000
-  const totalTimeout = Duration.millis(options.totalTimeoutMs ?? 10 * 60_000)
+  const totalTimeout = Duration.millis(options.totalTimeoutMs ?? 10 * MINUTE_MS)
 
   const download = async (start: URL, maxBytes: number, path: string, signal: AbortSignal): Promise<Downloaded> => {
     const tooLarge = () =>
@@ -200,7 +202,7 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
 }
 
 /** Removes spool files a crashed process left behind (older than `olderThanMs`). */
-export const sweepSpool = (spoolDir: string, olderThanMs = 60 * 60_000) =>
+export const sweepSpool = (spoolDir: string, olderThanMs = HOUR_MS) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
     Effect.promise(async () => {
       const names = await readdir(spoolDir).catch(() => [] as Array<string>)

@@ -2,7 +2,7 @@
  * Partners, API keys and sessions on SQL. Issuing a key takes a transaction-scoped advisory lock
  * on the partner, so concurrent issues are serialized and the active-key quota stays exact.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import {
   type ApiKeyRecord,
   ApiKeyStore,
@@ -13,12 +13,11 @@ import {
   type Scope,
   type SessionRecord,
   SessionStore,
-  StoreError
+  storeErrorFor
 } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `access store: ${what} failed`, cause })
+const storeError = storeErrorFor("access store")
 
 interface KeyRow extends Omit<ApiKeyRecord, "scopes"> {
   readonly scopes: string

@@ -10,7 +10,7 @@
  *   `withTransaction` becomes a savepoint on the same connection), so the status change, the
  *   credit and the events commit or roll back together.
  */
-import { SqlClient, SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import {
   type CompanyProfile,
   CompanyProfileStore,
@@ -20,12 +20,12 @@ import {
   InvoiceStore,
   type InvoiceStoreShape,
   requisitesOf,
-  StoreError
+  storeErrorFor
 } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { sqlFailures } from "./sqlFailures.js"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `invoice store: ${what} failed`, cause })
+const storeError = storeErrorFor("invoice store")
 
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
@@ -131,7 +131,7 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
                 return decided.result
               })
             )
-            .pipe(Effect.mapError((e) => (e instanceof SqlError.SqlError ? storeError("status change")(e) : e)))
+            .pipe(Effect.mapError(sqlFailures(storeError("status change"))))
         : Effect.succeed(undefined)
   }
   return store

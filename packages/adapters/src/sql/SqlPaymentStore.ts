@@ -9,12 +9,12 @@
  *   it causes commit together. Lock order is always payment row → ledger account, so it cannot
  *   deadlock against other movements, which lock the account only.
  */
-import { SqlClient, SqlError } from "@effect/sql"
-import { type Payment, PaymentStore, type PaymentStoreShape, StoreError } from "@frank/core"
+import { SqlClient } from "@effect/sql"
+import { type Payment, PaymentStore, type PaymentStoreShape, storeErrorFor } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { sqlFailures } from "./sqlFailures.js"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `payment store: ${what} failed`, cause })
+const storeError = storeErrorFor("payment store")
 
 const COLUMNS =
   "partner_id, id::text AS id, amount_rub, description, idempotency_key, status, provider_payment_id, payment_url, created_at, updated_at"
@@ -101,12 +101,7 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
               })
             )
             // BEGIN and COMMIT themselves may fail.
-            .pipe(
-              Effect.catchIf(
-                (e): e is SqlError.SqlError => e instanceof SqlError.SqlError,
-                (e) => Effect.fail(storeError("update")(e))
-              )
-            )
+            .pipe(Effect.mapError(sqlFailures(storeError("update"))))
         : Effect.succeed(undefined)
   }
   return store

@@ -24,7 +24,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { ConsumeResult, ProcessedEvents, StoreError } from "@frank/core"
+import { ConsumeResult, ProcessedEvents, type StoreError, storeErrorFor } from "@frank/core"
 import { Clock, Effect, Layer, Option } from "effect"
 
 export const PROCESSED_EVENTS_TABLE = "webhook_processed_events"
@@ -47,7 +47,7 @@ class ActionFailed<E> {
   constructor(readonly error: E) {}
 }
 
-const storeError = (message: string) => (cause: unknown) => new StoreError({ message, cause })
+const storeError = storeErrorFor("processed events")
 
 export const SqlProcessedEvents = Layer.effect(
   ProcessedEvents,
@@ -69,9 +69,7 @@ export const SqlProcessedEvents = Layer.effect(
           .pipe(
             Effect.catchAll(
               (e: ActionFailed<E> | SqlError): Effect.Effect<never, E | StoreError> =>
-                e instanceof ActionFailed
-                  ? Effect.fail(e.error)
-                  : Effect.fail(storeError("processed events: recording the event failed")(e))
+                e instanceof ActionFailed ? Effect.fail(e.error) : Effect.fail(storeError("recording the event")(e))
             )
           ),
       processedAt: (eventId: string) =>
@@ -81,7 +79,7 @@ export const SqlProcessedEvents = Layer.effect(
         }>`SELECT processed_at AS at FROM webhook_processed_events WHERE event_id = ${eventId}`.pipe(
           // Clients without Frank's int8 parser return bigint columns as strings.
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => Number(r.at))),
-          Effect.mapError(storeError("processed events: lookup failed"))
+          Effect.mapError(storeError("lookup"))
         )
     }
   })

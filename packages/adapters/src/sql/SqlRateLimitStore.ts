@@ -9,7 +9,7 @@
  * sharing counters cannot deadlock. The common path is one round trip.
  */
 import { SqlClient } from "@effect/sql"
-import { type LimitRule, type LimitState, RateLimitStore, StoreError, windowStart } from "@frank/core"
+import { type LimitRule, type LimitState, RateLimitStore, storeErrorFor, windowStart } from "@frank/core"
 import { Effect, Layer } from "effect"
 
 /** Delete finished windows once every this many hits of one instance. */
@@ -64,7 +64,7 @@ export const SqlRateLimitStore = Layer.effect(
             if (undo === undefined && sweep === undefined) return Effect.succeed(result)
             return Effect.as(Effect.zipRight(undo ?? Effect.void, sweep ?? Effect.void), result)
           }),
-          Effect.mapError((cause) => new StoreError({ message: "rate limit store: hit failed", cause }))
+          Effect.mapError(storeErrorFor("rate limit store")("hit"))
         )
       }
     }

@@ -2,8 +2,8 @@
  * The sandbox acquirer's records on SQL (the host's database). Creation is idempotent by order
  * id (`ON CONFLICT DO NOTHING`, then read the winner); changes run under a row lock.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
-import { StoreError } from "@frank/core"
+import { SqlClient } from "@effect/sql"
+import { storeErrorFor } from "@frank/core"
 import { Effect, Layer } from "effect"
 import {
   type SandboxPayment,
@@ -11,8 +11,7 @@ import {
   type SandboxAcquirerStoreShape
 } from "../payments/SandboxAcquirerStore.js"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `sandbox acquirer store: ${what} failed`, cause })
+const storeError = storeErrorFor("sandbox acquirer store")
 
 const COLUMNS = "partner_id, order_id::text AS order_id, id, amount_rub, description, status, created_at, updated_at"
 

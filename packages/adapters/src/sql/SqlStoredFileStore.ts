@@ -2,16 +2,16 @@
  * Stored-file records on SQL (PostgreSQL and PGlite). Provides the full store and the narrow
  * StoredFileLookup (ownership checks of generation tasks) from one implementation.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import {
   type FileKind,
   isUuid,
   type Measurements,
-  StoreError,
   type StoredFile,
   StoredFileLookup,
   StoredFileStore,
-  type StoredFileStoreShape
+  type StoredFileStoreShape,
+  storeErrorFor
 } from "@frank/core"
 import { Context, Effect, Layer } from "effect"
 
@@ -53,8 +53,7 @@ const fromRow = (r: Row): StoredFile => {
   }
 }
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `stored file store: ${what} failed`, cause })
+const storeError = storeErrorFor("stored file store")
 
 export const makeSqlStoredFileStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

@@ -11,7 +11,6 @@
  * Lock order is always task row, then the partner's ledger account, so the two never deadlock.
  */
 import { SqlClient } from "@effect/sql"
-import { SqlError } from "@effect/sql/SqlError"
 import {
   type EstimateRequest,
   type Family,
@@ -23,9 +22,11 @@ import {
   type TaskInput,
   type TaskStatus,
   TaskStore,
-  type TaskStoreShape
+  type TaskStoreShape,
+  storeErrorFor
 } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { sqlFailures } from "./sqlFailures.js"
 
 interface TaskRow {
   readonly partnerId: string
@@ -116,14 +117,7 @@ const toRow = (t: Task) => ({
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
-const storeError = (what: string) => (cause: SqlError) =>
-  new StoreError({ message: `task store: ${what} failed`, cause })
-
-/** SQL failures become StoreErrors; the caller's own failures pass through untouched. */
-const sqlFailures =
-  (what: string) =>
-  <E>(e: E | SqlError): E | StoreError =>
-    e instanceof SqlError ? storeError(what)(e) : e
+const storeError = storeErrorFor("task store")
 
 export const makeSqlTaskStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -154,7 +148,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
             return { task, created: true }
           })
         )
-        .pipe(Effect.mapError(sqlFailures("create"))),
+        .pipe(Effect.mapError(sqlFailures(storeError("create")))),
 
     get: (partnerId, id) =>
       isUuid(id) ? selectOne(partnerId, id, false).pipe(Effect.mapError(storeError("get"))) : Effect.succeed(undefined),
@@ -197,7 +191,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
                 return { task: change.task, changed: true }
               })
             )
-            .pipe(Effect.mapError(sqlFailures("update"))),
+            .pipe(Effect.mapError(sqlFailures(storeError("update")))),
 
     content: (partnerId, id) =>
       !isUuid(id)

@@ -14,7 +14,7 @@
  *   claim's text is migration 0015's, which also defines "claimable" for the claim, `nextWakeAt`
  *   and `dueBacklog`.
  */
-import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import {
   type ClaimedDelivery,
   type DeliveryRecord,
@@ -22,10 +22,10 @@ import {
   EventStore,
   type EventStoreShape,
   type EventType,
-  StoreError,
   type WebhookEndpoint,
   WebhookStore,
-  type WebhookStoreShape
+  type WebhookStoreShape,
+  storeErrorFor
 } from "@frank/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
 
@@ -37,8 +37,7 @@ export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
  */
 export const WEBHOOK_NOTIFY_PAYLOAD = "due"
 
-const storeError = (what: string) => (cause: SqlError.SqlError) =>
-  new StoreError({ message: `webhook store: ${what} failed`, cause })
+const storeError = storeErrorFor("webhook store")
 
 /** Rows come back as the record itself (names transformed to camelCase; int8 parsed to numbers). */
 type EndpointRow = WebhookEndpoint

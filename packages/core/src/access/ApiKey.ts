@@ -18,14 +18,14 @@ import {
   LegacyKeyForbidden
 } from "./AccessError.js"
 import { allScopes, isScope, type Scope } from "./Scope.js"
+import { DAY_MS, MINUTE_MS } from "../timeUnits.js"
 
 export const MAX_ACTIVE_KEYS = 20
 export const MAX_LABEL_LENGTH = 120
 export const MIN_EXPIRY_DAYS = 1
 export const MAX_EXPIRY_DAYS = 365
-const DAY_MS = 86_400_000
 /** Writes of lastUsedAt are throttled to one per key per minute. */
-export const LAST_USED_RESOLUTION_MS = 60_000
+export const LAST_USED_RESOLUTION_MS = MINUTE_MS
 
 export const LIVE_KEY = /^svc_live_[0-9a-f]{64}$/
 export const LEGACY_KEY = /^svc_[0-9a-f]{32}$/

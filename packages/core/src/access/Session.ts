@@ -3,9 +3,10 @@
  */
 import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
+import { DAY_SECONDS } from "../timeUnits.js"
 
-export const DEFAULT_SESSION_TTL_SECONDS = 86_400
-export const MAX_SESSION_TTL_SECONDS = 30 * 86_400
+export const DEFAULT_SESSION_TTL_SECONDS = DAY_SECONDS
+export const MAX_SESSION_TTL_SECONDS = 30 * DAY_SECONDS
 
 export interface SessionRecord {
   readonly id: string

@@ -3,6 +3,7 @@
  * with dates as a half-open range of epoch milliseconds.
  */
 import type { Attribution, TransactionType } from "./Entry.js"
+import { DAY_MS } from "../timeUnits.js"
 
 export interface EntryFilter {
   readonly type?: TransactionType | undefined
@@ -14,7 +15,6 @@ export interface EntryFilter {
   readonly untilMs?: number | undefined
 }
 
-const DAY_MS = 86_400_000
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 

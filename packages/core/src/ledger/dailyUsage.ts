@@ -5,8 +5,8 @@
 import { Schema } from "effect"
 import { type Minor, minorToFranks } from "../Money.js"
 import type { LedgerEntry } from "./Entry.js"
+import { DAY_MS } from "../timeUnits.js"
 
-export const DAY_MS = 86_400_000
 /** Longest range one request may ask for; the series is zero-filled, so this bounds its size. */
 export const MAX_USAGE_RANGE_DAYS = 366
 

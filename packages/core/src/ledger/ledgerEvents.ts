@@ -8,9 +8,10 @@ import { LOW_BALANCE_THRESHOLD_MINOR } from "./Balance.js"
 import type { HoldResult, MovementResult } from "./rules.js"
 import { minorToFranks } from "../Money.js"
 import type { EventDraft } from "../events/Event.js"
+import { DAY_MS } from "../timeUnits.js"
 
 /** Spec: billing.low_balance at most once per 24 h per partner. */
-export const LOW_BALANCE_INTERVAL_MS = 24 * 60 * 60 * 1000
+export const LOW_BALANCE_INTERVAL_MS = DAY_MS
 
 /** A credited top-up: `billing.topup.confirmed`; bonuses and adjustments emit nothing. */
 export const creditEvents = (kind: "topup" | "bonus" | "adjustment", r: MovementResult): ReadonlyArray<EventDraft> =>

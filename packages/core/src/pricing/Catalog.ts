@@ -9,6 +9,7 @@
  * without further checks, and each problem is reported with its path in the file.
  */
 import { Effect, Either, ParseResult, Schema } from "effect"
+import { DAY_SECONDS } from "../timeUnits.js"
 
 export const Family = Schema.Literal("video", "image", "audio", "text", "processing")
 export type Family = typeof Family.Type
@@ -212,7 +213,7 @@ const CatalogFields = Schema.Struct({
   version: Schema.Literal(1).annotations({ message: () => "must be 1 (the only catalog format version)" }),
   /** How long clients may keep the catalog; the spec says once per 24 h suffices. */
   refreshAfterSeconds: Schema.Int.pipe(
-    Schema.between(60, 7 * 86_400, { message: () => "must be an integer between 60 and 604800" })
+    Schema.between(60, 7 * DAY_SECONDS, { message: () => `must be an integer between 60 and ${7 * DAY_SECONDS}` })
   ),
   models: Schema.Array(Model).pipe(Schema.minItems(1, { message: () => "must list at least one model" }))
 }).annotations({ identifier: "PricingCatalogFile" })

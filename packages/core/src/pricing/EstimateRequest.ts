@@ -5,6 +5,7 @@
  * Whether a value fits the chosen model is the estimator's business, not the schema's.
  */
 import { Schema } from "effect"
+import { DAY_SECONDS } from "../timeUnits.js"
 import { Quality } from "./Catalog.js"
 
 export const MAX_PROMPT_CHARS = 3000
@@ -49,7 +50,7 @@ export const EstimateRequest = Schema.Struct({
     )
   ),
   /** Seconds; the model's own range is checked by the estimator. */
-  duration: optional(IntBetween(1, 86_400)),
+  duration: optional(IntBetween(1, DAY_SECONDS)),
   prompt: optional(
     Schema.String.pipe(
       Schema.maxLength(MAX_PROMPT_CHARS, { message: () => `must be at most ${MAX_PROMPT_CHARS} characters` })

@@ -4,8 +4,7 @@
  * shared by the billing and webhook routes, and never by generation, tasks or import.
  */
 import type { LimitRule } from "./FixedWindow.js"
-
-export const MINUTE_MS = 60_000
+import { MINUTE_MS } from "../timeUnits.js"
 
 export interface RateLimitConfig {
   readonly perApiKeyPerMinute: number

@@ -8,9 +8,10 @@ import { Context, Effect, Layer } from "effect"
 import { BankGateway, type BankGatewayShape, type BankInvoiceRef } from "../invoices/BankGateway.js"
 import { BankUnavailable } from "../invoices/InvoiceError.js"
 import type { InvoiceStatus } from "../invoices/InvoiceState.js"
+import { DAY_MS } from "../timeUnits.js"
 
 /** Payment term of the scripted bank's invoices. */
-export const MEMORY_BANK_TERM_MS = 5 * 24 * 60 * 60 * 1000
+export const MEMORY_BANK_TERM_MS = 5 * DAY_MS
 export const MEMORY_BANK_BASE_URL = "https://bank.test"
 
 interface BankSideInvoice {

@@ -4,12 +4,19 @@
  * ARCHITECTURE §5 (attempts, uncertain, replay).
  */
 import { Schema } from "effect"
+import { HOUR_MS, MINUTE_MS } from "../timeUnits.js"
 
 export const DeliveryStatus = Schema.Literal("pending", "delivering", "delivered", "uncertain", "dead_lettered")
 export type DeliveryStatus = typeof DeliveryStatus.Type
 
 /** Waits after the 1st…5th failed attempt; the 6th failure dead-letters. Total 8 h 36 min. */
-export const RETRY_DELAYS_MS: ReadonlyArray<number> = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]
+export const RETRY_DELAYS_MS: ReadonlyArray<number> = [
+  MINUTE_MS,
+  5 * MINUTE_MS,
+  30 * MINUTE_MS,
+  2 * HOUR_MS,
+  6 * HOUR_MS
+]
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 export const RECEIVER_TIMEOUT_MS = 10_000
 

@@ -4,11 +4,12 @@
  * "Secret rotation", ARCHITECTURE §5 "signing key").
  */
 import type { EventType } from "../events/EventType.js"
+import { HOUR_MS } from "../timeUnits.js"
 
 /** Spec "Limits": webhook endpoints per partner. */
 export const MAX_ENDPOINTS_PER_PARTNER = 10
 /** Spec "Secret rotation": the old secret keeps signing for 6 hours. */
-export const ROTATION_GRACE_MS = 6 * 60 * 60 * 1000
+export const ROTATION_GRACE_MS = 6 * HOUR_MS
 /** `whsec_` + 32 random bytes, base64url. */
 export const SECRET_BYTES = 32
 export const SECRET_PREFIX = "whsec_"

@@ -10,7 +10,7 @@ import {
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
-import { FranksAmount, Plan } from "@frank/core"
+import { DAY_SECONDS, FranksAmount, MAX_SESSION_TTL_SECONDS, Plan } from "@frank/core"
 import { BadRequest, Conflict, NotFound, Unauthorized } from "@frank/core/http"
 import { Schema } from "effect"
 import { sandboxPaymentEndpoint } from "./sandboxPayments.js"
@@ -35,7 +35,11 @@ export const PartnerView = Schema.Struct({
 
 export const CreateSession = Schema.Struct({
   ttlSeconds: Schema.optional(
-    Schema.Int.pipe(Schema.between(60, 30 * 86_400, { message: () => "must be an integer between 60 and 2592000" }))
+    Schema.Int.pipe(
+      Schema.between(60, MAX_SESSION_TTL_SECONDS, {
+        message: () => `must be an integer between 60 and ${MAX_SESSION_TTL_SECONDS}`
+      })
+    )
   )
 }).annotations(parse)
 export const SessionView = Schema.Struct({ token: Schema.String, expiresAt: Schema.String }).annotations({
@@ -61,7 +65,7 @@ export const LegacyKeyView = Schema.Struct({ key: Schema.String }).annotations({
 
 export const AdvanceClock = Schema.Struct({
   seconds: Schema.Int.pipe(
-    Schema.between(0, 366 * 86_400, { message: () => "must be an integer between 0 and 31622400" })
+    Schema.between(0, 366 * DAY_SECONDS, { message: () => `must be an integer between 0 and ${366 * DAY_SECONDS}` })
   )
 }).annotations(parse)
 export const ClockView = Schema.Struct({ now: Schema.String }).annotations({ identifier: "SandboxClock" })

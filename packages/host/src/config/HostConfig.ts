@@ -26,6 +26,7 @@
  * `FRANK_ADMIN_TOKEN=` and an empty admin token must never become a valid bearer token.
  */
 import { resolve } from "node:path"
+import { DAY_SECONDS } from "@frank/core"
 import { Config, ConfigError, Context, Either, Layer, Option, Redacted } from "effect"
 import { urlHost } from "./urlHost.js"
 
@@ -115,7 +116,10 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
   ),
   sandboxClock: flag("FRANK_SANDBOX_CLOCK"),
   sandboxTaskSeconds: Config.integer("FRANK_SANDBOX_TASK_SECONDS").pipe(
-    Config.validate({ message: "Expected an integer between 0 and 86400", validation: (n) => n >= 0 && n <= 86_400 }),
+    Config.validate({
+      message: `Expected an integer between 0 and ${DAY_SECONDS}`,
+      validation: (n) => n >= 0 && n <= DAY_SECONDS
+    }),
     Config.withDefault(5)
   )
 }).pipe(

@@ -19,7 +19,9 @@ import {
   type BankInvoiceRef,
   BankUnavailable,
   type CompanyRequisites,
-  StoreError
+  DAY_MS,
+  type StoreError,
+  storeErrorFor
 } from "@frank/core"
 import QRCode from "qrcode"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -80,7 +82,7 @@ export interface SandboxBankOptions {
   readonly termMs?: number | undefined
 }
 
-export const SANDBOX_TERM_MS = 5 * 24 * 60 * 60 * 1000
+export const SANDBOX_TERM_MS = 5 * DAY_MS
 /** Path of the SBP page under the host's base URL. */
 export const SANDBOX_SBP_PATH = "/sandbox/bank/sbp"
 
@@ -103,8 +105,7 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
 
     const unavailable = (what: string) => (cause: SqlError.SqlError) =>
       new BankUnavailable({ message: `sandbox bank: ${what} failed`, cause })
-    const storeError = (what: string) => (cause: SqlError.SqlError) =>
-      new StoreError({ message: `sandbox bank: ${what} failed`, cause })
+    const storeError = storeErrorFor("sandbox bank")
 
     const byRef = (ref: BankInvoiceRef) =>
       Effect.flatMap(

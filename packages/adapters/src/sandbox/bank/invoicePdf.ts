@@ -8,7 +8,7 @@
  * Text is written with pdfkit's ToUnicode map, so the PDF's text is extractable and searchable.
  */
 import { createRequire } from "node:module"
-import type { CompanyRequisites } from "@frank/core"
+import { type CompanyRequisites, HOUR_MS } from "@frank/core"
 import PDFDocument from "pdfkit"
 import QRCode from "qrcode"
 import type { Payee } from "./Payee.js"
@@ -48,7 +48,7 @@ const MONTHS = [
   "декабря"
 ]
 /** Moscow time has been UTC+3 all year since 2014. */
-const MOSCOW_OFFSET_MS = 3 * 60 * 60 * 1000
+const MOSCOW_OFFSET_MS = 3 * HOUR_MS
 const moscow = (ms: number) => new Date(ms + MOSCOW_OFFSET_MS)
 /** "22 ноября 2026 г." */
 export const dateLong = (ms: number) => {

@@ -4,7 +4,7 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Stream } from "effect"
 import { CSV_EXPORT_MAX_ROWS, csvExportStream } from "../../ledger/csvExport.js"
-import { DAY_MS, dailyUsageView, dayStart, MAX_USAGE_RANGE_DAYS } from "../../ledger/dailyUsage.js"
+import { dailyUsageView, dayStart, MAX_USAGE_RANGE_DAYS } from "../../ledger/dailyUsage.js"
 import type { LedgerEntry } from "../../ledger/Entry.js"
 import { type EntryFilter, parseIsoBound } from "../../ledger/EntryFilter.js"
 import { Ledger } from "../../ledger/Ledger.js"
@@ -14,6 +14,7 @@ import { orApiError } from "../domainErrors.js"
 import type { TransactionView } from "../groups/LedgerGroup.js"
 import { PartnerApi } from "../PartnerApi.js"
 import { CurrentApiKey } from "../Security.js"
+import { DAY_MS } from "../../timeUnits.js"
 
 export const transactionView = (e: LedgerEntry): TransactionView => ({
   id: e.id,

@@ -1,0 +1,11 @@
+/**
+ * For transactions that carry the caller's own failures next to the database's: only SqlErrors
+ * become StoreErrors, the rest pass through untouched.
+ */
+import { SqlError } from "@effect/sql/SqlError"
+import type { StoreError } from "@frank/core"
+
+export const sqlFailures =
+  (toStoreError: (cause: SqlError) => StoreError) =>
+  <E>(e: E | SqlError): E | StoreError =>
+    e instanceof SqlError ? toStoreError(e) : e
