@@ -8,7 +8,9 @@ import {
   httpWebhookTransportLayer,
   NodeSecrets,
   NodeWebhookSigner,
+  type SandboxAcquirer,
   SandboxAcquirerLive,
+  type SandboxBank,
   sandboxBankLayer,
   SqlAccessStores,
   SqlInvoiceStores,
@@ -22,6 +24,7 @@ import {
 import {
   Access,
   type Catalog,
+  type DeliveryWakeup,
   decodeCatalog,
   defaultRateLimitConfig,
   DeliveryWorker,
@@ -48,7 +51,7 @@ import {
   SqlStoredFileStore
 } from "@frank/adapters"
 import { DEFAULT_MAX_CONCURRENT_IMPORTS, ImportSettings, StoredFiles, StoredFileUrls } from "@frank/core"
-import { sandboxGenerationLayer, SqlTaskStore } from "@frank/adapters"
+import { type SandboxGeneration, sandboxGenerationLayer, SqlTaskStore } from "@frank/adapters"
 import { Tasks, TaskSettings } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
 import { Duration, Effect, Either, Layer, Option, type Redacted } from "effect"
@@ -74,8 +77,40 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
       )
   })
 
-/** `notifyOrigin`: what this instance's webhook NOTIFYs carry (workers/notifyOrigin.ts). */
+/**
+ * What the engine offers the rest of the host: the core's public services and the sandbox
+ * controls. Stores, signer, transport and settings stay inside the engine.
+ */
+export type EngineServices =
+  | Ledger
+  | Access
+  | RateLimiter
+  | Tariffs
+  | Pricing
+  | Webhooks
+  | DeliveryWorker
+  | DeliveryWakeup
+  | Payments
+  | Invoices
+  | Tasks
+  | StoredFiles
+  | SecuritySettings
+  | SandboxAcquirer
+  | SandboxBank
+  | SandboxGeneration
+
+/** The engine with only `EngineServices` visible; `notifyOrigin`: what this instance's webhook NOTIFYs carry. */
 export const engineLayer = (
+  config: HostConfigShape,
+  pepper: Redacted.Redacted<string>,
+  catalog: Catalog,
+  notifyOrigin: NotifyOrigin
+) =>
+  Layer.effectContext(Effect.context<EngineServices>()).pipe(
+    Layer.provide(engineWiring(config, pepper, catalog, notifyOrigin))
+  )
+
+const engineWiring = (
   config: HostConfigShape,
   pepper: Redacted.Redacted<string>,
   catalog: Catalog,

@@ -54,7 +54,7 @@ const program = Effect.gen(function* () {
       Layer.mergeAll(Metrics.layer, sandboxClockLayer(sandbox), Layer.succeed(HostConfig, config), Ids.Live)
     ),
     // No span exporter is configured in the reference host, so spans would only cost CPU per
-    // request and per query (measured: ~40% more CPU per SQL statement). Embedders with
+    // request and per query (docs/performance.md, "Spans"). Embedders with
     // OpenTelemetry keep Effect's tracer on.
     Layer.provide(Layer.setTracerEnabled(false))
   )

@@ -166,7 +166,8 @@ if (url !== undefined && url.length > 0) {
           const idle = Layer.succeed(DeliveryWorker, {
             run: Effect.never,
             runDue: Effect.succeed(0),
-            nextWakeAt: Effect.succeed(undefined)
+            nextWakeAt: Effect.succeed(undefined),
+            dueBacklog: () => Effect.succeed({ count: 0, oldestDueAt: undefined })
           })
           // "Another instance" is whatever carries this marker; everything else counts as our own,
           // other test files' notifications on the shared channel included.
@@ -235,7 +236,8 @@ if (url !== undefined && url.length > 0) {
           const idle = Layer.succeed(DeliveryWorker, {
             run: Effect.never,
             runDue: Effect.succeed(0),
-            nextWakeAt: Effect.succeed(undefined)
+            nextWakeAt: Effect.succeed(undefined),
+            dueBacklog: () => Effect.succeed({ count: 0, oldestDueAt: undefined })
           })
           const quiet = Logger.replace(Logger.defaultLogger, Logger.none)
           const foreign = `foreign:${randomUUID()}:`

@@ -1,7 +1,7 @@
 /**
  * Secrets on node:crypto. Core's default uses Web Crypto, whose HMAC runs as an async job on the
- * libuv thread pool; on Node the synchronous HMAC is ~2 µs and saves a thread hop per request,
- * which the API benchmark shows on every authenticated call.
+ * libuv thread pool; on Node the synchronous HMAC saves a thread hop on every authenticated
+ * request (docs/performance.md, bench/api).
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { Secrets } from "@frank/core"

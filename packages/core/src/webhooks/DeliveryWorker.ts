@@ -12,7 +12,7 @@ import { Clock, Context, Effect, Layer, Ref } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
-import { WebhookStore } from "./WebhookStore.js"
+import { type DueBacklog, WebhookStore } from "./WebhookStore.js"
 import { WebhookTransport } from "./WebhookTransport.js"
 import { recordOutcomes } from "./worker/recordOutcomes.js"
 import { makeReports } from "./worker/reports.js"
@@ -31,6 +31,8 @@ export interface DeliveryWorkerShape {
   readonly runDue: Effect.Effect<number, StoreError>
   /** The next instant something is due (an attempt, a lease end, a rotation window's end), if any; unfinished deletions have no deadline and wait for any sweep. */
   readonly nextWakeAt: Effect.Effect<number | undefined, StoreError>
+  /** How far behind the workers are at `now`, across all partners: for an operator's gauges. */
+  readonly dueBacklog: (now: number) => Effect.Effect<DueBacklog, StoreError>
 }
 
 export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<DeliveryWorker, DeliveryWorkerShape>() {
@@ -61,7 +63,12 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
           record: recordOutcomes(store, reports),
           sweep: sweep(store, reports)
         }
-        return { run: run(parts), runDue: runDue(parts), nextWakeAt: store.nextWakeAt() }
+        return {
+          run: run(parts),
+          runDue: runDue(parts),
+          nextWakeAt: store.nextWakeAt(),
+          dueBacklog: (now) => store.dueBacklog(now)
+        }
       })
     )
 }

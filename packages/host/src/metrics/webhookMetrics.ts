@@ -5,7 +5,7 @@
  * the same backlog). Labels take a handful of fixed values each: no partner, endpoint or URL, which
  * would make the series unbounded and leak who the partners are.
  */
-import { type AttemptOutcome, DeliveryObserver, type FinishedAttempt, WebhookStore } from "@frank/core"
+import { type AttemptOutcome, DeliveryObserver, DeliveryWorker, type FinishedAttempt } from "@frank/core"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { Metrics } from "./Metrics.js"
 
@@ -73,12 +73,11 @@ export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics
 const READING_TTL = Duration.seconds(1)
 
 /** Gauges of the due backlog, read from the store at every scrape. */
-export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | WebhookStore> = Layer.effectDiscard(
+export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | DeliveryWorker> = Layer.effectDiscard(
   Effect.gen(function* () {
     const metrics = yield* Metrics
-    const store = yield* WebhookStore
-    // Called on the store, so an embedder's class-based store keeps its `this`.
-    const readAt = (now: number) => store.dueBacklog(now)
+    const worker = yield* DeliveryWorker
+    const readAt = (now: number) => worker.dueBacklog(now)
     const backlog = yield* Effect.cachedWithTTL(
       Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(readAt(now), (b) => ({ now, ...b }))),
       READING_TTL
