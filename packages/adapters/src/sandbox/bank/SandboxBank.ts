@@ -23,6 +23,7 @@ import {
 } from "@frank/core"
 import QRCode from "qrcode"
 import { Clock, Context, Effect, Layer } from "effect"
+import type { InvoiceId } from "@frank/core"
 import { renderInvoicePdf, paymentPurpose } from "./invoicePdf.js"
 import { type Payee, sandboxPayee } from "./Payee.js"
 import { SandboxInvoiceNotFound, SandboxInvoiceSettled } from "./SandboxBankError.js"
@@ -35,7 +36,7 @@ export type SandboxReportedStatus = SandboxBookStatus | "expired"
 export interface SandboxBankInvoice {
   readonly partnerId: string
   readonly bankInvoiceId: string
-  readonly invoiceId: string
+  readonly invoiceId: InvoiceId
   readonly number: string
   readonly status: SandboxBookStatus
   readonly amountRub: number
