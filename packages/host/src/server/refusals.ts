@@ -8,16 +8,13 @@ import { HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/pla
 import { Effect } from "effect"
 import { type RequestLimits, refusalOf } from "./requestGuard.js"
 
-const envelope = (status: number, code: string, message: string | ReadonlyArray<string>, headers = {}) =>
-  HttpServerResponse.unsafeJson({ statusCode: status, message, code }, { status, headers })
+const envelope = (status: number, code: string, message: string | ReadonlyArray<string>) =>
+  HttpServerResponse.unsafeJson({ statusCode: status, message, code }, { status })
 
 const answerFor = (request: HttpServerRequest.HttpServerRequest, limits: RequestLimits) => {
   const refusal = refusalOf(request.source)
-  // The client may still be sending: closing the connection stops it.
   if (refusal === "BODY_TOO_LARGE")
-    return envelope(413, "PAYLOAD_TOO_LARGE", `the request body must be at most ${limits.maxBodyBytes} bytes`, {
-      connection: "close"
-    })
+    return envelope(413, "PAYLOAD_TOO_LARGE", `the request body must be at most ${limits.maxBodyBytes} bytes`)
   if (refusal === "BODY_TOO_DEEP")
     return envelope(400, "VALIDATION_FAILED", [`body: nested deeper than ${limits.maxJsonDepth} levels`])
   return undefined

@@ -41,6 +41,19 @@ const refusals = new WeakMap<object, Refusal>()
 export const refusalOf = (source: unknown): Refusal | undefined =>
   typeof source === "object" && source !== null ? refusals.get(source) : undefined
 
+/**
+ * After a refusal the client may still be sending. Closing at once would reset the connection
+ * before many clients read the answer, so what still arrives is discarded for a while, and the
+ * connection closed if the body has not ended by then.
+ */
+const LINGER_MS = 5_000
+const lingerThenClose = (request: IncomingMessage) => {
+  const timer = setTimeout(() => request.socket.destroy(), LINGER_MS)
+  timer.unref()
+  request.socket.once("close", () => clearTimeout(timer))
+  request.once("end", () => clearTimeout(timer))
+}
+
 /** Tracks `{`/`[` nesting across chunks, outside strings; true once deeper than `max`. */
 const depthTracker = (max: number) => {
   let depth = 0
@@ -77,10 +90,15 @@ const guardBody = (request: IncomingMessage, limits: RequestLimits) => {
       bytes > limits.maxBodyBytes ? "BODY_TOO_LARGE" : tooDeep?.(buffer) === true ? "BODY_TOO_DEEP" : undefined
     if (refusal === undefined) return push(chunk, encoding)
     refusals.set(request, refusal)
+    lingerThenClose(request)
     // Ended here as if complete: the reader's cleanup then leaves the connection alone (an
     // incomplete request's destruction would reset it before the refusal is answered).
     request.complete = true
-    return push(null)
+    push(null)
+    // node:http stops reading the socket when a push answers false, and only the body's reader
+    // starts it again; this body has none left, and the rest must still be read (and dropped).
+    request.socket.resume()
+    return true
   }
 }
 
@@ -114,20 +132,17 @@ const refusedByHeaders = (request: IncomingMessage, limits: RequestLimits) => {
 }
 
 /**
- * Answers a refusal the headers decide at once, without reading the body, and closes the
- * connection after it so the client stops sending (what still arrives is discarded).
+ * Answers a refusal the headers decide at once, without reading the body (what still arrives is
+ * discarded).
  */
 const answerAtOnce = (request: IncomingMessage, response: ServerResponse, limits: RequestLimits): boolean => {
   const refused = refusedByHeaders(request, limits)
   if (refused === undefined) return false
   const body = envelope(refused[0], refused[1], refused[2])
-  response.writeHead(refused[0], {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(body),
-    connection: "close"
-  })
+  response.writeHead(refused[0], { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
   response.end(body)
   request.resume()
+  lingerThenClose(request)
   return true
 }
 
