@@ -124,7 +124,7 @@ export const engineLayer = (
         NodeSecrets(pepper),
         NodeWebhookSigner,
         Pricing.fromCatalog(catalog),
-        Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy }),
+        Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy, trustedOrigins: [config.publicBaseUrl] }),
         WebhookSettings.layer(settings),
         httpWebhookTransportLayer(settings),
         // The worker's reports become /metrics counters (Metrics is provided below the engine).

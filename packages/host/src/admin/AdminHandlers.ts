@@ -3,12 +3,13 @@
  * sandbox clock.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { SandboxBank } from "@frank/adapters"
+import { SandboxBank, signInUrl } from "@frank/adapters"
 import { Access, constantTimeEqual, franksToMinor, Invoices, Ledger, Tariffs } from "@frank/core"
 import { apiError, orApiError, Unauthorized } from "@frank/core/http"
 import { Effect, Layer, Redacted } from "effect"
 import { settleAndNotify } from "../sandbox/bankNotices.js"
 import { SandboxClock } from "../sandbox/SandboxClock.js"
+import { HostConfig } from "../config/HostConfig.js"
 import { HostApi } from "../server/HostApi.js"
 import { AdminAuth } from "./AdminGroup.js"
 import { makeSandboxPaymentHandler } from "./sandboxPayments.js"
@@ -36,6 +37,7 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
     const ledger = yield* Ledger
     const tariffs = yield* Tariffs
     const sandbox = yield* SandboxClock
+    const { publicBaseUrl } = yield* HostConfig
     const partner = (id: string) => orApiError(access.getPartner(id))
     const sandboxPayment = yield* makeSandboxPaymentHandler
     const sandboxTask = yield* makeSandboxTaskHandler
@@ -64,10 +66,11 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
         }))
       )
       .handle("createSession", ({ path, payload }) =>
-        Effect.map(orApiError(access.createSession(path.id, payload.ttlSeconds)), (s) => ({
-          token: s.token,
-          expiresAt: iso(s.expiresAt)
-        }))
+        Effect.gen(function* () {
+          const s = yield* orApiError(access.createSession(path.id, payload.ttlSeconds))
+          const link = yield* orApiError(access.createSignIn(path.id, payload.ttlSeconds))
+          return { token: s.token, expiresAt: iso(s.expiresAt), signInUrl: signInUrl(publicBaseUrl, link.token) }
+        })
       )
       .handle("addCredit", ({ path, payload }) =>
         Effect.gen(function* () {

@@ -12,6 +12,7 @@ import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
 import { Metrics } from "../metrics/Metrics.js"
 import { CheckoutRoutes } from "../sandbox/CheckoutRoutes.js"
 import { SandboxBankRoutes } from "../sandbox/SandboxBankRoutes.js"
+import { CabinetRoutes } from "./CabinetRoutes.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
 import { PaymentNotificationRoute } from "./PaymentNotificationRoute.js"
@@ -37,6 +38,7 @@ export const httpLayer = (options: {
       ).pipe(
         Layer.provide(HealthRoutes(metrics.render)),
         Layer.provide(CheckoutRoutes),
+        Layer.provide(CabinetRoutes),
         Layer.provide(SandboxBankRoutes),
         Layer.provide(PaymentNotificationRoute)
       )

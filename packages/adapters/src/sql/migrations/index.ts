@@ -22,6 +22,7 @@ import m0011 from "./0011_webhook_paused_backlogs.js"
 import m0012 from "./0012_webhook_worker_plans.js"
 import m0013 from "./0013_webhook_deleted_endpoints.js"
 import m0014 from "./0014_webhook_pending_by_endpoint.js"
+import m0016 from "./0016_cabinet_sign_ins.js"
 
 const migrations = {
   "0001_ledger": m0001,
@@ -37,7 +38,8 @@ const migrations = {
   "0011_webhook_paused_backlogs": m0011,
   "0012_webhook_worker_plans": m0012,
   "0013_webhook_deleted_endpoints": m0013,
-  "0014_webhook_pending_by_endpoint": m0014
+  "0014_webhook_pending_by_endpoint": m0014,
+  "0016_cabinet_sign_ins": m0016
 }
 
 export const migrationLoader = Migrator.fromRecord(migrations)
