@@ -20,7 +20,8 @@ export const CONTENT_SECURITY_POLICY =
 export const securityHeaders: Readonly<Record<string, string>> = {
   "content-security-policy": CONTENT_SECURITY_POLICY,
   "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
+  // Not no-referrer: Chromium then sends `Origin: null` with the cabinet's own form posts.
+  "referrer-policy": "same-origin",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY"
 }
@@ -82,7 +83,7 @@ export const page = (f: PageFrame, section: Section, title: string, body: string
 <header><span class="brand">${esc(f.t.appName)}</span>
 <nav class="sections" aria-label="${esc(f.t.nav.label)}"><ul>${links}</ul></nav>
 ${langSwitch(f)}
-<form method="post" action="${f.base}/sign-out" class="sign-out"><button type="submit">${esc(f.t.signOut)}</button></form>
+<form method="post" action="${f.base}/sign-out" class="sign-out"><button type="submit" class="plain">${esc(f.t.signOut)}</button></form>
 </header>
 <main id="main"><h1>${esc(title)}</h1>
 ${noticeHtml(notice)}${body}</main></body></html>
