@@ -9,13 +9,27 @@ import { Effect } from "effect"
 import type { CabinetOptions } from "./CabinetOptions.js"
 import { makeGuard } from "./CabinetRequest.js"
 import { assetResponse } from "./assets.js"
+import { invoicesRoutes } from "./pages/InvoicesPage.js"
 import { keysRoutes } from "./pages/KeysPage.js"
 import { overviewRoutes } from "./pages/OverviewPage.js"
+import { pricesRoutes } from "./pages/PricesPage.js"
+import { tasksRoutes } from "./pages/TasksPage.js"
+import { topUpsRoutes } from "./pages/TopUpsPage.js"
+import { transactionsRoutes } from "./pages/TransactionsPage.js"
 import { webhooksRoutes } from "./pages/WebhooksPage.js"
 import type { CabinetRoute } from "./routes.js"
 import { makeSignInRoutes } from "./SignInRoutes.js"
 
-const pageModules = [overviewRoutes, keysRoutes, webhooksRoutes] as const
+const pageModules = [
+  overviewRoutes,
+  transactionsRoutes,
+  keysRoutes,
+  webhooksRoutes,
+  topUpsRoutes,
+  invoicesRoutes,
+  tasksRoutes,
+  pricesRoutes
+] as const
 
 /** Builds the cabinet's router; needs the engine services its pages use. */
 export const makeCabinetRouter = (options: CabinetOptions) =>
