@@ -31,7 +31,7 @@ export const messagesByField = (messages: ReadonlyArray<string>) => {
     const [field, ...rest] = m.split(": ")
     const known = PROFILE_FIELDS.find((f) => f === field)
     if (known === undefined || rest.length === 0) general.push(m)
-    else (byField[known] ??= []).push(rest.join(": "))
+    else byField[known] = [...(byField[known] ?? []), rest.join(": ")]
   }
   return { byField, general }
 }
