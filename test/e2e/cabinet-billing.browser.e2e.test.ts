@@ -55,9 +55,10 @@ describeBrowser("partner cabinet: top-ups, invoices, transactions, tasks, prices
     expect(new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\//)
     await Promise.all([page.waitForURL(/result=paid/), page.getByRole("button", { name: /Оплатить/ }).click()])
 
-    expect(await balanceTotal(page, host)).toBe("1500")
-    await page.goto(`${host.baseUrl}/cabinet/topups`)
+    await page.getByTestId("return").click()
+    expect(new URL(page.url()).pathname).toBe("/cabinet/topups")
     expect(await page.locator('[data-testid="payment-row"][data-status="confirmed"]').count()).toBe(1)
+    expect(await balanceTotal(page, host)).toBe("1500")
 
     await page.getByRole("link", { name: "Операции" }).click()
     expect(await page.getByTestId("transaction-row").count()).toBe(1)

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, expect, it } from "@effect/vitest"
 import type { Browser } from "playwright-core"
 import { describeBrowser, launchBrowser } from "../support/browser.js"
@@ -33,9 +34,18 @@ describeBrowser("partner cabinet: sign-in, API keys, webhooks, CSRF, expiry, lan
     const link = await signInUrl(host, partnerId)
     const context = await browser.newContext({ locale: "ru-RU" })
     const page = await context.newPage()
+    const scripts: Array<Promise<number>> = []
+    page.on("response", (r) => {
+      if (r.request().resourceType() === "script") scripts.push(r.body().then((b) => gzipSync(b).length))
+    })
     await page.goto(link)
     expect(page.url()).toBe(`${host.baseUrl}/cabinet/`)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Обзор")
+    // The chart is drawn by the library the page loads; all first-load JS stays within 100 KiB gzipped.
+    await page.locator('#spend-chart[data-drawn="true"] canvas').waitFor()
+    const gzipped = (await Promise.all(scripts)).reduce((a, b) => a + b, 0)
+    expect(scripts.length).toBe(2)
+    expect(gzipped).toBeLessThanOrEqual(100 * 1024)
     const [cookie] = await context.cookies()
     expect(cookie).toMatchObject({ name: "service_token", httpOnly: true, sameSite: "Lax", path: "/" })
     expect(await page.evaluate(() => JSON.stringify(localStorage))).toBe("{}")
