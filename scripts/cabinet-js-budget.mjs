@@ -21,5 +21,7 @@ for (const [name, path] of Object.entries(scripts)) {
   total += gz
   console.log(`${name.padEnd(12)} ${String(bytes.length).padStart(8)} B  ${String(gz).padStart(7)} B gzipped`)
 }
-console.log(`first load   ${(total / 1024).toFixed(1)} KiB gzipped of ${BUDGET / 1024} KiB (${((100 * total) / BUDGET).toFixed(0)}%)`)
+console.log(
+  `first load   ${(total / 1024).toFixed(1)} KiB gzipped of ${BUDGET / 1024} KiB (${((100 * total) / BUDGET).toFixed(0)}%)`
+)
 process.exit(total <= BUDGET ? 0 : 1)

@@ -216,6 +216,29 @@ describeBrowser("partner cabinet: sign-in, API keys, webhooks, CSRF, expiry, lan
     await second.context.close()
   })
 
+  it("past the spec's 60 session requests a minute, a page says when to try again", async () => {
+    const { context, page } = await signedIn(browser, host, "Busy LLC")
+    const [cookie] = await context.cookies(host.baseUrl)
+    // Fixed one-minute windows: within at most two windows' worth, a request meets the limit.
+    let last: Response | undefined
+    for (let i = 0; i < 125; i++) {
+      const r = await fetch(`${host.baseUrl}/cabinet/tasks`, { headers: { cookie: `service_token=${cookie?.value}` } })
+      if (r.status === 429) break
+      expect(r.status).toBe(200)
+      expect(r.headers.get("ratelimit-limit")).toBe("60")
+      last = r
+    }
+    expect(last?.headers.get("ratelimit-remaining")).toBe("0")
+    const response = await page.goto(`${host.baseUrl}/cabinet/keys`)
+    expect(response?.status()).toBe(429)
+    expect(Number(response?.headers()["retry-after"])).toBeGreaterThan(0)
+    expect(await page.getByTestId("rate-limited").textContent()).toMatch(
+      /^Слишком много запросов\. Повторите через \d+ с\.$/
+    )
+    await expectAccessible(page)
+    await context.close()
+  })
+
   it("follows Accept-Language and switches language with the switch, which sticks", async () => {
     const { context, page } = await signedIn(browser, host, "Lang LLC", { locale: "en-US" })
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview")
