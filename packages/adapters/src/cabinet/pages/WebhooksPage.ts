@@ -43,7 +43,7 @@ const createForm = (ctx: CabinetContext) => {
   return `<section aria-labelledby="create-title"><h2 id="create-title">${esc(t.createTitle)}</h2>
 <form method="post" action="${ctx.base}/webhooks" class="stack">
 <label>${esc(t.url)} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
-<fieldset><legend>${esc(t.events)}</legend><p><small>${esc(t.allEvents)}: ${esc(ctx.t.none)}</small></p>
+<fieldset><legend>${esc(t.events)}</legend><p><small>${esc(t.eventsHint)}</small></p>
 ${allEventTypes.map((e) => `<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`).join("")}</fieldset>
 <button type="submit">${esc(t.create)}</button></form></section>`
 }

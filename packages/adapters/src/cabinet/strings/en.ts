@@ -151,6 +151,7 @@ export const en = {
     url: "URL",
     events: "Event types",
     allEvents: "All event types",
+    eventsHint: "Leave all unchecked to receive every event type.",
     state: "State",
     active: "Active",
     paused: "Paused",

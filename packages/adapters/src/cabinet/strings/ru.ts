@@ -154,6 +154,7 @@ export const ru: Strings = {
     url: "URL",
     events: "Типы событий",
     allEvents: "Все типы событий",
+    eventsHint: "Не отмечайте ничего, чтобы получать все типы событий.",
     state: "Состояние",
     active: "Активен",
     paused: "Приостановлен",
