@@ -186,6 +186,44 @@ export const accessContract = (
       })
     )
 
+    it.effect("a sign-in link opens one session within 15 minutes; sign-out ends the session", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(T0)
+        const access = yield* Access
+        const p = yield* access.createPartner("Link")
+        const link = yield* access.createSignIn(p.id, 3600)
+        expect(link.expiresAt).toBe(T0 + 15 * 60_000)
+        const opened = yield* access.redeemSignIn(link.token)
+        expect(opened.partnerId).toBe(p.id)
+        expect(opened.expiresAt).toBe(T0 + 3600_000)
+        expect(yield* access.authenticateSession(opened.token)).toEqual({ partnerId: p.id })
+        const reasonOf = (token: string) =>
+          Effect.map(Effect.flip(access.redeemSignIn(token)), (e) =>
+            e._tag === "SignInLinkInvalid" ? e.reason : e._tag
+          )
+        expect(yield* reasonOf(link.token)).toBe("used")
+        expect(yield* reasonOf("not-a-link")).toBe("unknown")
+        expect(yield* reasonOf("")).toBe("unknown")
+
+        const late = yield* access.createSignIn(p.id)
+        yield* TestClock.setTime(T0 + 15 * 60_000)
+        expect(yield* reasonOf(late.token)).toBe("expired")
+        expect((yield* Effect.flip(access.createSignIn(randomUUID() as PartnerId)))._tag).toBe("PartnerNotFound")
+
+        yield* access.endSession(opened.token)
+        expect(yield* Effect.flip(access.authenticateSession(opened.token))).toBeInstanceOf(SessionRequired)
+        // A concurrent double click opens one session, not two.
+        const raced = yield* access.createSignIn(p.id)
+        const both = yield* Effect.all(
+          [access.redeemSignIn(raced.token), access.redeemSignIn(raced.token)].map(Effect.either),
+          {
+            concurrency: 2
+          }
+        )
+        expect(both.filter(Either.isRight)).toHaveLength(1)
+      })
+    )
+
     it.effect("rate limits: window boundaries, several limits at once, refused requests charge nothing", () =>
       Effect.gen(function* () {
         const limiter = yield* RateLimiter

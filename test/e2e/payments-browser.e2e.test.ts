@@ -2,50 +2,30 @@
  * The top-up flow in a real browser: headless Chromium (Debian's package, driven by
  * playwright-core, which downloads nothing) opens a payment link of the spawned host, reads the
  * sandbox checkout page and presses "Pay"; the page then shows the payment confirmed and the
- * partner's balance has risen. Needs /usr/bin/chromium (`apt-get install chromium`; CI installs
- * it) or CHROMIUM_PATH.
+ * partner's balance has risen. Needs /usr/bin/chromium or CHROMIUM_PATH (test/support/browser.ts:
+ * skipped with a notice without it, required in CI).
  */
-import { existsSync } from "node:fs"
 import { randomUUID } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Browser, chromium } from "playwright-core"
+import { afterAll, beforeAll, expect, it } from "@effect/vitest"
+import type { Browser } from "playwright-core"
+import { describeBrowser, launchBrowser } from "../support/browser.js"
 import { type RunningHost, spawnHost } from "./spawnHost.js"
 import { balanceTotal, createLink, newTopUpPartner } from "./topUpSetup.js"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+describeBrowser("top-up in a browser", () => {
+  let host: RunningHost
+  let browser: Browser
 
-let host: RunningHost
-let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+    host = await spawnHost({ FRANK_TRUST_PROXY: "true" })
+  }, 120_000)
 
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`
-    )
-  host = await spawnHost({ FRANK_TRUST_PROXY: "true" })
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // The machine has no outside network: keep Chromium from dialling its own services.
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync"
-    ]
-  })
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  const code = await host?.stop()
-  expect(code).toBe(0)
-}, 60_000)
-
-describe("top-up in a browser", () => {
+  afterAll(async () => {
+    await browser?.close()
+    const code = await host?.stop()
+    expect(code).toBe(0)
+  }, 60_000)
   it("the payer opens the payment link, presses Pay, sees the payment confirmed; the balance rises", async () => {
     const partner = await newTopUpPartner(host, "Browser LLC")
     const link = await createLink(

@@ -159,7 +159,7 @@ const engineWiring = (
         NodeSecrets(pepper),
         NodeWebhookSigner,
         Pricing.fromCatalog(catalog),
-        Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy }),
+        Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy, trustedOrigins: [config.publicBaseUrl] }),
         WebhookSettings.layer(settings),
         httpWebhookTransportLayer(settings),
         // The worker's reports become /metrics counters (Metrics is provided below the engine).

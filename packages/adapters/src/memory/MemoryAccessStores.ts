@@ -10,7 +10,9 @@ import {
   type Partner,
   PartnerStore,
   type SessionRecord,
-  SessionStore
+  SessionStore,
+  type SignInRecord,
+  type SignInRedemption
 } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
 
@@ -24,9 +26,21 @@ export const MemoryPartnerStore = Layer.sync(PartnerStore, () => {
 
 export const MemorySessionStore = Layer.sync(SessionStore, () => {
   const byHash = new Map<string, SessionRecord>()
+  const signIns = new Map<string, { record: SignInRecord; usedAt: number | null }>()
   return {
     create: (s) => Effect.sync(() => void byHash.set(s.tokenHash, s)),
-    findByHash: (h) => Effect.sync(() => byHash.get(h))
+    findByHash: (h) => Effect.sync(() => byHash.get(h)),
+    remove: (h) => Effect.sync(() => void byHash.delete(h)),
+    createSignIn: (record) => Effect.sync(() => void signIns.set(record.tokenHash, { record, usedAt: null })),
+    redeemSignIn: (h, now) =>
+      Effect.sync((): SignInRedemption => {
+        const found = signIns.get(h)
+        if (found === undefined) return { _tag: "Refused", reason: "unknown" }
+        if (found.usedAt !== null) return { _tag: "Refused", reason: "used" }
+        if (found.record.expiresAt <= now) return { _tag: "Refused", reason: "expired" }
+        found.usedAt = now
+        return { _tag: "Redeemed", record: found.record }
+      })
   }
 })
 

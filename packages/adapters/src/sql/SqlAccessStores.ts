@@ -13,6 +13,8 @@ import {
   type Scope,
   type SessionRecord,
   SessionStore,
+  type SignInRecord,
+  type SignInRedemption,
   storeErrorFor
 } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
@@ -48,6 +50,22 @@ export const SqlPartnerStore = Layer.effect(
   })
 )
 
+/** One conditional UPDATE marks the link used, so two concurrent clicks open one session. */
+const redeemSignIn = (sql: SqlClient.SqlClient, h: string, now: number) =>
+  Effect.gen(function* () {
+    const used = yield* sql<SignInRecord>`
+      UPDATE cabinet_sign_ins SET used_at = ${now}
+      WHERE token_hash = ${h} AND used_at IS NULL AND expires_at > ${now}
+      RETURNING partner_id, token_hash, session_ttl_seconds, created_at, expires_at`
+    const record = used[0]
+    if (record !== undefined)
+      return { _tag: "Redeemed", record: { ...record, sessionTtlSeconds: Number(record.sessionTtlSeconds) } } as const
+    const rows = yield* sql<{ usedAt: string | null }>`SELECT used_at FROM cabinet_sign_ins WHERE token_hash = ${h}`
+    const row = rows[0]
+    const reason = row === undefined ? "unknown" : row.usedAt !== null ? "used" : "expired"
+    return { _tag: "Refused", reason } satisfies SignInRedemption
+  }).pipe(Effect.mapError(storeError("redeemSignIn")))
+
 export const SqlSessionStore = Layer.effect(
   SessionStore,
   Effect.gen(function* () {
@@ -62,7 +80,18 @@ export const SqlSessionStore = Layer.effect(
         sql<SessionRecord>`SELECT id, partner_id, token_hash, created_at, expires_at FROM sessions WHERE token_hash = ${h}`.pipe(
           Effect.map((rows) => rows[0]),
           Effect.mapError(storeError("findSession"))
-        )
+        ),
+      remove: (h: string) =>
+        sql`DELETE FROM sessions WHERE token_hash = ${h}`.pipe(
+          Effect.asVoid,
+          Effect.mapError(storeError("endSession"))
+        ),
+      createSignIn: (r: SignInRecord) =>
+        sql`INSERT INTO cabinet_sign_ins ${sql.insert({ ...r })}`.pipe(
+          Effect.asVoid,
+          Effect.mapError(storeError("createSignIn"))
+        ),
+      redeemSignIn: (h: string, now: number) => redeemSignIn(sql, h, now)
     }
   })
 )

@@ -27,13 +27,14 @@ import {
   type KeyIssueError,
   PartnerNotFound,
   SessionExpired,
+  SignInLinkInvalid,
   SessionRequired,
   type SessionAuthError
 } from "./AccessError.js"
 import { ApiKeyStore } from "./ApiKeyStore.js"
 import { type Partner, PartnerStore } from "./Partner.js"
 import { Secrets, toBase64Url, toHex } from "./Secrets.js"
-import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SessionStore } from "./Session.js"
+import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SIGN_IN_TTL_SECONDS, SessionStore } from "./Session.js"
 
 export interface IssuedKey {
   readonly raw: string
@@ -47,6 +48,17 @@ export interface AccessShape {
     partnerId: PartnerId,
     ttlSeconds?: number
   ) => Effect.Effect<{ token: string; expiresAt: number }, PartnerNotFound | StoreError>
+  /** A one-time cabinet sign-in token (15 minutes) that opens a session of `ttlSeconds`. */
+  readonly createSignIn: (
+    partnerId: PartnerId,
+    ttlSeconds?: number
+  ) => Effect.Effect<{ token: string; expiresAt: number }, PartnerNotFound | StoreError>
+  /** Exchanges a sign-in token for a new session; the token cannot be used again. */
+  readonly redeemSignIn: (
+    token: string
+  ) => Effect.Effect<{ token: string; expiresAt: number; partnerId: string }, SignInLinkInvalid | StoreError>
+  /** Sign-out: the session's token stops working at once. */
+  readonly endSession: (token: string) => Effect.Effect<void, StoreError>
   readonly authenticateSession: (token: string) => Effect.Effect<{ partnerId: string }, SessionAuthError | StoreError>
   readonly authenticateKey: (raw: string) => Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError>
   readonly issueKey: (partnerId: string, cmd: IssueKeyCommand) => Effect.Effect<IssuedKey, KeyIssueError | StoreError>
@@ -78,6 +90,22 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
           p === undefined ? Effect.fail(new PartnerNotFound({ message: `no partner ${id}` })) : Effect.succeed(p)
         )
 
+      const clampTtl = (ttlSeconds: number) => Math.min(Math.max(1, Math.floor(ttlSeconds)), MAX_SESSION_TTL_SECONDS)
+      const openSession = (partnerId: string, ttlSeconds: number) =>
+        Effect.gen(function* () {
+          const token = toBase64Url(yield* secrets.randomBytes(32))
+          const now = yield* Clock.currentTimeMillis
+          const expiresAt = now + clampTtl(ttlSeconds) * 1000
+          yield* sessions.create({
+            id: yield* ids.next,
+            partnerId,
+            tokenHash: yield* secrets.keyedHash(token),
+            createdAt: now,
+            expiresAt
+          })
+          return { token, expiresAt }
+        })
+
       const access: AccessShape = {
         createPartner: (name) =>
           Effect.gen(function* () {
@@ -91,21 +119,39 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
           }),
         getPartner,
         createSession: (partnerId, ttlSeconds = DEFAULT_SESSION_TTL_SECONDS) =>
+          Effect.zipRight(getPartner(partnerId), openSession(partnerId, ttlSeconds)),
+        createSignIn: (partnerId, ttlSeconds = DEFAULT_SESSION_TTL_SECONDS) =>
           Effect.gen(function* () {
             yield* getPartner(partnerId)
-            const ttl = Math.min(Math.max(1, Math.floor(ttlSeconds)), MAX_SESSION_TTL_SECONDS)
             const token = toBase64Url(yield* secrets.randomBytes(32))
             const now = yield* Clock.currentTimeMillis
-            const expiresAt = now + ttl * 1000
-            yield* sessions.create({
-              id: yield* ids.next,
+            const expiresAt = now + SIGN_IN_TTL_SECONDS * 1000
+            yield* sessions.createSignIn({
               partnerId,
               tokenHash: yield* secrets.keyedHash(token),
+              sessionTtlSeconds: clampTtl(ttlSeconds),
               createdAt: now,
               expiresAt
             })
             return { token, expiresAt }
           }),
+        redeemSignIn: (token) =>
+          Effect.gen(function* () {
+            if (token.length === 0 || token.length > 256)
+              return yield* new SignInLinkInvalid({ message: "the sign-in link is incomplete", reason: "unknown" })
+            const found = yield* sessions.redeemSignIn(yield* secrets.keyedHash(token), yield* Clock.currentTimeMillis)
+            if (found._tag === "Refused")
+              return yield* new SignInLinkInvalid({
+                message: `the sign-in link is ${found.reason}`,
+                reason: found.reason
+              })
+            const session = yield* openSession(found.record.partnerId, found.record.sessionTtlSeconds)
+            return { ...session, partnerId: found.record.partnerId }
+          }),
+        endSession: (token) =>
+          token.length === 0 || token.length > 256
+            ? Effect.void
+            : Effect.flatMap(secrets.keyedHash(token), sessions.remove),
         authenticateSession: (token) =>
           Effect.gen(function* () {
             if (token.length === 0 || token.length > 256)

@@ -66,6 +66,11 @@ export class SessionOnly extends Schema.TaggedError<SessionOnly>()(
   "SessionOnly",
   fields("SESSION_REQUIRED_NOT_API_KEY", 403)
 ) {}
+/** A cabinet sign-in link that is unknown, already used or past its 15 minutes. */
+export class SignInLinkInvalid extends Schema.TaggedError<SignInLinkInvalid>()("SignInLinkInvalid", {
+  ...fields("SIGN_IN_LINK_INVALID", 401),
+  reason: Schema.Literal("unknown", "used", "expired")
+}) {}
 export class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()(
   "PartnerNotFound",
   fields("PARTNER_NOT_FOUND", 404)

@@ -1,5 +1,6 @@
 /**
- * Cabinet sessions (cookie `service_token`): opaque random tokens, stored only as keyed hashes.
+ * Cabinet sessions (cookie `service_token`) and the one-time sign-in links that open them: opaque
+ * random tokens, stored only as keyed hashes.
  */
 import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
@@ -16,9 +17,31 @@ export interface SessionRecord {
   readonly expiresAt: number
 }
 
+/** A sign-in link lives this long and opens one session. */
+export const SIGN_IN_TTL_SECONDS = 15 * 60
+
+export interface SignInRecord {
+  readonly partnerId: string
+  readonly tokenHash: string
+  /** The lifetime of the session the link opens. */
+  readonly sessionTtlSeconds: number
+  readonly createdAt: number
+  readonly expiresAt: number
+}
+
+/** What redeeming a sign-in token found: the link's record (now used), or why it cannot be used. */
+export type SignInRedemption =
+  | { readonly _tag: "Redeemed"; readonly record: SignInRecord }
+  | { readonly _tag: "Refused"; readonly reason: "unknown" | "used" | "expired" }
+
 export interface SessionStoreShape {
   readonly create: (session: SessionRecord) => Effect.Effect<void, StoreError>
   readonly findByHash: (tokenHash: string) => Effect.Effect<SessionRecord | undefined, StoreError>
+  /** Ends a session (sign-out); unknown hashes are ignored. */
+  readonly remove: (tokenHash: string) => Effect.Effect<void, StoreError>
+  readonly createSignIn: (record: SignInRecord) => Effect.Effect<void, StoreError>
+  /** Marks the link used at `now` when it is unused and unexpired, atomically (a link opens one session). */
+  readonly redeemSignIn: (tokenHash: string, now: number) => Effect.Effect<SignInRedemption, StoreError>
 }
 
 export class SessionStore extends Context.Tag("@frank/core/SessionStore")<SessionStore, SessionStoreShape>() {}

@@ -16,6 +16,7 @@ import { RateLimiter, rateLimitedError, rateLimitHeaders } from "../ratelimit/Ra
 import type { RequestIdentity } from "../ratelimit/RateLimitPolicy.js"
 import { type ApiError, apiError } from "./ApiError.js"
 import { toApiError } from "./domainErrors.js"
+import { CROSS_SITE_MESSAGE, isCrossSiteChange } from "./originCheck.js"
 import { PartnerApi } from "./PartnerApi.js"
 import { routeKey, routeTable } from "./routeTable.js"
 import { addResponseHeaders } from "./serverMiddleware.js"
@@ -24,6 +25,8 @@ import { ApiKeyAuth, CurrentApiKey, CurrentSession, SessionAuth } from "./Securi
 export interface SecurityConfig {
   /** Take the client IP from the first `X-Forwarded-For` hop (behind a trusted proxy). */
   readonly trustProxy: boolean
+  /** Origins besides the request's own host whose cookie-authenticated changes are accepted. */
+  readonly trustedOrigins?: ReadonlyArray<string> | undefined
 }
 
 export class SecuritySettings extends Context.Tag("@frank/core/SecuritySettings")<SecuritySettings, SecurityConfig>() {}
@@ -34,6 +37,12 @@ const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: bool
     if (forwarded !== undefined && forwarded.length > 0) return forwarded
   }
   return Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
+/** The host a request was addressed to, for the CSRF origin check. */
+export const requestHost = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string | undefined => {
+  const forwarded = trustProxy ? request.headers["x-forwarded-host"]?.split(",")[0]?.trim() : undefined
+  return forwarded !== undefined && forwarded.length > 0 ? forwarded : request.headers.host
 }
 
 const rawApiKey = (request: HttpServerRequest.HttpServerRequest): string => {
@@ -47,7 +56,7 @@ const rawApiKey = (request: HttpServerRequest.HttpServerRequest): string => {
 const makeGuards = Effect.gen(function* () {
   const access = yield* Access
   const limiter = yield* RateLimiter
-  const { trustProxy } = yield* SecuritySettings
+  const { trustProxy, trustedOrigins } = yield* SecuritySettings
   const table = routeTable(PartnerApi)
 
   // The guards run on every request, so they read the request from the fiber directly and chain
@@ -126,6 +135,17 @@ const makeGuards = Effect.gen(function* () {
           )
         )
       )
+    const crossSite = isCrossSiteChange(
+      {
+        method: request.method,
+        origin: request.headers.origin,
+        referer: request.headers.referer,
+        host: requestHost(request, trustProxy)
+      },
+      trustedOrigins
+    )
+    if (crossSite)
+      return Effect.zipRight(limit(request, base), Effect.fail(apiError(403, "CROSS_SITE_REQUEST", CROSS_SITE_MESSAGE)))
     return Effect.matchEffect(access.authenticateSession(token), {
       onFailure: (e) => refuse(request, base, e),
       onSuccess: (found) =>

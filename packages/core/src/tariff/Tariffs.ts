@@ -16,6 +16,8 @@ export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
     readonly view: (partnerId: string) => Effect.Effect<TariffView, StoreError>
     readonly discountPercent: (partnerId: string) => Effect.Effect<number, StoreError>
     readonly assign: (partnerId: string, plan: Plan) => Effect.Effect<void, StoreError>
+    /** The tiers in force (the cabinet shows the next plan's discount). */
+    readonly config: TariffConfig
   }
 >() {
   static readonly layer = (config: TariffConfig) =>
@@ -33,7 +35,8 @@ export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
             Effect.map(inputs(partnerId), ([assigned, spent]) => tariffView(config, assigned, spent)),
           discountPercent: (partnerId) =>
             Effect.map(inputs(partnerId), ([assigned, spent]) => discountPercentOf(config, assigned, spent)),
-          assign: (partnerId, plan) => plans.setAssignedPlan(partnerId, plan)
+          assign: (partnerId, plan) => plans.setAssignedPlan(partnerId, plan),
+          config
         }
       })
     )

@@ -42,9 +42,13 @@ export const CreateSession = Schema.Struct({
     )
   )
 }).annotations(parse)
-export const SessionView = Schema.Struct({ token: Schema.String, expiresAt: Schema.String }).annotations({
-  identifier: "Session"
-})
+export const SessionView = Schema.Struct({
+  token: Schema.String,
+  expiresAt: Schema.String,
+  signInUrl: Schema.String.annotations({
+    description: "One-time cabinet sign-in link (15 minutes, single use); opens a session of the same lifetime"
+  })
+}).annotations({ identifier: "Session" })
 
 export const AddCredit = Schema.Struct({
   amountFranks: FranksAmount.pipe(Schema.filter((n) => n !== 0 || "must not be zero")),

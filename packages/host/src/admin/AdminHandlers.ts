@@ -3,7 +3,7 @@
  * sandbox clock.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { SandboxBank } from "@frank/adapters"
+import { SandboxBank, signInUrl } from "@frank/adapters"
 import {
   Access,
   constantTimeEqual,
@@ -18,6 +18,7 @@ import { apiError, idOr, orApiError, Unauthorized } from "@frank/core/http"
 import { Effect, Layer, Redacted } from "effect"
 import { settleAndNotify } from "../sandbox/bankNotices.js"
 import { SandboxClock } from "../sandbox/SandboxClock.js"
+import { HostConfig } from "../config/HostConfig.js"
 import { HostApi } from "../server/HostApi.js"
 import { AdminAuth } from "./AdminGroup.js"
 import { makeSandboxPaymentHandler } from "./sandboxPayments.js"
@@ -45,6 +46,7 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
     const ledger = yield* Ledger
     const tariffs = yield* Tariffs
     const sandbox = yield* SandboxClock
+    const { publicBaseUrl } = yield* HostConfig
     // A malformed partner id names no partner: the same 404 as an unknown one.
     const partnerId = (raw: string) =>
       orApiError(idOr(PartnerId, raw, () => new PartnerNotFound({ message: `no partner ${raw}` })))
@@ -76,10 +78,12 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
         }))
       )
       .handle("createSession", ({ path, payload }) =>
-        Effect.map(
-          Effect.flatMap(partnerId(path.id), (id) => orApiError(access.createSession(id, payload.ttlSeconds))),
-          (s) => ({ token: s.token, expiresAt: iso(s.expiresAt) })
-        )
+        Effect.gen(function* () {
+          const id = yield* partnerId(path.id)
+          const s = yield* orApiError(access.createSession(id, payload.ttlSeconds))
+          const link = yield* orApiError(access.createSignIn(id, payload.ttlSeconds))
+          return { token: s.token, expiresAt: iso(s.expiresAt), signInUrl: signInUrl(publicBaseUrl, link.token) }
+        })
       )
       .handle("addCredit", ({ path, payload }) =>
         Effect.gen(function* () {

@@ -87,7 +87,8 @@ export const commands: Readonly<Record<string, CliCommand>> = {
   },
   "sessions create": {
     usage: "frank sessions create --partner <id> [--ttl <seconds>]",
-    summary: "open a partner session; prints {token, expiresAt} (the service_token cookie)",
+    summary:
+      "open a partner session; prints {token, expiresAt, signInUrl} (the service_token cookie and a one-time cabinet link)",
     options: {
       partner: PARTNER,
       ttl: { type: "string", description: "session lifetime in seconds (server default 86400)" }

@@ -18,6 +18,9 @@ const STATUS_TEXT: Record<PaymentStatus, string> = {
   failed: "Ошибка оплаты"
 }
 
+/** Where a finished checkout leads back: a real acquirer uses the merchant's return URL; the sandbox the host's cabinet. */
+const RETURN_PATH = "/cabinet/topups"
+
 const rubles = (n: number) => `${new Intl.NumberFormat("ru-RU").format(n)} ₽`
 
 const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:2rem;color:#1d1d1f}
@@ -62,6 +65,7 @@ ${
 <form method="post" action="${escapeHtml(actionPath("decline"))}"><button type="submit" name="action" value="decline">Отказаться</button></form>`
     : ""
 }
+${open ? "" : `<p><a href="${RETURN_PATH}" data-testid="return">Вернуться в кабинет</a></p>`}
 <dl><dt>Заказ</dt><dd>${escapeHtml(p.orderId)}</dd><dt>Платёж</dt><dd>${escapeHtml(p.id)}</dd></dl>`
   )
 }

@@ -11,6 +11,7 @@ import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
 import { Metrics } from "../metrics/Metrics.js"
 import { CheckoutRoutes } from "../sandbox/CheckoutRoutes.js"
 import { SandboxBankRoutes } from "../sandbox/SandboxBankRoutes.js"
+import { CabinetRoutes } from "./CabinetRoutes.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
 import { PaymentNotificationRoute } from "./PaymentNotificationRoute.js"
@@ -41,6 +42,7 @@ export const httpLayer = (options: {
       const served = HttpApiBuilder.serve((app) => observed(refuse(app))).pipe(
         Layer.provide(HealthRoutes(metrics.render)),
         Layer.provide(CheckoutRoutes),
+        Layer.provide(CabinetRoutes),
         Layer.provide(SandboxBankRoutes),
         Layer.provide(PaymentNotificationRoute)
       )

@@ -1,0 +1,58 @@
+/**
+ * The partner cabinet as one HttpRouter an embedder mounts under its own path: server-rendered
+ * pages backed by the engine's services, behind the session guard (CSRF, session, 60/min limit).
+ * The reference host mounts it at /cabinet; `examples/cabinet-embed` mounts it in a plain Node
+ * server with its own way of minting sessions.
+ */
+import { HttpRouter } from "@effect/platform"
+import { Effect } from "effect"
+import type { CabinetOptions } from "./CabinetOptions.js"
+import { makeGuard } from "./CabinetRequest.js"
+import { assetResponse } from "./assets.js"
+import { invoicesRoutes } from "./pages/InvoicesPage.js"
+import { keysRoutes } from "./pages/KeysPage.js"
+import { overviewRoutes } from "./pages/OverviewPage.js"
+import { pricesRoutes } from "./pages/PricesPage.js"
+import { tasksRoutes } from "./pages/TasksPage.js"
+import { topUpsRoutes } from "./pages/TopUpsPage.js"
+import { transactionsRoutes } from "./pages/TransactionsPage.js"
+import { webhooksRoutes } from "./pages/WebhooksPage.js"
+import type { CabinetRoute } from "./routes.js"
+import { makeSignInRoutes } from "./SignInRoutes.js"
+
+const pageModules = [
+  overviewRoutes,
+  transactionsRoutes,
+  keysRoutes,
+  webhooksRoutes,
+  topUpsRoutes,
+  invoicesRoutes,
+  tasksRoutes,
+  pricesRoutes
+] as const
+
+/** Builds the cabinet's router; needs the engine services its pages use. */
+export const makeCabinetRouter = (options: CabinetOptions) =>
+  Effect.gen(function* () {
+    const base = options.basePath as `/${string}`
+    const guard = (yield* makeGuard)(options)
+    const sign = yield* makeSignInRoutes(options)
+    const pages: ReadonlyArray<CabinetRoute> = (yield* Effect.all(pageModules)).flat()
+    let router = HttpRouter.empty.pipe(
+      HttpRouter.get(`${base}/sign-in`, sign.signIn),
+      HttpRouter.post(`${base}/sign-out`, sign.signOut),
+      HttpRouter.get(`${base}/signed-out`, sign.signedOut),
+      HttpRouter.get(
+        `${base}/assets/:name`,
+        Effect.map(HttpRouter.params, (p) => assetResponse(p.name ?? ""))
+      )
+    )
+    for (const route of pages) {
+      const handler = guard(route.path, route.handler)
+      const path = `${base}${route.path}` as `/${string}`
+      router = route.method === "GET" ? HttpRouter.get(router, path, handler) : HttpRouter.post(router, path, handler)
+    }
+    return router
+  })
+
+export type CabinetRouter = Effect.Effect.Success<ReturnType<typeof makeCabinetRouter>>

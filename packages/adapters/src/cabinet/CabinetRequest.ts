@@ -1,0 +1,122 @@
+/**
+ * What every signed-in cabinet request goes through: the language, the CSRF origin check for
+ * changes, the session cookie (an expired or missing one leads to the signed-out page), and the
+ * spec's 60/min session limit (a 429 page saying when to try again).
+ */
+import { HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
+import { Access, RateLimiter, rateLimitHeaders } from "@frank/core"
+import { isCrossSiteChange, requestHost } from "@frank/core/http"
+import { Effect, Option } from "effect"
+import { type CabinetOptions, SESSION_COOKIE } from "./CabinetOptions.js"
+import { barePage, htmlResponse, type PageFrame } from "./html.js"
+import { isLang, LANG_COOKIE, type Lang, pickLang, stringsFor } from "./i18n.js"
+
+export interface CabinetContext extends PageFrame {
+  readonly partnerId: string
+  readonly query: URLSearchParams
+  readonly method: string
+}
+
+const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  const forwarded = trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
+  return forwarded !== undefined && forwarded.length > 0
+    ? forwarded
+    : Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
+/** The language of this request; `?lang=` (the switch) also sets the cookie on the response. */
+export const requestLang = (request: HttpServerRequest.HttpServerRequest, query: URLSearchParams) => {
+  const asked = query.get("lang")
+  const lang: Lang = isLang(asked) ? asked : pickLang(request.cookies[LANG_COOKIE], request.headers["accept-language"])
+  return { lang, setCookie: isLang(asked) }
+}
+
+/** Sets the language cookie when the switch was used. */
+export const withLangCookie = (res: HttpServerResponse.HttpServerResponse, lang: Lang, set: boolean) =>
+  set
+    ? HttpServerResponse.unsafeSetCookie(res, LANG_COOKIE, lang, { path: "/", maxAge: "365 days", sameSite: "lax" })
+    : res
+
+export const frameOf = (options: CabinetOptions, request: HttpServerRequest.HttpServerRequest) => {
+  const url = new URL(request.url, "http://cabinet.invalid")
+  const { lang, setCookie } = requestLang(request, url.searchParams)
+  const frame: PageFrame = { base: options.basePath, lang, t: stringsFor(lang), path: url.pathname }
+  const finish = (res: HttpServerResponse.HttpServerResponse) => withLangCookie(res, lang, setCookie)
+  return { frame, query: url.searchParams, finish }
+}
+
+export type Handler<R> = (ctx: CabinetContext) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+
+/**
+ * Wraps a page or action handler of route `route` (the template, for the per-IP counter) with
+ * the cabinet's rules.
+ */
+export const makeGuard = Effect.gen(function* () {
+  const access = yield* Access
+  const limiter = yield* RateLimiter
+  return (options: CabinetOptions) =>
+    <R>(route: string, handler: Handler<R>) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const { frame, query, finish } = frameOf(options, request)
+        const t = frame.t
+        const crossSite = isCrossSiteChange(
+          {
+            method: request.method,
+            origin: request.headers.origin,
+            referer: request.headers.referer,
+            host: requestHost(request, options.trustProxy)
+          },
+          options.trustedOrigins
+        )
+        if (crossSite)
+          return htmlResponse(barePage(frame, t.errors.title, `<p role="alert">${t.errors.crossSite}</p>`), 403)
+        const token = request.cookies[SESSION_COOKIE] ?? ""
+        const session = yield* Effect.either(access.authenticateSession(token))
+        if (session._tag === "Left") {
+          if (session.left._tag === "StoreError") return yield* Effect.die(session.left)
+          const reason = session.left._tag === "SessionExpired" ? "expired" : "required"
+          return finish(redirect(`${options.basePath}/signed-out?reason=${reason}`))
+        }
+        const partnerId = session.right.partnerId
+        const decision = yield* Effect.orDie(
+          limiter.check({
+            method: request.method,
+            route: `${options.basePath}${route}`,
+            ip: clientIp(request, options.trustProxy),
+            sessionPartnerId: partnerId,
+            partnerId
+          })
+        )
+        const limitHeaders = rateLimitHeaders(decision)
+        if (!decision.allowed) {
+          const seconds = Number(limitHeaders["retry-after"] ?? "60")
+          const body = barePage(
+            frame,
+            t.errors.title,
+            `<p role="alert" data-testid="rate-limited">${t.errors.rateLimited(seconds)}</p>`
+          )
+          return htmlResponse(body, 429, limitHeaders)
+        }
+        const res = yield* handler({ ...frame, partnerId, query, method: request.method })
+        return finish(HttpServerResponse.setHeaders(res, limitHeaders))
+      })
+})
+
+export const redirect = (location: string) =>
+  HttpServerResponse.empty({
+    status: 303,
+    headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" }
+  })
+
+/** The urlencoded form body of a POST (empty on a malformed body: every field then fails validation). */
+export const formBody = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+  return {
+    get: (name: string) => Option.getOrUndefined(UrlParams.getFirst(params, name)),
+    getAll: (name: string) => UrlParams.getAll(params, name)
+  }
+})
+
+export type FormBody = Effect.Effect.Success<typeof formBody>

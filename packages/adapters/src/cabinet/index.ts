@@ -1,0 +1,2 @@
+export * from "./Cabinet.js"
+export * from "./CabinetOptions.js"

@@ -1,0 +1,146 @@
+/**
+ * API keys: the list, issuing (the raw key shown once), renaming / narrowing, revoking with a
+ * reason, and the quota of 20 active keys. Backed by the same Access service as the partner API.
+ */
+import { HttpRouter } from "@effect/platform"
+import { Access, ApiKeyNotFound, KeyId, type KeyView } from "@frank/core"
+import { idOr, PartnerApi, routeTable, scopeReference } from "@frank/core/http"
+import { Effect } from "effect"
+import type { CabinetContext } from "../CabinetRequest.js"
+import { formBody, redirect } from "../CabinetRequest.js"
+import { esc, formatDate, htmlResponse, type Notice, page, secretBox } from "../html.js"
+import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
+
+const MAX_ACTIVE = 20
+const reference = scopeReference(routeTable(PartnerApi))
+
+const status = (ctx: CabinetContext, k: KeyView) =>
+  k.revokedAt !== null ? ctx.t.keys.revoked : k.active ? ctx.t.keys.active : ctx.t.keys.expired
+
+const keyRow = (ctx: CabinetContext, k: KeyView) => {
+  const t = ctx.t.keys
+  const scopes = k.access === "full" ? t.full : (k.scopes ?? []).join(", ")
+  const actions =
+    k.revokedAt !== null
+      ? ""
+      : `<details><summary>${esc(t.change)}</summary>
+<form method="post" action="${ctx.base}/keys/${esc(k.id)}" class="stack">
+<label>${esc(t.label)} <input name="label" maxlength="120" value="${esc(k.label)}"></label>
+${k.access === "restricted" ? `<fieldset><legend>${esc(t.scopes)}</legend>${(k.scopes ?? []).map((s) => `<label><input type="checkbox" name="scope" value="${s}" checked> ${s}</label>`).join(" ")}</fieldset>` : ""}
+<button type="submit">${esc(ctx.t.save)}</button></form>
+<form method="post" action="${ctx.base}/keys/${esc(k.id)}/revoke" class="stack">
+<label>${esc(t.reason)} <input name="reason" maxlength="200"></label>
+<button type="submit" class="danger">${esc(t.revoke)}</button></form></details>`
+  return `<tr data-testid="key-row" data-prefix="${esc(k.prefix)}"><td><code>${esc(k.prefix)}</code></td><td>${esc(k.label ?? ctx.t.none)}</td>
+<td>${esc(scopes)}</td><td>${esc(k.lastUsedAt === null ? t.never : formatDate(ctx.t, k.lastUsedAt))}</td>
+<td>${esc(k.expiresAt === null ? t.never : formatDate(ctx.t, k.expiresAt))}</td><td data-testid="key-status">${esc(status(ctx, k))}</td>
+<td>${esc(k.revokeReason ?? "")}</td><td>${actions}</td></tr>`
+}
+
+const issueForm = (ctx: CabinetContext) => {
+  const t = ctx.t.keys
+  const scopeBoxes = reference.scopes
+    .map(
+      (s) => `<li><label><input type="checkbox" name="scope" value="${s.scope}"> <strong>${s.scope}</strong></label>
+ — ${esc(t.scopeHelp[s.scope] ?? s.description)}<details><summary>${esc(t.operations)}</summary><ul class="ops">${s.operations.map((o) => `<li><code>${o.method} ${esc(o.path)}</code></li>`).join("")}</ul></details></li>`
+    )
+    .join("")
+  return `<section aria-labelledby="issue-title"><h2 id="issue-title">${esc(t.issueTitle)}</h2>
+<form method="post" action="${ctx.base}/keys" class="stack">
+<label>${esc(t.label)} <input name="label" maxlength="120"></label>
+<label>${esc(t.expiresInDays)} <input name="expiresInDays" type="number" min="1" max="365" inputmode="numeric"></label>
+<fieldset><legend>${esc(t.scopes)}</legend><p>${esc(t.scopesHint)}</p><ul class="scopes">${scopeBoxes}</ul>
+<p>${esc(t.fullOnly)}${reference.fullKeyOnly.map((o) => `<code>${o.method} ${esc(o.path)}</code>`).join(", ")}</p></fieldset>
+<button type="submit">${esc(t.issue)}</button></form></section>`
+}
+
+const render = (ctx: CabinetContext, keys: ReadonlyArray<KeyView>, notice?: Notice, extra = "") => {
+  const t = ctx.t.keys
+  const active = keys.filter((k) => k.active).length
+  const table = `<div class="scroll"><table><caption>${esc(t.quota(active))}</caption>
+<thead><tr><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.label)}</th><th scope="col">${esc(t.scopes)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.expires)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.revokeReason)}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
+<tbody>${keys.map((k) => keyRow(ctx, k)).join("")}</tbody></table></div>`
+  return page(ctx, "keys", t.title, `${extra}${table}${active < MAX_ACTIVE ? issueForm(ctx) : ""}`, notice)
+}
+
+/** Form → issue command; problems a browser could let through are reported, not guessed. */
+const readIssue = (ctx: CabinetContext, form: Effect.Effect.Success<typeof formBody>) => {
+  const label = (form.get("label") ?? "").trim()
+  const days = (form.get("expiresInDays") ?? "").trim()
+  const problems: string[] = []
+  if (label.length > 120) problems.push(ctx.t.keys.labelTooLong)
+  if (days.length > 0 && !/^\d{1,3}$/.test(days)) problems.push(ctx.t.keys.daysInvalid)
+  const scopes = form.getAll("scope").filter((s) => s.length > 0)
+  return {
+    problems,
+    cmd: {
+      label: label.length === 0 ? undefined : label,
+      expiresInDays: days.length === 0 ? undefined : Number(days),
+      scopes: scopes.length === 0 ? undefined : scopes
+    }
+  }
+}
+
+export const keysRoutes = Effect.gen(function* () {
+  const access = yield* Access
+  const list = (ctx: CabinetContext) => Effect.orDie(access.listKeys(ctx.partnerId, {}))
+  const show = (ctx: CabinetContext, status: number, notice?: Notice, extra?: string) =>
+    Effect.map(list(ctx), (keys) => htmlResponse(render(ctx, keys, notice, extra), status))
+  const failed = (ctx: CabinetContext) => (e: { code?: string; message: string; status?: number }) =>
+    show(ctx, e.status === 404 ? 404 : 400, { kind: "error", text: errorText(ctx.t, e) })
+  // A malformed id names no key: the same answer as a missing one.
+  const keyId = Effect.flatMap(HttpRouter.params, (p) =>
+    idOr(KeyId, p.id ?? "", () => new ApiKeyNotFound({ message: "no such key" }))
+  )
+
+  const routes: ReadonlyArray<CabinetRoute> = [
+    get("/keys", (ctx) =>
+      show(ctx, 200, doneNotice(ctx, { changed: ctx.t.keys.changed, revoked: ctx.t.keys.revokedDone }))
+    ),
+    post("/keys", (ctx) =>
+      Effect.gen(function* () {
+        const { problems, cmd } = readIssue(ctx, yield* formBody)
+        if (problems.length > 0) return yield* show(ctx, 400, { kind: "error", text: problems })
+        return yield* orDieOnStore(access.issueKey(ctx.partnerId, cmd)).pipe(
+          Effect.flatMap((issued) =>
+            show(
+              ctx,
+              201,
+              { kind: "ok", text: ctx.t.keys.issued },
+              secretBox(ctx.t, "new-key", ctx.t.keys.issuedTitle, issued.raw, ctx.t.keys.issuedNote)
+            )
+          ),
+          Effect.catchAll(failed(ctx))
+        )
+      })
+    ),
+    post("/keys/:id", (ctx) =>
+      Effect.gen(function* () {
+        const form = yield* formBody
+        const label = (form.get("label") ?? "").trim()
+        if (label.length > 120) return yield* show(ctx, 400, { kind: "error", text: ctx.t.keys.labelTooLong })
+        const keys = yield* list(ctx)
+        const scopes = form.getAll("scope")
+        return yield* orDieOnStore(
+          Effect.flatMap(keyId, (id) =>
+            access.changeKey(ctx.partnerId, id, {
+              label: label.length === 0 ? undefined : label,
+              // Full keys show no scope boxes: their form leaves scopes untouched.
+              scopes: keys.find((k) => k.id === id)?.access === "restricted" ? scopes : undefined
+            })
+          )
+        ).pipe(Effect.as(redirect(`${ctx.base}/keys?done=changed`)), Effect.catchAll(failed(ctx)))
+      })
+    ),
+    post("/keys/:id/revoke", (ctx) =>
+      Effect.gen(function* () {
+        const reason = ((yield* formBody).get("reason") ?? "").trim().slice(0, 200)
+        return yield* orDieOnStore(Effect.flatMap(keyId, (id) => access.revokeKey(ctx.partnerId, id, reason))).pipe(
+          Effect.as(redirect(`${ctx.base}/keys?done=revoked`)),
+          Effect.catchAll(failed(ctx))
+        )
+      })
+    )
+  ]
+  return routes
+})

@@ -1,0 +1,102 @@
+/**
+ * Transactions: the ledger rows with filters (type, dates), pages, and the CSV download of the
+ * same filter (the partner API's export: at most 10,000 rows, a `# truncated` line past that).
+ */
+import { HttpServerResponse } from "@effect/platform"
+import {
+  CSV_EXPORT_MAX_ROWS,
+  csvExportStream,
+  type EntryFilter,
+  type LedgerEntry,
+  Ledger,
+  minorToFranks,
+  parseIsoBound,
+  TransactionType
+} from "@frank/core"
+import { Effect, Stream } from "effect"
+import type { CabinetContext } from "../CabinetRequest.js"
+import { esc, formatDate, formatNumber, htmlResponse, page } from "../html.js"
+import { type CabinetRoute, get } from "../routes.js"
+
+const PAGE_SIZE = 20
+
+/** The filter of the query; a bad date is ignored (the date inputs only send valid ones). */
+const filterOf = (q: URLSearchParams): EntryFilter => {
+  const type = TransactionType.literals.find((t) => t === q.get("type"))
+  const from = q.get("dateFrom")
+  const to = q.get("dateTo")
+  return {
+    type,
+    fromMs: from === null || from === "" ? undefined : parseIsoBound(from, "from"),
+    untilMs: to === null || to === "" ? undefined : parseIsoBound(to, "to")
+  }
+}
+
+const filterQuery = (q: URLSearchParams) =>
+  ["type", "dateFrom", "dateTo"]
+    .map((k) => [k, q.get(k) ?? ""] as const)
+    .filter(([, v]) => v !== "")
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join("&amp;")
+
+const filters = (ctx: CabinetContext) => {
+  const t = ctx.t.transactions
+  const q = ctx.query
+  const types = TransactionType.literals
+    .map((ty) => `<option value="${ty}"${q.get("type") === ty ? " selected" : ""}>${esc(t.types[ty] ?? ty)}</option>`)
+    .join("")
+  return `<form method="get" action="${ctx.base}/transactions" class="inline">
+<label>${esc(t.type)} <select name="type"><option value="">${esc(t.allTypes)}</option>${types}</select></label>
+<label>${esc(t.dateFrom)} <input type="date" name="dateFrom" value="${esc(q.get("dateFrom"))}"></label>
+<label>${esc(t.dateTo)} <input type="date" name="dateTo" value="${esc(q.get("dateTo"))}"></label>
+<button type="submit">${esc(ctx.t.filter)}</button>
+<a class="button" href="${ctx.base}/transactions.csv?${filterQuery(q)}" download data-testid="csv">${esc(t.csv)}</a></form>`
+}
+
+const row = (ctx: CabinetContext, e: LedgerEntry) => {
+  const t = ctx.t.transactions
+  return `<tr data-testid="transaction-row"><td>${esc(formatDate(ctx.t, e.occurredAt))}</td><td>${esc(t.types[e.type] ?? e.type)}</td>
+<td>${esc(e.kind)}</td><td class="num">${esc(ctx.t.franks(formatNumber(ctx.t, minorToFranks(e.amountMinor))))}</td><td>${esc(e.description || e.label)}</td></tr>`
+}
+
+const pager = (ctx: CabinetContext, pageNo: number, pages: number) => {
+  const link = (n: number, text: string, rel: string) =>
+    `<a href="${ctx.base}/transactions?${filterQuery(ctx.query)}${filterQuery(ctx.query) === "" ? "" : "&amp;"}page=${n}" rel="${rel}">${esc(text)}</a>`
+  return `<nav aria-label="${esc(ctx.t.pageOf(pageNo, pages))}" class="inline"><p>${pageNo > 1 ? link(pageNo - 1, ctx.t.previous, "prev") : ""}
+ <span data-testid="page-of">${esc(ctx.t.pageOf(pageNo, pages))}</span> ${pageNo < pages ? link(pageNo + 1, ctx.t.next, "next") : ""}</p></nav>`
+}
+
+export const transactionsRoutes = Effect.gen(function* () {
+  const ledger = yield* Ledger
+
+  const list = (ctx: CabinetContext) =>
+    Effect.gen(function* () {
+      const t = ctx.t.transactions
+      const pageNo = Math.max(1, Math.floor(Number(ctx.query.get("page") ?? "1")) || 1)
+      const result = yield* Effect.orDie(
+        ledger.listEntries(ctx.partnerId, filterOf(ctx.query), (pageNo - 1) * PAGE_SIZE, PAGE_SIZE)
+      )
+      const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE))
+      const table = `<div class="scroll"><table><thead><tr><th scope="col">${esc(t.date)}</th><th scope="col">${esc(t.type)}</th><th scope="col">${esc(t.kind)}</th><th scope="col" class="num">${esc(t.amount)}</th><th scope="col">${esc(t.description)}</th></tr></thead>
+<tbody>${result.items.map((e) => row(ctx, e)).join("")}</tbody></table></div>${result.items.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}`
+      return htmlResponse(
+        page(ctx, "transactions", t.title, `<section>${filters(ctx)}${table}${pager(ctx, pageNo, pages)}</section>`)
+      )
+    })
+
+  const csv = (ctx: CabinetContext) =>
+    Effect.sync(() => {
+      const filter = filterOf(ctx.query)
+      const body = csvExportStream(
+        ledger.streamEntries(ctx.partnerId, filter, CSV_EXPORT_MAX_ROWS),
+        ledger.countEntries(ctx.partnerId, filter)
+      )
+      return HttpServerResponse.stream(Stream.encodeText(Stream.orDie(body)), {
+        contentType: "text/csv; charset=utf-8",
+        headers: { "content-disposition": 'attachment; filename="transactions.csv"', "cache-control": "no-store" }
+      })
+    })
+
+  const routes: ReadonlyArray<CabinetRoute> = [get("/transactions", list), get("/transactions.csv", csv)]
+  return routes
+})

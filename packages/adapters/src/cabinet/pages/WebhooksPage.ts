@@ -1,0 +1,168 @@
+/**
+ * Webhooks: endpoints (create with the secret shown once, pause / resume, rotate with the overlap
+ * explained, test, delete) and the delivery log (status filter, attempts, response codes, last
+ * error, next attempt, replay with the spec's replay errors in words).
+ */
+import { HttpRouter } from "@effect/platform"
+import {
+  allEventTypes,
+  DeliveryId,
+  DeliveryNotFound,
+  DeliveryStatus,
+  type DeliveryRecord,
+  EndpointId,
+  EndpointNotFound,
+  encodeCursor,
+  type WebhookEndpoint,
+  Webhooks
+} from "@frank/core"
+import { idOr } from "@frank/core/http"
+import { Clock, Effect } from "effect"
+import type { CabinetContext } from "../CabinetRequest.js"
+import { formBody, redirect } from "../CabinetRequest.js"
+import { esc, formatDate, htmlResponse, type Notice, page, secretBox } from "../html.js"
+import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
+
+const endpointRow = (ctx: CabinetContext, e: WebhookEndpoint) => {
+  const t = ctx.t.webhooks
+  const act = (path: string, label: string, cls = "") =>
+    `<form method="post" action="${ctx.base}/webhooks/${esc(e.id)}/${path}"><button type="submit"${cls === "" ? "" : ` class="${cls}"`}>${esc(label)}</button></form>`
+  return `<tr data-testid="endpoint-row" data-url="${esc(e.url)}"><td class="wrap">${esc(e.url)}</td>
+<td>${esc(e.eventTypes === null ? t.allEvents : e.eventTypes.join(", "))}</td>
+<td data-testid="endpoint-state">${esc(e.active ? t.active : t.paused)}</td>
+<td class="actions">${act(e.active ? "pause" : "resume", e.active ? t.pause : t.resume)}${act("rotate", t.rotate)}${act("test", t.test)}${act("delete", t.delete, "danger")}</td></tr>`
+}
+
+const deliveryRow = (ctx: CabinetContext, d: DeliveryRecord) => {
+  const t = ctx.t.webhooks
+  const replayable = d.status === "delivered" || d.status === "uncertain" || d.status === "dead_lettered"
+  return `<tr data-testid="delivery-row" data-status="${d.status}"><td>${esc(d.eventType)}<br><small><code>${esc(d.eventId)}</code></small></td>
+<td>${esc(d.status)}</td><td>${d.attempts}</td><td>${esc(d.responseCodes.map((c) => c ?? "—").join(", "))}</td>
+<td class="wrap">${esc(d.lastError ?? "")}</td><td>${esc(d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : "")}</td>
+<td>${esc(formatDate(ctx.t, d.createdAt))}</td>
+<td>${replayable ? `<form method="post" action="${ctx.base}/webhooks/deliveries/${esc(d.id)}/replay"><button type="submit">${esc(t.replay)}</button></form>` : ""}</td></tr>`
+}
+
+const createForm = (ctx: CabinetContext) => {
+  const t = ctx.t.webhooks
+  return `<section aria-labelledby="create-title"><h2 id="create-title">${esc(t.createTitle)}</h2>
+<form method="post" action="${ctx.base}/webhooks" class="stack">
+<label>${esc(t.url)} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
+<fieldset><legend>${esc(t.events)}</legend><p><small>${esc(t.eventsHint)}</small></p>
+${allEventTypes.map((e) => `<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`).join("")}</fieldset>
+<button type="submit">${esc(t.create)}</button></form></section>`
+}
+
+const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<DeliveryRecord>, next: string | null) => {
+  const t = ctx.t.webhooks
+  const status = ctx.query.get("status") ?? ""
+  const options = [`<option value="">${esc(t.allStatuses)}</option>`]
+    .concat(DeliveryStatus.literals.map((s) => `<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`))
+    .join("")
+  const more =
+    next === null
+      ? ""
+      : `<p><a href="${ctx.base}/webhooks?status=${esc(status)}&amp;cursor=${encodeURIComponent(next)}">${esc(t.more)}</a></p>`
+  return `<section aria-labelledby="log-title"><h2 id="log-title">${esc(t.deliveries)}</h2>
+<form method="get" action="${ctx.base}/webhooks" class="inline"><label>${esc(t.status)} <select name="status">${options}</select></label> <button type="submit">${esc(ctx.t.filter)}</button></form>
+<div class="scroll"><table><thead><tr><th scope="col">${esc(t.event)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.attempts)}</th><th scope="col">${esc(t.codes)}</th><th scope="col">${esc(t.lastError)}</th><th scope="col">${esc(t.nextAttempt)}</th><th scope="col">${esc(t.created)}</th><th scope="col"><span class="sr-only">${esc(t.replay)}</span></th></tr></thead>
+<tbody>${deliveries.map((d) => deliveryRow(ctx, d)).join("")}</tbody></table></div>${deliveries.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}${more}</section>`
+}
+
+export const webhooksRoutes = Effect.gen(function* () {
+  const webhooks = yield* Webhooks
+  // A malformed id names nothing: the same answer as a missing one.
+  const endpointId = Effect.flatMap(HttpRouter.params, (p) =>
+    idOr(EndpointId, p.id ?? "", () => new EndpointNotFound({ message: "no such endpoint" }))
+  )
+  const deliveryId = Effect.flatMap(HttpRouter.params, (p) =>
+    idOr(DeliveryId, p.id ?? "", () => new DeliveryNotFound({ message: "no such delivery" }))
+  )
+
+  const show = (ctx: CabinetContext, status: number, notice?: Notice, extra = "") =>
+    Effect.gen(function* () {
+      const t = ctx.t.webhooks
+      const endpoints = yield* Effect.orDie(webhooks.listEndpoints(ctx.partnerId))
+      const filter = DeliveryStatus.literals.find((s) => s === ctx.query.get("status"))
+      const log = yield* webhooks
+        .listDeliveries(ctx.partnerId, { status: filter }, 20, ctx.query.get("cursor") ?? undefined)
+        .pipe(
+          Effect.catchTag("DeliveryCursorInvalid", () =>
+            webhooks.listDeliveries(ctx.partnerId, { status: filter }, 20, undefined)
+          ),
+          Effect.orDie
+        )
+      const table = `<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${esc(t.endpoints)}</h2>
+<div class="scroll"><table><thead><tr><th scope="col">${esc(t.url)}</th><th scope="col">${esc(t.events)}</th><th scope="col">${esc(t.state)}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
+<tbody>${endpoints.map((e) => endpointRow(ctx, e)).join("")}</tbody></table></div>${endpoints.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}</section>`
+      const next = log.next === null ? null : encodeCursor(log.next)
+      const body = `${extra}${table}${endpoints.length < 10 ? createForm(ctx) : ""}${deliveryLog(ctx, log.deliveries, next)}`
+      return htmlResponse(page(ctx, "webhooks", t.title, body, notice), status)
+    })
+  const failed =
+    (ctx: CabinetContext) =>
+    (e: { code?: string; message: string; status?: number; messages?: ReadonlyArray<string> }) =>
+      show(ctx, e.status === 404 ? 404 : e.status === 409 ? 409 : 400, { kind: "error", text: errorText(ctx.t, e) })
+  /** An endpoint action, then back to the page with its notice. */
+  const action = <E extends { code?: string; message: string; _tag: string }>(
+    path: string,
+    run: (partnerId: string, id: EndpointId) => Effect.Effect<unknown, E>,
+    done: string
+  ) =>
+    post(path, (ctx) =>
+      orDieOnStore(Effect.flatMap(endpointId, (id) => run(ctx.partnerId, id))).pipe(
+        Effect.as(redirect(`${ctx.base}/webhooks?done=${done}`)),
+        Effect.catchAll((e) => failed(ctx)(e as never))
+      )
+    )
+
+  const routes: ReadonlyArray<CabinetRoute> = [
+    get("/webhooks", (ctx) => show(ctx, 200, doneNotice(ctx, ctx.t.webhooks.done))),
+    post("/webhooks", (ctx) =>
+      Effect.gen(function* () {
+        const form = yield* formBody
+        const types = form.getAll("eventType")
+        const created = yield* orDieOnStore(
+          webhooks.createEndpoint(ctx.partnerId, {
+            url: (form.get("url") ?? "").trim(),
+            eventTypes: types.length === 0 ? undefined : types
+          })
+        ).pipe(Effect.either)
+        if (created._tag === "Left") return yield* failed(ctx)(created.left)
+        const t = ctx.t.webhooks
+        const box = secretBox(ctx.t, "endpoint-secret", t.secretTitle, created.right.secret, t.secretNote)
+        return yield* show(ctx, 201, { kind: "ok", text: t.done.created ?? "" }, box)
+      })
+    ),
+    action("/webhooks/:id/pause", (p, id) => webhooks.updateEndpoint(p, id, { active: false }), "paused"),
+    action("/webhooks/:id/resume", (p, id) => webhooks.updateEndpoint(p, id, { active: true }), "resumed"),
+    action("/webhooks/:id/test", (p, id) => webhooks.sendTest(p, id), "tested"),
+    action("/webhooks/:id/delete", (p, id) => webhooks.deleteEndpoint(p, id), "deleted"),
+    post("/webhooks/:id/rotate", (ctx) =>
+      Effect.gen(function* () {
+        const rotated = yield* orDieOnStore(
+          Effect.flatMap(endpointId, (id) => webhooks.rotateSecret(ctx.partnerId, id))
+        ).pipe(Effect.either)
+        if (rotated._tag === "Left") return yield* failed(ctx)(rotated.left)
+        const t = ctx.t.webhooks
+        const now = yield* Clock.currentTimeMillis
+        const until = formatDate(ctx.t, rotated.right.previousSecretValidUntil ?? now)
+        const box = secretBox(
+          ctx.t,
+          "endpoint-secret",
+          t.secretTitle,
+          rotated.right.secret,
+          `${t.secretNote} ${t.rotateNote(until)}`
+        )
+        return yield* show(ctx, 200, { kind: "ok", text: t.done.rotated ?? "" }, box)
+      })
+    ),
+    post("/webhooks/deliveries/:id/replay", (ctx) =>
+      orDieOnStore(Effect.flatMap(deliveryId, (id) => webhooks.replay(ctx.partnerId, id))).pipe(
+        Effect.as(redirect(`${ctx.base}/webhooks?done=replayed`)),
+        Effect.catchAll(failed(ctx))
+      )
+    )
+  ]
+  return routes
+})

@@ -1,0 +1,66 @@
+/**
+ * The company-profile form of the invoices page: per-field validation messages, and the revision
+ * conflict shown as the fields where the stored profile differs from what the user entered (the
+ * form keeps the user's values with the new revision, so saving again is a deliberate retry).
+ */
+import type { CompanyProfile } from "@frank/core"
+import type { CabinetContext } from "../CabinetRequest.js"
+import { esc } from "../html.js"
+
+export const PROFILE_FIELDS = [
+  "companyName",
+  "inn",
+  "kpp",
+  "ogrn",
+  "legalAddress",
+  "postalAddress",
+  "email",
+  "phone"
+] as const
+export type ProfileField = (typeof PROFILE_FIELDS)[number]
+export type ProfileValues = Partial<Record<ProfileField, string>>
+
+export const valuesOf = (p: CompanyProfile | undefined): ProfileValues =>
+  Object.fromEntries(PROFILE_FIELDS.map((f) => [f, p?.[f] ?? ""])) as ProfileValues
+
+/** Engine messages are `field: problem`; each goes under its field, the rest above the form. */
+export const messagesByField = (messages: ReadonlyArray<string>) => {
+  const byField: Partial<Record<ProfileField, string[]>> = {}
+  const general: string[] = []
+  for (const m of messages) {
+    const [field, ...rest] = m.split(": ")
+    const known = PROFILE_FIELDS.find((f) => f === field)
+    if (known === undefined || rest.length === 0) general.push(m)
+    else byField[known] = [...(byField[known] ?? []), rest.join(": ")]
+  }
+  return { byField, general }
+}
+
+/** Fields whose stored value differs from what the user entered, after normalising whitespace. */
+export const changedFields = (stored: ProfileValues, entered: ProfileValues): ReadonlyArray<ProfileField> => {
+  const norm = (s: string | undefined) => (s ?? "").trim().replace(/\s+/g, " ")
+  return PROFILE_FIELDS.filter((f) => norm(stored[f]) !== norm(entered[f]))
+}
+
+export const profileForm = (
+  ctx: CabinetContext,
+  values: ProfileValues,
+  revision: number,
+  errors: Partial<Record<ProfileField, ReadonlyArray<string>>> = {}
+) => {
+  const t = ctx.t.invoices
+  const field = (f: ProfileField) => {
+    const problems = errors[f] ?? []
+    const described = problems.length === 0 ? "" : ` aria-invalid="true" aria-describedby="err-${f}"`
+    const type = f === "email" ? "email" : f === "phone" ? "tel" : "text"
+    return `<label>${esc(t.fields[f] ?? f)} <input name="${f}" type="${type}" value="${esc(values[f])}"${described}></label>${
+      problems.length === 0
+        ? ""
+        : `<p class="field-error" id="err-${f}" data-testid="error-${f}">${problems.map(esc).join("; ")}</p>`
+    }`
+  }
+  return `<form method="post" action="${ctx.base}/invoices/profile" class="stack">
+<input type="hidden" name="expectedProfileRevision" value="${revision}">
+${PROFILE_FIELDS.map(field).join("\n")}
+<button type="submit">${esc(t.saveProfile)}</button></form>`
+}

@@ -1,0 +1,69 @@
+/**
+ * The embedding example: the cabinet mounted under /billing/portal of a plain Node server, with
+ * sessions minted by the server's own sign-in, over real HTTP. Links, forms, the CSRF rule and the
+ * signed-out redirect all carry the embedder's prefix.
+ */
+import { createServer } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Access } from "@frank/core"
+import { Effect } from "effect"
+import { PORTAL, startExample } from "../examples/cabinet-embed/server.js"
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => done(port))
+    })
+  })
+
+describe("cabinet embedded in a plain Node server", () => {
+  let example: Awaited<ReturnType<typeof startExample>>
+  let cookie = ""
+
+  beforeAll(async () => {
+    example = await startExample(await freePort())
+    const partner = await example.runtime.runPromise(Effect.flatMap(Access, (a) => a.createPartner("Embedded LLC")))
+    const login = await fetch(`${example.baseUrl}/login?partner=${partner.id}`, { redirect: "manual" })
+    expect(login.status).toBe(303)
+    expect(login.headers.get("location")).toBe(`${PORTAL}/`)
+    cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+    expect(cookie).toMatch(/^service_token=/)
+  })
+
+  afterAll(async () => {
+    await example?.stop()
+  })
+
+  it("serves the host application and the cabinet side by side, every link under the prefix", async () => {
+    expect(await (await fetch(`${example.baseUrl}/`)).text()).toBe("your existing application\n")
+    const overview = await fetch(`${example.baseUrl}${PORTAL}/`, { headers: { cookie, "accept-language": "en" } })
+    expect(overview.status).toBe(200)
+    expect(overview.headers.get("content-security-policy")).toContain("script-src 'self'")
+    const html = await overview.text()
+    expect(html).toContain("<h1>Overview</h1>")
+    expect(html).toContain(`href="${PORTAL}/keys"`)
+    expect(html).toContain(`action="${PORTAL}/sign-out"`)
+    expect((await fetch(`${example.baseUrl}${PORTAL}/assets/cabinet.js`)).status).toBe(200)
+  })
+
+  it("issues a key from the embedded cabinet; a foreign origin is refused; no session leads to signed-out", async () => {
+    const form = { "content-type": "application/x-www-form-urlencoded", cookie }
+    const issued = await fetch(`${example.baseUrl}${PORTAL}/keys`, {
+      method: "POST",
+      headers: { ...form, origin: example.baseUrl },
+      body: "label=embedded"
+    })
+    expect(issued.status).toBe(201)
+    expect(await issued.text()).toMatch(/svc_live_[0-9a-f]{64}/)
+    const forged = await fetch(`${example.baseUrl}${PORTAL}/keys`, {
+      method: "POST",
+      headers: { ...form, origin: "https://evil.example" },
+      body: "label=forged"
+    })
+    expect(forged.status).toBe(403)
+    const anonymous = await fetch(`${example.baseUrl}${PORTAL}/keys`, { redirect: "manual" })
+    expect(anonymous.status).toBe(303)
+    expect(anonymous.headers.get("location")).toBe(`${PORTAL}/signed-out?reason=required`)
+  })
+})

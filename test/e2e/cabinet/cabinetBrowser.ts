@@ -1,0 +1,78 @@
+/**
+ * Helpers of the cabinet's browser suites: a partner signed in through the admin API's one-time
+ * link, the accessibility check (axe: no serious or critical violation) and the screenshots of a
+ * page at 1280×800 and 375×812, written to the git-ignored test-results/cabinet-screenshots.
+ */
+import { mkdirSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import AxeBuilder from "@axe-core/playwright"
+import { expect } from "@effect/vitest"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { adminHeaders } from "../hostClient.js"
+import { call, type RunningHost } from "../spawnHost.js"
+
+export const SCREENSHOTS = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "..",
+  "test-results",
+  "cabinet-screenshots"
+)
+
+export const newPartnerId = async (host: RunningHost, name: string): Promise<string> => {
+  const p = await call(host, "POST", "/admin/v1/partners", { headers: adminHeaders(host), body: { name } })
+  expect(p.status, p.text).toBe(201)
+  return p.json.id as string
+}
+
+export const signInUrl = async (host: RunningHost, partnerId: string, ttlSeconds?: number): Promise<string> => {
+  const s = await call(host, "POST", `/admin/v1/partners/${partnerId}/sessions`, {
+    headers: adminHeaders(host),
+    body: ttlSeconds === undefined ? {} : { ttlSeconds }
+  })
+  expect(s.status, s.text).toBe(201)
+  expect(s.json.signInUrl).toMatch(/\/cabinet\/sign-in\?token=/)
+  return s.json.signInUrl as string
+}
+
+/** A browser context signed in as a new partner; the page is on the overview. */
+export const signedIn = async (
+  browser: Browser,
+  host: RunningHost,
+  name: string,
+  options: { locale?: string; ttlSeconds?: number } = {}
+): Promise<{ context: BrowserContext; page: Page; partnerId: string }> => {
+  const partnerId = await newPartnerId(host, name)
+  const context = await browser.newContext({
+    locale: options.locale ?? "ru-RU",
+    viewport: { width: 1280, height: 800 }
+  })
+  const page = await context.newPage()
+  await page.goto(await signInUrl(host, partnerId, options.ttlSeconds))
+  expect(new URL(page.url()).pathname).toBe("/cabinet/")
+  return { context, page, partnerId }
+}
+
+/** No serious or critical axe violation on the current page. */
+export const expectAccessible = async (page: Page) => {
+  const result = await new AxeBuilder({ page }).analyze()
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`),
+    `axe on ${page.url()}`
+  ).toEqual([])
+}
+
+/** Screenshots of the current page at desktop and phone width; the phone one must not scroll sideways. */
+export const screenshots = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-1280x800.png`), fullPage: true })
+  await page.setViewportSize({ width: 375, height: 812 })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-375x812.png`), fullPage: true })
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(0)
+  await page.setViewportSize({ width: 1280, height: 800 })
+}
