@@ -1,6 +1,11 @@
 import { defineConfig } from "vitest/config"
 
+// Tests run on the TypeScript sources: `@frank/*` exports resolve under this condition to src/.
+const conditions = ["@frank/source", "import", "module", "node", "default"]
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ["@frank/source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 60_000,

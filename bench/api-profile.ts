@@ -91,7 +91,15 @@ try {
       : ["--trace-gc-nvp", "--min-semi-space-size=1", "--max-semi-space-size=1"]
   host = spawn(
     process.execPath,
-    [...gcTrace, ...profiling, "--import", "tsx", ...opCounting, "packages/host/src/main.ts"],
+    [
+      ...gcTrace,
+      ...profiling,
+      "--conditions=@frank/source",
+      "--import",
+      "tsx",
+      ...opCounting,
+      "packages/host/src/main.ts"
+    ],
     {
       cwd: ROOT,
       env: {

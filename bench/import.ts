@@ -59,7 +59,7 @@ const paddedVideo = async (dir: string, size: number) => {
 const startServer = async (file: string) => {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(ROOT, "bench/support/serveMedia.ts"), `video.mp4=${file}`],
+    ["--conditions=@frank/source", "--import", "tsx", join(ROOT, "bench/support/serveMedia.ts"), `video.mp4=${file}`],
     {
       cwd: ROOT,
       stdio: ["pipe", "pipe", "inherit"]

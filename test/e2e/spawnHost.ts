@@ -52,11 +52,15 @@ export const spawnHost = async (env: Record<string, string> = {}, options: Spawn
     ...env
   }
   if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/host/src/main.ts"], {
-    cwd: ROOT,
-    env: childEnv,
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@frank/source", "--import", "tsx", "packages/host/src/main.ts"],
+    {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
   let log = ""
   child.stdout?.on("data", (d) => {
     log += d
