@@ -8,6 +8,7 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ["@frank/source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    exclude: ["test/install/**", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // PGlite instances are heavy; two cores on our machines.
