@@ -109,7 +109,8 @@ const main = () => {
   try {
     for (const r of RUNTIMES) {
       const bin = binaryOf(r)
-      const version = spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout.trim().split("\n")[0] ?? "?"
+      const version =
+        (spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout.trim().split("\n")[0] ?? "?").split(" (")[0] ?? "?"
       const core = attempt(r, bin, project, "engine.mjs")
       const sql = attempt(r, bin, project, "sql.mjs")
       if (!core.ok || (r.sqlRequired && !sql.ok)) failed = true
