@@ -437,5 +437,6 @@ describe("frank bin (tsx)", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
     }
-  })
+    // Two processes start the TypeScript sources and PGlite: over a minute on a loaded 2-core machine.
+  }, 180_000)
 })
