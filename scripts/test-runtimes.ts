@@ -99,11 +99,11 @@ const attempt = (r: Runtime, bin: string, project: string, file: string): Outcom
   return { ok: out.status === 0, seconds, detail: out.status === 0 ? "" : text.split("\n").slice(-8).join("\n") }
 }
 
-const main = () => {
-  buildIfStale()
+const main = async () => {
+  await buildIfStale()
   const tarballs = join(tmpdir(), `frank-runtimes-pack-${process.pid}`)
-  const packed = packAll(tarballs)
-  const project = installTarballs(packed, tarballs)
+  const packed = await packAll(tarballs)
+  const project = await installTarballs(packed, tarballs)
   let failed = false
   const rows: Array<string> = []
   try {
@@ -129,4 +129,4 @@ const main = () => {
   process.exitCode = failed ? 1 : 0
 }
 
-main()
+await main()

@@ -4,31 +4,30 @@
  * program, a strict .ts consumer typechecked against the shipped .d.ts, and the host started by
  * the installed `frank serve`. Run by `npm run test:install` (CI); it builds first when stale.
  */
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { spawnHost } from "../e2e/spawnHost.js"
-import { buildIfStale, installTarballs, type Packed, packAll, ROOT } from "./packInstall.js"
+import { buildIfStale, installTarballs, type Packed, packAll, ROOT, runAsync } from "./packInstall.js"
 
 let packed: ReadonlyArray<Packed> = []
 let tarballs = ""
 let project = ""
 
-beforeAll(() => {
-  buildIfStale()
+beforeAll(async () => {
+  await buildIfStale()
   tarballs = mkdtempSync(join(tmpdir(), "frank-tarballs-"))
-  packed = packAll(tarballs)
-  project = installTarballs(packed, tarballs)
+  packed = await packAll(tarballs)
+  project = await installTarballs(packed, tarballs)
 }, 900_000)
 
 afterAll(() => {
   for (const dir of [tarballs, project]) if (dir !== "") rmSync(dir, { recursive: true, force: true })
 })
 
-const run = (args: ReadonlyArray<string>) =>
-  spawnSync(process.execPath, args, { cwd: project, encoding: "utf8", timeout: 300_000 })
+const run = (args: ReadonlyArray<string>) => runAsync(process.execPath, args, project)
 
 describe("npm pack", () => {
   it("ships compiled JavaScript, declarations and assets, and nothing of the repository's own", () => {
@@ -45,7 +44,9 @@ describe("npm pack", () => {
       )
       expect(strays, p.name).toEqual([])
       expect(
-        paths.filter((f) => /test|fixture|bench|\.frank|tsbuildinfo|\.ts$/.test(f.replace(/\.d\.ts$/, ""))),
+        paths.filter((f) =>
+          /(^|\/)(test|tests|fixtures?|bench)\/|\.test\.|\.frank|tsbuildinfo|\.ts$/.test(f.replace(/\.d\.ts$/, ""))
+        ),
         p.name
       ).toEqual([])
     }
@@ -58,14 +59,14 @@ describe("the installed packages", () => {
     expect(existsSync(join(project, "node_modules/@frank/core/src"))).toBe(false)
   })
 
-  it("run a plain .mjs program with node: ledger, estimate, webhook retries under TestClock", () => {
-    const r = run(["engine.mjs"])
+  it("run a plain .mjs program with node: ledger, estimate, webhook retries under TestClock", async () => {
+    const r = await run(["engine.mjs"])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout.match(/^ok /gm)).toHaveLength(4)
   })
 
-  it("run the SQL ledger store on PGlite", () => {
-    const r = run(["sql.mjs"])
+  it("run the SQL ledger store on PGlite", async () => {
+    const r = await run(["sql.mjs"])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain("ok   the SQL ledger store on PGlite")
   })
@@ -73,7 +74,7 @@ describe("the installed packages", () => {
   it.each([
     ["node16", "node16"],
     ["bundler", "esnext"]
-  ])("typecheck a strict .ts consumer with moduleResolution %s", (moduleResolution, module) => {
+  ])("typecheck a strict .ts consumer with moduleResolution %s", async (moduleResolution, module) => {
     const config = `tsconfig.${moduleResolution}.json`
     const compilerOptions = {
       strict: true,
@@ -90,7 +91,7 @@ describe("the installed packages", () => {
       skipLibCheck: false
     }
     writeFileSync(join(project, config), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }))
-    const r = run([join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config])
+    const r = await run([join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config])
     const errors = r.stdout.split("\n").filter((l) => /error TS\d+/.test(l))
     const ours = errors.filter((l) => l.startsWith("consumer.ts") || l.startsWith("node_modules/@frank/"))
     expect(ours).toEqual([])
