@@ -4,7 +4,7 @@
  * with SIGTERM (which writes the profile) and prints the top self-time functions of the samples
  * taken under load, plus the host's CPU time per request (/proc).
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/api-profile.ts [dir]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@frank/source --import tsx bench/api-profile.ts [dir]
  *
  * NO_PROFILE=1 skips the profiler (CPU per request only). OP_COUNT=1 preloads bench/api-opcount.ts
  * and prints the Effect operations evaluated per request, by op code; OP_COUNT_DETAIL=1 also by
@@ -91,7 +91,15 @@ try {
       : ["--trace-gc-nvp", "--min-semi-space-size=1", "--max-semi-space-size=1"]
   host = spawn(
     process.execPath,
-    [...gcTrace, ...profiling, "--import", "tsx", ...opCounting, "packages/host/src/main.ts"],
+    [
+      ...gcTrace,
+      ...profiling,
+      "--conditions=@frank/source",
+      "--import",
+      "tsx",
+      ...opCounting,
+      "packages/host/src/main.ts"
+    ],
     {
       cwd: ROOT,
       env: {

@@ -47,7 +47,7 @@ const waitFor = async (check: () => Promise<boolean>, what: string) => {
 }
 
 const start = (nodeFlags: ReadonlyArray<string>, args: string[], env: Record<string, string>): ChildProcess =>
-  spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
+  spawn(process.execPath, [...nodeFlags, "--conditions=@frank/source", "--import", "tsx", ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"]

@@ -2,7 +2,7 @@
  * bench/import — importing a 100 MiB video through the engine against a plain download of the
  * same file, in the same run:
  *
- *   npm run bench:import        (node --import tsx bench/import.ts; BENCH_ROUNDS=5 by default)
+ *   npm run bench:import        (node --conditions=@frank/source --import tsx bench/import.ts; BENCH_ROUNDS=5 by default)
  *
  * The file is a real H.264 MP4 (moov at the end, test/fixtures/media/video-moov-at-end.mp4) with
  * a trailing `free` box padding it to exactly 100 MiB, the video limit. A local HTTPS server in a
@@ -59,7 +59,7 @@ const paddedVideo = async (dir: string, size: number) => {
 const startServer = async (file: string) => {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(ROOT, "bench/support/serveMedia.ts"), `video.mp4=${file}`],
+    ["--conditions=@frank/source", "--import", "tsx", join(ROOT, "bench/support/serveMedia.ts"), `video.mp4=${file}`],
     {
       cwd: ROOT,
       stdio: ["pipe", "pipe", "inherit"]

@@ -5,7 +5,7 @@
  * operation), measured in the same run:
  *   (a) one reserver, sequential pairs;  (b) 32 concurrent reservers on ONE account.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/ledger.ts
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@frank/source --import tsx bench/ledger.ts
  *
  * Both sides work in one fresh schema (dropped at the end). Before measuring, the statements one
  * engine pair sends are captured and compared with the baseline's. Each scenario runs ROUNDS

@@ -4,7 +4,7 @@
  * Memory stores here; swap in `SqlLedgerStore` + `pgliteLayer()` / `postgresLayer(url)` for real
  * storage — the program does not change.
  *
- *   node --import tsx examples/embedded-ledger.ts
+ *   node --conditions=@frank/source --import tsx examples/embedded-ledger.ts
  */
 import { OutboxOnMemory } from "@frank/core/testing"
 import { MemoryLedgerStore } from "@frank/adapters"

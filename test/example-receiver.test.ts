@@ -26,7 +26,7 @@ const start = (env: Record<string, string>): Running => {
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env }
   for (const name of ["FRANK_WEBHOOK_SECRET", "FRANK_WEBHOOK_PREVIOUS_SECRET", "FAIL_STATUS"])
     if (!(name in env)) delete childEnv[name]
-  const child = spawn(process.execPath, ["--import", "tsx", SERVER], {
+  const child = spawn(process.execPath, ["--conditions=@frank/source", "--import", "tsx", SERVER], {
     cwd: ROOT,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"]

@@ -5,7 +5,7 @@
  * The engine runs on memory stores; swap in the SQL stores (see packages/host/src/engine.ts) for
  * a real deployment.
  *
- *   node --import tsx examples/cabinet-embed/server.ts      # then open http://127.0.0.1:8090/
+ *   node --conditions=@frank/source --import tsx examples/cabinet-embed/server.ts      # then open http://127.0.0.1:8090/
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"

@@ -2,7 +2,7 @@
  * A minimal webhook receiver for Frank deliveries on node:http.
  *
  *   FRANK_WEBHOOK_SECRET=whsec_… [FRANK_WEBHOOK_PREVIOUS_SECRET=whsec_…] [PORT=8787] \
- *     node --import tsx examples/receiver/server.ts
+ *     node --conditions=@frank/source --import tsx examples/receiver/server.ts
  *
  * PORT=0 picks a free port; the port actually bound is printed as {"msg":"listening","port":…}.
  * Every POST, on any path, is treated as a delivery.

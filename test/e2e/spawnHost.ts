@@ -23,6 +23,8 @@ export interface RunningHost {
 export interface SpawnOptions {
   /** Start on an existing data dir (a restart after `kill` or `stop({ keepData: true })`). */
   readonly dataDir?: string
+  /** Another way to start the host (node arguments and working directory), e.g. an installed bin. */
+  readonly command?: { readonly args: ReadonlyArray<string>; readonly cwd: string }
 }
 
 const freePort = () =>
@@ -52,8 +54,12 @@ export const spawnHost = async (env: Record<string, string> = {}, options: Spawn
     ...env
   }
   if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/host/src/main.ts"], {
-    cwd: ROOT,
+  const command = options.command ?? {
+    args: ["--conditions=@frank/source", "--import", "tsx", "packages/host/src/main.ts"],
+    cwd: ROOT
+  }
+  const child = spawn(process.execPath, command.args, {
+    cwd: command.cwd,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"]
   })

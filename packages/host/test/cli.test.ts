@@ -144,6 +144,12 @@ describe("frank: argv → request", () => {
     expect(usage(["migrate", "--url", "http://x"])).toMatch(/--url is not an option of frank migrate/)
   })
 
+  it("serve runs locally and takes no arguments", () => {
+    expect(plan(["serve"])).toEqual({ _tag: "Serve" })
+    expect(usage(["serve", "now"])).toMatch(/unexpected argument "now"/)
+    expect(usage(["serve", "--token", "t"])).toMatch(/--token is not an option of frank serve/)
+  })
+
   it("the command table builds the same requests without argv", () => {
     expect(commands["tariff set"]!.request({ partner: "p", plan: "max" }, [])).toEqual({
       method: "PUT",
@@ -400,7 +406,11 @@ describe("frank: round trips", () => {
 
 describe("frank bin (tsx)", () => {
   it("frank --help runs through bin/frank.mjs", () => {
-    const r = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8", timeout: 60_000, cwd: tmpdir() })
+    const r = spawnSync(process.execPath, ["--conditions=@frank/source", BIN, "--help"], {
+      encoding: "utf8",
+      timeout: 60_000,
+      cwd: tmpdir()
+    })
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain("frank partners create --name <name>")
   })
@@ -410,14 +420,23 @@ describe("frank bin (tsx)", () => {
     const env: Record<string, string | undefined> = { ...process.env, FRANK_DATA_DIR: dataDir }
     delete env.DATABASE_URL
     try {
-      const first = spawnSync(process.execPath, [BIN, "migrate"], { env, encoding: "utf8", timeout: 60_000 })
+      const first = spawnSync(process.execPath, ["--conditions=@frank/source", BIN, "migrate"], {
+        env,
+        encoding: "utf8",
+        timeout: 60_000
+      })
       expect(first.status, first.stderr).toBe(0)
       expect(first.stdout).toMatch(/^migrations applied: 1_ledger, 2_access/)
-      const second = spawnSync(process.execPath, [BIN, "migrate"], { env, encoding: "utf8", timeout: 60_000 })
+      const second = spawnSync(process.execPath, ["--conditions=@frank/source", BIN, "migrate"], {
+        env,
+        encoding: "utf8",
+        timeout: 60_000
+      })
       expect(second.status, second.stderr).toBe(0)
       expect(second.stdout).toContain("migrations: up to date")
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
     }
-  })
+    // Two processes start the TypeScript sources and PGlite: over a minute on a loaded 2-core machine.
+  }, 180_000)
 })

@@ -82,9 +82,13 @@ describe("loadOrCreateSecret", () => {
         process.exit(0)
       })`
     const children = Array.from({ length: 4 }, () => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-        stdio: ["pipe", "pipe", "inherit"]
-      })
+      const child = spawn(
+        process.execPath,
+        ["--conditions=@frank/source", "--import", "tsx", "--input-type=module", "-e", script],
+        {
+          stdio: ["pipe", "pipe", "inherit"]
+        }
+      )
       let out = ""
       const ready = new Promise<void>((done) =>
         child.stdout.on("data", (d) => {

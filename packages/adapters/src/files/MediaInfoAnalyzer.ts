@@ -6,7 +6,7 @@
  */
 import { open } from "node:fs/promises"
 import { Effect } from "effect"
-import mediaInfoFactory, { type MediaInfo, type MediaInfoResult } from "mediainfo.js"
+import type { MediaInfo, MediaInfoResult } from "mediainfo.js"
 
 export type MediaInfoTrack = MediaInfoResult["media"] extends infer M
   ? M extends { readonly track: ReadonlyArray<infer T> }
@@ -37,7 +37,8 @@ export const makeMediaInfoAnalyzer = Effect.gen(function* () {
   const lock = yield* Effect.makeSemaphore(1)
   let instance: MediaInfo<"object"> | undefined
   yield* Effect.addFinalizer(() => Effect.sync(() => instance?.close()))
-  const create = () => mediaInfoFactory({ format: "object", coverData: false })
+  // The module and its WASM load on the first video, not at start.
+  const create = async () => (await import("mediainfo.js")).default({ format: "object", coverData: false })
   const analyzer: MediaInfoAnalyzer = {
     analyze: (path, sizeBytes) =>
       lock.withPermits(1)(

@@ -5,7 +5,6 @@
  * 1 MiB chunks: a file stream with tiny reads (parseFile) is an order of magnitude slower.
  */
 import { createReadStream } from "node:fs"
-import { parseStream } from "music-metadata"
 
 const CHUNK_BYTES = 1024 * 1024
 
@@ -15,6 +14,8 @@ const durationOf = async (
   mimeType: string,
   fullScan: boolean
 ): Promise<number | undefined> => {
+  // Loaded on the first audio import, not at start (lean host, docs/performance.md).
+  const { parseStream } = await import("music-metadata")
   const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES })
   try {
     const metadata = await parseStream(

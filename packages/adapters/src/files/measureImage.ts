@@ -3,9 +3,10 @@
  * is shown rotated by 90°, so width and height swap).
  */
 import type { Measurements } from "@frank/core"
-import { imageSizeFromFile } from "image-size/fromFile"
 
 export const measureImage = async (path: string): Promise<Measurements> => {
+  // Loaded on the first image import, not at start.
+  const { imageSizeFromFile } = await import("image-size/fromFile")
   const size = await imageSizeFromFile(path)
   const swap = (size.orientation ?? 1) >= 5
   return swap ? { width: size.height, height: size.width } : { width: size.width, height: size.height }

@@ -3,7 +3,7 @@
  * reported as such; anything pdf.js cannot open is damaged. The file is at most 20 MiB.
  */
 import { readFile } from "node:fs/promises"
-import { getDocumentProxy } from "unpdf"
+import type { getDocumentProxy } from "unpdf"
 
 export type PdfResult =
   | { readonly _tag: "Pages"; readonly pageCount: number }
@@ -12,6 +12,8 @@ export type PdfResult =
 
 export const measurePdf = async (path: string): Promise<PdfResult> => {
   const data = new Uint8Array(await readFile(path))
+  // pdf.js loads on the first PDF import, not at start.
+  const { getDocumentProxy } = await import("unpdf")
   let document: Awaited<ReturnType<typeof getDocumentProxy>>
   try {
     document = await getDocumentProxy(data, { isEvalSupported: false, verbosity: 0, stopAtErrors: false })

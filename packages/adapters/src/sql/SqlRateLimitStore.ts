@@ -8,7 +8,7 @@
  * limit does not consume the budget of the rest. Counters are touched in key order, so requests
  * sharing counters cannot deadlock. The common path is one round trip.
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import { type LimitRule, type LimitState, RateLimitStore, storeErrorFor, windowStart } from "@frank/core"
 import { Effect, Layer } from "effect"
 
@@ -51,13 +51,15 @@ export const SqlRateLimitStore = Layer.effect(
               !allowed && counts.size > 0
                 ? sorted.flatMap((r, i) => (counts.has(r.key) ? [{ key: r.key, start: starts[i]! }] : []))
                 : []
-            const undo =
+            // Typed by name: left to inference, the composite build (against core's .d.ts) infers the
+            // union's requirements as unknown where the source typecheck does not.
+            const undo: Effect.Effect<unknown, SqlError.SqlError> | undefined =
               taken.length > 0
                 ? sql`UPDATE rate_limit_counters AS c SET count = c.count - 1
                     FROM unnest(${taken.map((t) => t.key)}::text[], ${taken.map((t) => t.start)}::bigint[]) AS t(k, s)
                     WHERE c.key = t.k AND c.window_start = t.s`
                 : undefined
-            const sweep =
+            const sweep: Effect.Effect<unknown, SqlError.SqlError> | undefined =
               ++hits % SWEEP_EVERY_HITS === 0
                 ? sql`DELETE FROM rate_limit_counters WHERE window_end <= ${now}`
                 : undefined

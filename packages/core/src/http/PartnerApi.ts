@@ -13,6 +13,7 @@ import {
   TooManyRequests,
   Unauthorized
 } from "./ApiError.js"
+import { partnerOperationDocs } from "./errorCodes.js"
 import { AuthGroup } from "./groups/AuthGroup.js"
 import { BillingGroup } from "./groups/BillingGroup.js"
 import { FilesGroup } from "./groups/FilesGroup.js"
@@ -22,6 +23,7 @@ import { TasksGroup } from "./groups/TasksGroup.js"
 import { WebhooksGroup } from "./groups/WebhooksGroup.js"
 import { InvoicesGroup } from "./groups/InvoicesGroup.js"
 import { PaymentsGroup } from "./groups/PaymentsGroup.js"
+import { documentErrors, partnerAuthCodes } from "./openApiErrors.js"
 
 export class PartnerApi extends HttpApi.make("frank")
   .add(KeysGroup)
@@ -45,4 +47,7 @@ export class PartnerApi extends HttpApi.make("frank")
   .addError(InternalError)
   .annotate(OpenApi.Title, "Frank partner API")
   .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.License, { name: "MIT" })
+  // Per operation: only the error statuses it can answer, each with its machine codes.
+  .annotate(OpenApi.Transform, documentErrors(partnerOperationDocs, partnerAuthCodes))
   .annotate(OpenApi.Description, "Billing, API keys and webhooks of the partner API. Amounts are in franks (₣).") {}

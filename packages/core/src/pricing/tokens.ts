@@ -3,12 +3,35 @@
  * TypeScript, the vocabulary ships in the package, so core stays platform-neutral). Special-token
  * text such as `<|endoftext|>` in a prompt is counted as ordinary text: by default the tokenizer
  * throws on it, and a partner's prompt must never crash an estimate.
+ *
+ * The encoding costs about 66 MiB and a second to load, and only estimates of token-priced models
+ * use it, so it loads on first use: `tokenizerReady` (or `loadTokenizer()`) before estimating.
  */
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
+import { Effect } from "effect"
+
+type CountTokens = typeof import("gpt-tokenizer/encoding/o200k_base").countTokens
+
+let counter: CountTokens | undefined
+let loading: Promise<void> | undefined
+
+/** Loads the o200k encoding once; later calls resolve at once. */
+export const loadTokenizer = (): Promise<void> =>
+  (loading ??= import("gpt-tokenizer/encoding/o200k_base").then((m) => {
+    counter = m.countTokens
+  }))
+
+/** `loadTokenizer` as an effect: free once the encoding is loaded. */
+export const tokenizerReady: Effect.Effect<void> = Effect.suspend(() =>
+  counter === undefined ? Effect.promise(loadTokenizer) : Effect.void
+)
 
 const asPlainText = { disallowedSpecial: new Set<string>() }
 
-export const countPromptTokens = (prompt: string): number => countTokens(prompt, asPlainText)
+export const countPromptTokens = (prompt: string): number => {
+  if (counter === undefined)
+    throw new Error("the tokenizer is not loaded: await loadTokenizer() (or yield* tokenizerReady) before estimating")
+  return counter(prompt, asPlainText)
+}
 
 /** `<<<voice_N>>>` markup (N digits): the only thing that makes a voice surcharge apply. */
 export const VOICE_MARKUP = /<<<voice_\d+>>>/

@@ -20,6 +20,7 @@ import type { LedgerError } from "../ledger/LedgerError.js"
 import { franksToMinor } from "../Money.js"
 import { findModel } from "../pricing/Catalog.js"
 import { Pricing } from "../pricing/Pricing.js"
+import { tokenizerReady } from "../pricing/tokens.js"
 import { validateRequest } from "../pricing/validateRequest.js"
 import type { StoreError } from "../StoreError.js"
 import { Tariffs } from "../tariff/Tariffs.js"
@@ -177,6 +178,7 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
         Effect.gen(function* () {
           const resolved = resolveLaunch(request)
           const discount = yield* tariffs.discountPercent(partnerId)
+          yield* tokenizerReady
           const priced = pricing.estimate(resolved.estimate, discount)
           const problems: string[] = Either.isLeft(priced) ? [...priced.left.messages] : []
           problems.push(...resolved.problems)

@@ -2,9 +2,10 @@
 import { type CliCommand, type CliOption, commands } from "./commands.js"
 import { GLOBAL_OPTIONS } from "./globalOptions.js"
 
-export const MIGRATE_USAGE = "frank migrate"
-const MIGRATE_SUMMARY =
-  "apply the database migrations (DATABASE_URL, else the embedded database in FRANK_DATA_DIR) and exit"
+const LOCAL_COMMANDS = {
+  migrate: "apply the database migrations (DATABASE_URL, else the embedded database in FRANK_DATA_DIR) and exit",
+  serve: "start the host (the same settings as `npm start`, from the environment) until SIGTERM"
+} as const
 
 const optionLines = (options: Readonly<Record<string, CliOption>>) => {
   const entries = Object.entries(options)
@@ -22,7 +23,7 @@ export const globalHelp = (): string =>
     "",
     "Commands:",
     ...Object.values(commands).map((c) => `  ${c.usage}\n      ${c.summary}`),
-    `  ${MIGRATE_USAGE}\n      ${MIGRATE_SUMMARY}`,
+    ...Object.entries(LOCAL_COMMANDS).map(([name, summary]) => `  frank ${name}\n      ${summary}`),
     "",
     "Options of every admin command:",
     ...optionLines(GLOBAL_OPTIONS),
@@ -44,7 +45,9 @@ export const commandHelp = (command: CliCommand): string =>
     ...EXIT_CODES
   ].join("\n")
 
-export const migrateHelp = (): string => [`usage: ${MIGRATE_USAGE}`, "", MIGRATE_SUMMARY].join("\n")
+/** Help of a command the CLI runs itself: `frank migrate`, `frank serve`. */
+export const localHelp = (name: keyof typeof LOCAL_COMMANDS): string =>
+  [`usage: frank ${name}`, "", LOCAL_COMMANDS[name]].join("\n")
 
 /** `frank sandbox --help`: the commands starting with that word. */
 export const groupHelp = (group: string): string | undefined => {

@@ -1,5 +1,5 @@
 /**
- * `frank`: the operator CLI. It wraps the admin API over HTTP and runs migrations.
+ * `frank`: the operator CLI. It wraps the admin API over HTTP, runs migrations and serves the host.
  * Exit codes: 0 done, 1 the host refused (its error envelope on stderr) or migrations failed,
  * 2 usage or network error.
  */
@@ -61,6 +61,10 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo = processIo()):
       return 2
     case "Migrate":
       return migrate(io)
+    case "Serve":
+      // The host module starts serving when imported and ends the process itself on SIGTERM.
+      await import("../main.js")
+      return 0
     case "Request": {
       try {
         const answer = await send(plan, io.fetch)

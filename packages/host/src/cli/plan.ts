@@ -13,7 +13,7 @@ import {
   resolveTimeoutMs,
   resolveToken
 } from "./globalOptions.js"
-import { commandHelp, globalHelp, groupHelp, migrateHelp } from "./help.js"
+import { commandHelp, globalHelp, groupHelp, localHelp } from "./help.js"
 
 export interface HttpPlan {
   readonly _tag: "Request"
@@ -29,6 +29,7 @@ export type CliPlan =
   | { readonly _tag: "Help"; readonly text: string }
   | { readonly _tag: "Usage"; readonly message: string; readonly help: string }
   | { readonly _tag: "Migrate" }
+  | { readonly _tag: "Serve" }
   | HttpPlan
 
 // Every option any command knows, so one strict parse reports unknown flags wherever they stand
@@ -73,12 +74,13 @@ export const planInvocation = (argv: ReadonlyArray<string>, env: Env, readFile: 
       ? { _tag: "Help", text: globalHelp() }
       : { _tag: "Usage", message: "no command given", help: globalHelp() }
 
-  if (words[0] === "migrate") {
-    if (wantsHelp) return { _tag: "Help", text: migrateHelp() }
-    if (words.length > 1) return { _tag: "Usage", message: `unexpected argument "${words[1]}"`, help: migrateHelp() }
-    if (given.length > 0)
-      return { _tag: "Usage", message: `--${given[0]} is not an option of frank migrate`, help: migrateHelp() }
-    return { _tag: "Migrate" }
+  // Commands run in this process (no admin API round trip) and take no options.
+  if (words[0] === "migrate" || words[0] === "serve") {
+    const help = localHelp(words[0])
+    if (wantsHelp) return { _tag: "Help", text: help }
+    if (words.length > 1) return { _tag: "Usage", message: `unexpected argument "${words[1]}"`, help }
+    if (given.length > 0) return { _tag: "Usage", message: `--${given[0]} is not an option of frank ${words[0]}`, help }
+    return { _tag: words[0] === "migrate" ? "Migrate" : "Serve" }
   }
 
   const name = `${words[0]} ${words[1] ?? ""}`

@@ -2,7 +2,13 @@
  * The host's HttpApi: the partner API plus the operator's admin API, so one server, one OpenAPI
  * document. The typed partner client stays on PartnerApi alone.
  */
-import { PartnerApi } from "@frank/core/http"
+import { OpenApi } from "@effect/platform"
+import { documentErrors, partnerAuthCodes, partnerOperationDocs } from "@frank/core/http"
+import { adminAuthCodes, adminOperationDocs } from "../admin/adminOperationDocs.js"
 import { AdminGroup } from "../admin/AdminGroup.js"
+import { PartnerApi } from "@frank/core/http"
 
-export const HostApi = PartnerApi.add(AdminGroup)
+export const HostApi = PartnerApi.add(AdminGroup).annotate(
+  OpenApi.Transform,
+  documentErrors({ ...partnerOperationDocs, ...adminOperationDocs }, { ...partnerAuthCodes, ...adminAuthCodes })
+)

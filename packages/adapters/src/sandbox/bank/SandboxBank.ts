@@ -23,7 +23,6 @@ import {
   type StoreError,
   storeErrorFor
 } from "@frank/core"
-import QRCode from "qrcode"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { InvoiceId } from "@frank/core"
 import { renderInvoicePdf, paymentPurpose } from "./invoicePdf.js"
@@ -217,9 +216,11 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
         const invoice = yield* byBankId(bankInvoiceId).pipe(Effect.mapError(storeError("page")))
         if (invoice === undefined) return undefined
         const url = sbpUrl(invoice.bankInvoiceId)
-        const qrSvg = yield* Effect.promise(() =>
-          QRCode.toString(url, { type: "svg", margin: 1, errorCorrectionLevel: "M" })
-        )
+        // qrcode loads on the first page shown, not at start (lean host, docs/performance.md).
+        const qrSvg = yield* Effect.promise(async () => {
+          const { default: QRCode } = await import("qrcode")
+          return QRCode.toString(url, { type: "svg", margin: 1, errorCorrectionLevel: "M" })
+        })
         return renderSbpPage({
           number: invoice.number,
           amountRub: invoice.amountRub,

@@ -9,8 +9,6 @@
  */
 import { createRequire } from "node:module"
 import { type CompanyRequisites, HOUR_MS } from "@frank/core"
-import PDFDocument from "pdfkit"
-import QRCode from "qrcode"
 import type { Payee } from "./Payee.js"
 import { paymentQrText } from "./paymentQr.js"
 import { formatRubles, rublesInWords } from "./rublesInWords.js"
@@ -83,6 +81,8 @@ const party = (r: { name: string; inn: string; kpp: string | null; address: stri
   [r.name, `ИНН ${r.inn}`, ...(r.kpp === null ? [] : [`КПП ${r.kpp}`]), r.address].join(", ")
 
 export const renderInvoicePdf = async (data: InvoicePdfData): Promise<Uint8Array> => {
+  // pdfkit and qrcode (about 35 MiB together) load on the first invoice, not at start.
+  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import("pdfkit"), import("qrcode")])
   const qr = await QRCode.toBuffer(paymentQrFor(data), { errorCorrectionLevel: "M", margin: 1, width: 300 })
   const doc = new PDFDocument({
     size: "A4",

@@ -5,6 +5,7 @@ import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { Ledger } from "../../ledger/Ledger.js"
 import { Pricing } from "../../pricing/Pricing.js"
+import { tokenizerReady } from "../../pricing/tokens.js"
 import { Tariffs } from "../../tariff/Tariffs.js"
 import { orApiError, toApiError } from "../domainErrors.js"
 import { PartnerApi } from "../PartnerApi.js"
@@ -33,6 +34,7 @@ export const BillingHandlers = HttpApiBuilder.group(PartnerApi, "billing", (hand
         Effect.gen(function* () {
           const { partnerId } = yield* CurrentApiKey
           const discount = yield* orApiError(tariffs.discountPercent(partnerId))
+          yield* tokenizerReady
           return yield* Either.match(pricing.estimate(payload, discount), {
             onLeft: (e) => Effect.fail(toApiError(e)),
             onRight: Effect.succeed
