@@ -24,6 +24,12 @@ export const refuseCutOffBodies =
   (limits: RequestLimits) =>
   <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
     Effect.zipRight(
-      HttpApp.appendPreResponseHandler((request, response) => Effect.succeed(answerFor(request, limits) ?? response)),
+      HttpApp.appendPreResponseHandler((request, response) => {
+        const refused = answerFor(request, limits)
+        // Keeps the headers set so far (the request id, rate-limit headers).
+        return Effect.succeed(
+          refused === undefined ? response : HttpServerResponse.setHeaders(refused, response.headers)
+        )
+      }),
       app
     )

@@ -47,11 +47,12 @@ export const refusalOf = (source: unknown): Refusal | undefined =>
  * connection closed if the body has not ended by then.
  */
 const LINGER_MS = 5_000
-const lingerThenClose = (request: IncomingMessage) => {
+const lingerThenClose = (request: IncomingMessage): (() => void) => {
   const timer = setTimeout(() => request.socket.destroy(), LINGER_MS)
   timer.unref()
-  request.socket.once("close", () => clearTimeout(timer))
-  request.once("end", () => clearTimeout(timer))
+  const ended = () => clearTimeout(timer)
+  request.socket.once("close", ended)
+  return ended
 }
 
 /** Tracks `{`/`[` nesting across chunks, outside strings; true once deeper than `max`. */
@@ -82,15 +83,21 @@ const guardBody = (request: IncomingMessage, limits: RequestLimits) => {
   let bytes = 0
   const tooDeep = /json/i.test(request.headers["content-type"] ?? "") ? depthTracker(limits.maxJsonDepth) : undefined
   const push = request.push.bind(request)
+  let lingering: (() => void) | undefined
   request.push = (chunk: unknown, encoding?: BufferEncoding) => {
-    if (chunk === null || refusals.has(request)) return chunk === null && !refusals.has(request) ? push(null) : true
+    // After a refusal the stream has ended already; the body's real end stops the linger.
+    if (lingering !== undefined) {
+      if (chunk === null) lingering()
+      return true
+    }
+    if (chunk === null) return push(null)
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), encoding)
     bytes += buffer.length
     const refusal: Refusal | undefined =
       bytes > limits.maxBodyBytes ? "BODY_TOO_LARGE" : tooDeep?.(buffer) === true ? "BODY_TOO_DEEP" : undefined
     if (refusal === undefined) return push(chunk, encoding)
     refusals.set(request, refusal)
-    lingerThenClose(request)
+    lingering = lingerThenClose(request)
     // Ended here as if complete: the reader's cleanup then leaves the connection alone (an
     // incomplete request's destruction would reset it before the refusal is answered).
     request.complete = true
@@ -102,7 +109,7 @@ const guardBody = (request: IncomingMessage, limits: RequestLimits) => {
   }
 }
 
-export const envelope = (status: number, code: string, message: string) =>
+const envelope = (status: number, code: string, message: string) =>
   JSON.stringify({ statusCode: status, message, code })
 
 /** node:http answers these before a request exists; the default is an empty body. */
@@ -141,8 +148,8 @@ const answerAtOnce = (request: IncomingMessage, response: ServerResponse, limits
   const body = envelope(refused[0], refused[1], refused[2])
   response.writeHead(refused[0], { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
   response.end(body)
+  request.once("end", lingerThenClose(request))
   request.resume()
-  lingerThenClose(request)
   return true
 }
 
