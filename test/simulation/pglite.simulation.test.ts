@@ -1,7 +1,7 @@
 /**
  * The seeded campaign on the SQL stores over PGlite, as a model check: each seed runs on memory
  * and on SQL, and both must give the same outcome at every step and the same final state (ids
- * included: both draw them from the seed). The SQL run checks the invariants every 5th step and
+ * included: both draw them from the seed). The SQL run checks the invariants every 10th step and
  * after the drain; an injected store failure there happens inside the transaction and rolls back.
  */
 import { pgliteTestDatabase } from "@frank/adapters"
@@ -11,19 +11,19 @@ import { Effect } from "effect"
 import { modelCheck } from "./modelCheck.js"
 
 const SEEDS = 20
-const STEPS = 100
+const STEPS = 60
 const only = process.env.SEED === undefined ? undefined : Number(process.env.SEED)
 const seeds = only === undefined ? Array.from({ length: SEEDS }, (_, i) => 1001 + i) : [only]
 
-layer(pgliteTestDatabase(), { timeout: 300_000 })("seeded simulation on PGlite against memory", (it) => {
+layer(pgliteTestDatabase(), { timeout: 600_000 })("seeded simulation on PGlite against memory", (it) => {
   it.effect(
     `${seeds.length} seeds × ${STEPS} steps: the same observable results on both, every invariant held`,
     () =>
       Effect.gen(function* () {
         const database = yield* Effect.context<SqlClient.SqlClient>()
         for (const seed of seeds) {
-          const check = yield* modelCheck(seed, STEPS, database, 5)
-          const reproduce = `reproduce: SEED=${seed} npm run simulate -- --steps ${STEPS} --store model --check-every 5`
+          const check = yield* modelCheck(seed, STEPS, database, 10)
+          const reproduce = `reproduce: SEED=${seed} npm run simulate -- --steps ${STEPS} --store model --check-every 10`
           if (check.difference !== undefined) expect.fail(`seed ${seed} (${reproduce}): ${check.difference}`)
           for (const report of [check.memory, check.sql])
             if (report.violations.length > 0)
@@ -31,6 +31,6 @@ layer(pgliteTestDatabase(), { timeout: 300_000 })("seeded simulation on PGlite a
           expect(check.sql.faults["store-failure"] ?? 0).toBe(check.memory.faults["store-failure"] ?? 0)
         }
       }),
-    300_000
+    600_000
   )
 })
