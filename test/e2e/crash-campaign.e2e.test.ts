@@ -11,8 +11,11 @@ const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test
 describe("crash campaign: SIGKILL of the real host on PostgreSQL", { timeout: 600_000 }, () => {
   it("10 kills under load: nothing acknowledged is lost, nothing is charged or credited twice", async () => {
     const report = await runCrashCampaign(url, 10)
-    console.log(`crash campaign: ${report.kills} kills, ${report.acknowledged} acknowledged operations`)
+    console.log(
+      `crash campaign: ${report.kills} kills, ${report.acknowledged} acknowledged operations, deliveries ${JSON.stringify(report.deliveries)}`
+    )
     expect(report.acknowledged).toBeGreaterThan(20)
+    expect(Object.values(report.deliveries).reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
     expect(report.violations).toEqual([])
   })
 })

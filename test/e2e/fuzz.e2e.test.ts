@@ -145,9 +145,17 @@ describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () =
     const statuses = new Map<number, number>()
     await pool(requests, 8, async ({ op, r, anonymous }) => {
       const auth = anonymous ? {} : op.sessionOnly ? partner.cookie : partner.key
-      const res = await send(r, auth)
+      if (host.process.exitCode !== null || host.process.signalCode !== null) {
+        failures.set(
+          "host",
+          `the host died (${host.process.exitCode ?? host.process.signalCode}):\n${host.logs().slice(-2000)}`
+        )
+        return
+      }
+      // A request the host dropped without an answer is a failure too (status 0).
+      const res = await send(r, auth).catch((e: Error) => ({ status: 0, text: `dropped: ${String(e.cause ?? e)}` }))
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
-      const broken = res.status >= 500 || (res.status >= 400 && !hasEnvelope(res.text))
+      const broken = res.status === 0 || res.status >= 500 || (res.status >= 400 && !hasEnvelope(res.text))
       const signature = `${op.method} ${op.path} -> ${res.status}`
       if (broken && !failures.has(signature))
         failures.set(

@@ -15,6 +15,8 @@ import { type CampaignPartner, newAcknowledged, oneOperation } from "./workload.
 export interface CrashReport {
   readonly kills: number
   readonly acknowledged: number
+  /** Deliveries at the end, by status. */
+  readonly deliveries: Readonly<Record<string, number>>
   readonly violations: ReadonlyArray<string>
 }
 
@@ -102,7 +104,7 @@ export const runCrashCampaign = async (databaseUrl: string, kills: number): Prom
     for (let kill = 0; kill < kills; kill++) {
       let stopped = false
       const running = workload(host, partners, () => stopped)
-      await sleep(300 + Math.random() * 1500)
+      await sleep(1000 + Math.random() * 2000)
       await host.kill()
       stopped = true
       await running
@@ -114,7 +116,7 @@ export const runCrashCampaign = async (databaseUrl: string, kills: number): Prom
       await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin, body: { seconds } })
       await sleep(1500)
     }
-    const violations = await verify(databaseUrl, partners, receiver.received)
+    const { violations, deliveries } = await verify(databaseUrl, partners, receiver.received)
     const acknowledged = partners.reduce(
       (s, p) =>
         s +
@@ -126,7 +128,7 @@ export const runCrashCampaign = async (databaseUrl: string, kills: number): Prom
         p.ack.paidInvoices.size,
       0
     )
-    return { kills, acknowledged, violations }
+    return { kills, acknowledged, deliveries, violations }
   } finally {
     await host.stop()
     await receiver.close()
@@ -139,18 +141,24 @@ const verify = async (
   databaseUrl: string,
   partners: ReadonlyArray<CampaignPartner>,
   received: ReadonlyArray<Received>
-): Promise<Array<string>> => {
+) => {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   const q = async (text: string, values: Array<unknown>): Promise<Rows> => (await client.query(text, values)).rows
   const out: Array<string> = []
+  const deliveries: Record<string, number> = {}
   try {
     for (const p of partners) out.push(...(await verifyPartner(q, p)))
     out.push(...(await verifyDeliveries(q, partners, received)))
+    for (const row of await q(
+      `SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE partner_id = ANY($1) GROUP BY status`,
+      [partners.map((p) => p.id)]
+    ))
+      deliveries[String(row.status)] = Number(row.n)
   } finally {
     await client.end()
   }
-  return out
+  return { violations: out, deliveries }
 }
 
 type Query = (text: string, values: Array<unknown>) => Promise<Rows>
