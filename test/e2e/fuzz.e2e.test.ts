@@ -143,6 +143,7 @@ describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () =
     )
     const failures = new Map<string, string>()
     const statuses = new Map<number, number>()
+    const unauthorized = new Map<string, number>()
     await pool(requests, 8, async ({ op, r, anonymous }) => {
       const auth = anonymous ? {} : op.sessionOnly ? partner.cookie : partner.key
       if (host.process.exitCode !== null || host.process.signalCode !== null) {
@@ -155,6 +156,7 @@ describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () =
       // A request the host dropped without an answer is a failure too (status 0).
       const res = await send(r, auth).catch((e: Error) => ({ status: 0, text: `dropped: ${String(e.cause ?? e)}` }))
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+      if (res.status === 401 && !anonymous) unauthorized.set(op.path, (unauthorized.get(op.path) ?? 0) + 1)
       const broken = res.status === 0 || res.status >= 500 || (res.status >= 400 && !hasEnvelope(res.text))
       const signature = `${op.method} ${op.path} -> ${res.status}`
       if (broken && !failures.has(signature))
@@ -164,6 +166,7 @@ describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () =
         )
     })
     console.log(`fuzz: ${requests.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`)
+    console.log(`fuzz: 401 with credentials by route ${JSON.stringify(Object.fromEntries(unauthorized))}`)
     expect(requests.length).toBeGreaterThanOrEqual(10_000)
     expect([...failures].map(([k, v]) => `${k}: ${v}`)).toEqual([])
   })
