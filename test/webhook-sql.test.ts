@@ -499,7 +499,7 @@ for (const [engine, database] of engines) {
                     10,
                     undefined
                   )).deliveries
-                  write = Effect.either(webhooks.replay(partnerId, delivered?.id ?? ""))
+                  write = Effect.either(webhooks.replay(partnerId, delivered!.id))
                 }
                 const remove = webhooks.deleteEndpoint(partnerId, endpoint.id)
                 const written = deleteFirst

@@ -5,11 +5,13 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { type StoredFile, StoredFileLookup, StoredFileStore } from "@frank/core"
-import { Effect, type Layer } from "effect"
+import { parseId, type StoredFile, StoredFileId, StoredFileLookup, StoredFileStore } from "@frank/core"
+import { Effect, type Layer, Option, Schema } from "effect"
+
+const newId = () => uuid() as StoredFileId
 
 const file = (partnerId: string, overrides: Partial<StoredFile> = {}): StoredFile => {
-  const id = uuid()
+  const id = newId()
   return {
     id,
     partnerId,
@@ -70,16 +72,17 @@ export const storedFileContract = (
         yield* store.insert(mine)
         const other = `p_${uuid()}`
         expect(yield* store.get(other, mine.id)).toBeUndefined()
-        expect(yield* store.get(mine.partnerId, uuid())).toBeUndefined()
-        expect(yield* store.get(mine.partnerId, "not-a-uuid")).toBeUndefined()
-        expect(yield* store.findForServing(uuid())).toBeUndefined()
-        expect(yield* store.findForServing("'; DROP TABLE stored_files; --")).toBeUndefined()
+        expect(yield* store.get(mine.partnerId, newId())).toBeUndefined()
+        expect(yield* store.findForServing(newId())).toBeUndefined()
+        // Malformed ids name nothing: decoded at the edge, they never reach a store.
+        expect(parseId(StoredFileId)("not-a-uuid")).toEqual(Option.none())
+        expect(parseId(StoredFileId)("'; DROP TABLE stored_files; --")).toEqual(Option.none())
         // The lookup generation tasks use is the same store.
         expect(yield* lookup.owns(mine.partnerId, mine.id)).toBe(true)
-        expect(yield* lookup.owns(mine.partnerId, mine.id.toUpperCase())).toBe(true)
+        expect(yield* lookup.owns(mine.partnerId, Schema.decodeSync(StoredFileId)(mine.id.toUpperCase()))).toBe(true)
         expect(yield* lookup.owns(other, mine.id)).toBe(false)
-        expect(yield* lookup.owns(mine.partnerId, uuid())).toBe(false)
-        expect(yield* lookup.owns(mine.partnerId, "x")).toBe(false)
+        expect(yield* lookup.owns(mine.partnerId, newId())).toBe(false)
+        expect(parseId(StoredFileId)("x")).toEqual(Option.none())
       })
     )
 

@@ -8,6 +8,8 @@ import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import {
   DeliveryEndpointDeleted,
+  DeliveryId,
+  EndpointId,
   DeliveryEndpointInactive,
   DeliveryNotFound,
   DeliveryNotReplayable,
@@ -19,13 +21,15 @@ import {
   WebhookStore
 } from "@frank/core"
 import { ScriptedReceiver, type ScriptedAnswer, Simulation, SimulationEngine } from "@frank/core/testing"
-import { Effect, Either, type Layer, TestClock } from "effect"
+import { Effect, Either, type Layer, Schema, TestClock } from "effect"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 
 const newPartner = () => `p_${uuid()}`
+/** An id in upper case as it reaches the engine: decoded at the edge, as the HTTP handlers do. */
+const upper = <A>(schema: Schema.Schema<A, string>, id: string): A => Schema.decodeSync(schema)(id.toUpperCase())
 const newUrl = () => `https://receiver-${uuid().slice(0, 8)}.example/hook`
 
 /** Requests the scripted receiver got at `url`, with times relative to T0 in minutes. */
@@ -143,7 +147,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
         const pending = yield* onlyDelivery(partnerId)
         expect(pending.status).toBe("pending")
         expect(yield* Effect.flip(webhooks.replay(partnerId, pending.id))).toBeInstanceOf(DeliveryNotReplayable)
-        expect(yield* Effect.flip(webhooks.replay(partnerId, uuid()))).toBeInstanceOf(DeliveryNotFound)
+        expect(yield* Effect.flip(webhooks.replay(partnerId, uuid() as DeliveryId))).toBeInstanceOf(DeliveryNotFound)
         // A foreign partner's id behaves exactly like a missing one.
         expect(yield* Effect.flip(webhooks.replay(newPartner(), pending.id))).toBeInstanceOf(DeliveryNotFound)
         yield* sim.advance(MINUTE)
@@ -308,21 +312,23 @@ export const webhookContract = (engine: string, stores: Layer.Layer<LedgerStore 
           // TestClock stands still: the three share their creation time, and the id breaks the tie.
           const listed = Effect.map(webhooks.listEndpoints(partnerId), (es) => es.map((e) => e.id))
           expect(yield* listed).toEqual([endpoint.id, second.id, third.id].sort())
-          const { event } = yield* webhooks.sendTest(partnerId, endpoint.id.toUpperCase())
+          const { event } = yield* webhooks.sendTest(partnerId, upper(EndpointId, endpoint.id))
           expect(JSON.parse(event.payload).data).toEqual({ endpointId: endpoint.id })
           const d = yield* onlyDelivery(partnerId)
           expect(d.endpointId).toBe(endpoint.id)
           const filtered = yield* webhooks.listDeliveries(
             partnerId,
-            { endpointId: endpoint.id.toUpperCase() },
+            { endpointId: upper(EndpointId, endpoint.id) },
             10,
             undefined
           )
           expect(filtered.deliveries.map((x) => x.id)).toEqual([d.id])
           yield* (yield* Simulation).runDue
-          expect((yield* webhooks.replay(partnerId, d.id.toUpperCase())).id).toBe(d.id)
-          expect((yield* webhooks.rotateSecret(partnerId, second.id.toUpperCase())).previousSecret).toBe(second.secret)
-          yield* webhooks.deleteEndpoint(partnerId, third.id.toUpperCase())
+          expect((yield* webhooks.replay(partnerId, upper(DeliveryId, d.id))).id).toBe(d.id)
+          expect((yield* webhooks.rotateSecret(partnerId, upper(EndpointId, second.id))).previousSecret).toBe(
+            second.secret
+          )
+          yield* webhooks.deleteEndpoint(partnerId, upper(EndpointId, third.id))
           expect(yield* listed).toEqual([endpoint.id, second.id].sort())
         })
     )

@@ -12,6 +12,7 @@ import {
 } from "@frank/core"
 import { Effect } from "effect"
 import { NodeWebhookSigner, nodeWebhookSigner } from "../src/webhooks/NodeWebhookSigner.js"
+import type { DeliveryId, EndpointId } from "@frank/core"
 
 const encoder = new TextEncoder()
 
@@ -39,8 +40,8 @@ describe("NodeWebhookSigner", () => {
       const now = 1_800_000_000_000
       const claim = {
         partnerId: "p1",
-        id: "d1",
-        endpointId: "ep1",
+        id: "d1" as DeliveryId,
+        endpointId: "ep1" as EndpointId,
         eventId: "e1",
         eventType: "webhook.test",
         payload: '{"eventId":"e1","eventType":"webhook.test"}',

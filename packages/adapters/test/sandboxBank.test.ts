@@ -4,7 +4,7 @@
  * (expiry on read, pay after expiry, refusals), the SBP link and page.
  */
 import { randomUUID } from "node:crypto"
-import { BankGateway, type BankInvoiceRef, type CompanyRequisites } from "@frank/core"
+import { BankGateway, type BankInvoiceRef, type CompanyRequisites, type InvoiceId } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { extractText, getDocumentProxy } from "unpdf"
@@ -29,7 +29,7 @@ const issue = (amountRub: number, comment: string | null = null) =>
   Effect.gen(function* () {
     const bank = yield* BankGateway
     const partnerId = `p_${randomUUID()}`
-    const invoiceId = randomUUID()
+    const invoiceId = randomUUID() as InvoiceId
     const issued = yield* bank.createInvoice({
       partnerId,
       invoiceId,

@@ -19,6 +19,7 @@ import {
   Tasks,
   TaskSettings
 } from "@frank/core"
+import type { TaskId } from "@frank/core"
 import { MemoryLedgerStore, MemoryStoredFileLookup, MemoryTaskStore, OutboxOnMemory } from "@frank/core/testing"
 import { type Duration, Effect, Layer, TestClock } from "effect"
 
@@ -114,7 +115,7 @@ layer(engine(undefined))("sandbox provider without auto-completion", (it) => {
 
 const task = (over: Partial<Task>): Task => ({
   partnerId: "p",
-  id: "0b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b",
+  id: "0b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b" as TaskId,
   status: "running",
   modelId: "m",
   family: "image",
@@ -180,9 +181,9 @@ describe("sandbox outputs", () => {
     expect(inflateSync(chunks[1]!.data).length).toBe(43 * (1 + 64 * 3))
     // Deterministic per task, different between tasks.
     expect(bytesOf(task({ resolution: "1536x1024" })).bytes).toEqual(bytes)
-    expect(bytesOf(task({ id: "1b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b", resolution: "1536x1024" })).bytes).not.toEqual(
-      bytes
-    )
+    expect(
+      bytesOf(task({ id: "1b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b" as TaskId, resolution: "1536x1024" })).bytes
+    ).not.toEqual(bytes)
   })
 
   it("renders a one-second 8 kHz 16-bit mono WAV", () => {

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto"
 import { type AddressInfo, connect, createServer, type Socket } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { type EventAnnouncerShape, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
+import { type DeliveryId, type EventAnnouncerShape, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
 import {
@@ -106,7 +106,9 @@ if (url !== undefined && url.length > 0) {
       const partnerId = `p_${randomUUID()}`
       const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/notify" })
       const onAppend = yield* notify(webhooks.sendTest(partnerId, endpoint.id))
-      const [delivery] = yield* sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
+      const [delivery] = yield* sql<{
+        id: DeliveryId
+      }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
       yield* sql`UPDATE webhook_deliveries SET status = 'dead_lettered', attempts = 6, next_attempt_at = NULL WHERE partner_id = ${partnerId}`
       const onReplay = yield* notify(webhooks.replay(partnerId, delivery!.id))
       return [onAppend, onReplay]

@@ -1,4 +1,5 @@
 export * from "./Ids.js"
+export * from "./EntityIds.js"
 export * from "./Money.js"
 export * from "./StoreError.js"
 export * from "./ledger/index.js"

@@ -18,6 +18,7 @@ import {
   fileKinds,
   IMAGE_MAX_BYTES,
   Ids,
+  type StoredFileId,
   isUuidV4,
   M4A,
   MD,
@@ -262,9 +263,9 @@ describe("StoredFiles on memory", () => {
           )
         )
       ).toBe("FILE_NOT_FOUND")
-      expect(codeOf(yield* Effect.either(files.open("6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a", token)))).toBe(
-        "FILE_NOT_FOUND"
-      )
+      expect(
+        codeOf(yield* Effect.either(files.open("6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a" as StoredFileId, token)))
+      ).toBe("FILE_NOT_FOUND")
     }).pipe(Effect.provide(Engine))
   )
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { canonicalJson, resolveLaunch, sameLaunch } from "../src/tasks/LaunchRequest.js"
+import type { TaskId } from "../src/EntityIds.js"
 import type { Task, TaskStatus } from "../src/tasks/Task.js"
 import { outcomeProblem, type TaskOutcome, type TaskOutput, transitionTask } from "../src/tasks/TaskState.js"
 
@@ -8,7 +9,7 @@ const ctx = { now: 5_000, contentUrl: "https://frank.test/v1/tasks/t1/result" }
 
 const task = (status: TaskStatus, over: Partial<Task> = {}): Task => ({
   partnerId: "p1",
-  id: "t1",
+  id: "t1" as TaskId,
   status,
   modelId: "gpt-image-1",
   family: "image",

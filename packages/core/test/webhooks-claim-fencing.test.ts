@@ -82,7 +82,7 @@ describe("DeliveryWorker fencing", () => {
         yield* TestClock.adjust(Duration.millis(config.leaseMs + 2 * config.sweepIntervalMs))
         const expired = yield* delivery
         expect(expired?.status).toBe("uncertain")
-        yield* webhooks.replay("p1", expired?.id ?? "")
+        yield* webhooks.replay("p1", expired!.id)
         yield* settleUntil(
           "the replayed attempt",
           Effect.sync(() => held.length === 2)

@@ -3,13 +3,19 @@
  * next state, scheduled from the attempt's start.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type ClaimedDelivery, type FinishedAttempt, finishedAttempt } from "@frank/core"
+import {
+  type ClaimedDelivery,
+  type DeliveryId,
+  type EndpointId,
+  type FinishedAttempt,
+  finishedAttempt
+} from "@frank/core"
 import { Either, Option } from "effect"
 
 const claim = (attempts: number, status: "delivering" | "pending" = "delivering"): ClaimedDelivery => ({
   partnerId: "p1",
-  id: "d1",
-  endpointId: "e1",
+  id: "d1" as DeliveryId,
+  endpointId: "e1" as EndpointId,
   eventId: "ev1",
   eventType: "webhook.test",
   payload: "{}",

@@ -17,6 +17,7 @@ import { makeSandboxClock, sandboxClockLayer } from "./sandbox/SandboxClock.js"
 import { announceAdminToken } from "./secrets/adminTokenNotice.js"
 import { loadOrCreateSecret } from "./secrets/fileSecret.js"
 import { httpLayer } from "./server/HttpLive.js"
+import { requestLimits } from "./server/requestGuard.js"
 import { Readiness } from "./server/Readiness.js"
 import { deliveryWorkerLayer } from "./workers/deliveryWorker.js"
 import { makeNotifyOrigin } from "./workers/notifyOrigin.js"
@@ -41,7 +42,12 @@ const program = Effect.gen(function* () {
   const Engine = engineLayer(config, pepper.value, catalog, notifyOrigin)
   // On SIGTERM the server stops taking requests and the worker stops claiming and lets in-flight
   // deliveries finish; the database (provided below both) closes after them.
-  const Server = httpLayer({ port: config.port, host: config.host, adminToken: adminToken.value })
+  const Server = httpLayer({
+    port: config.port,
+    host: config.host,
+    adminToken: adminToken.value,
+    limits: requestLimits(config)
+  })
   const Worker = deliveryWorkerLayer({
     listen: config.databaseUrl._tag === "Some",
     isOwnNotification: notifyOrigin.isOwn

@@ -122,6 +122,23 @@ describe("HostConfig", () => {
     })
   )
 
+  it.effect("request limits: 1 MiB bodies, 10 s for headers, 30 s for the request; invalid values refused", () =>
+    Effect.gen(function* () {
+      const c = yield* fromEnv({})
+      expect([c.maxBodyBytes, c.headersTimeoutMs, c.requestTimeoutMs]).toEqual([1024 * 1024, 10_000, 30_000])
+      const set = yield* fromEnv({
+        FRANK_MAX_BODY_BYTES: "65536",
+        FRANK_HEADERS_TIMEOUT_MS: "2000",
+        FRANK_REQUEST_TIMEOUT_MS: "5000"
+      })
+      expect([set.maxBodyBytes, set.headersTimeoutMs, set.requestTimeoutMs]).toEqual([65536, 2000, 5000])
+      expect(yield* refusal({ FRANK_MAX_BODY_BYTES: "0" })).toContain("FRANK_MAX_BODY_BYTES")
+      expect(yield* refusal({ FRANK_HEADERS_TIMEOUT_MS: "40000" })).toContain(
+        "FRANK_HEADERS_TIMEOUT_MS to be at most FRANK_REQUEST_TIMEOUT_MS"
+      )
+    })
+  )
+
   it.effect("HostConfig.layer reads the installed ConfigProvider and fails on invalid values", () =>
     Effect.gen(function* () {
       const provider = (env: Record<string, string>) =>

@@ -19,6 +19,7 @@ import {
   WEBHOOK_NOTIFY_CHANNEL
 } from "@frank/adapters"
 import {
+  type DeliveryId,
   DeliveryWakeup,
   DeliveryWorker,
   defaultWorkerConfig,
@@ -141,7 +142,7 @@ if (url !== undefined && url.length > 0) {
             Effect.map(heard, (h) => h.length === 1)
           )
           const [delivery] = yield* sql<{
-            id: string
+            id: DeliveryId
           }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
           yield* sql`UPDATE webhook_deliveries SET status = 'dead_lettered', attempts = 6, next_attempt_at = NULL WHERE partner_id = ${partnerId}`
           yield* webhooks.replay(partnerId, delivery!.id)

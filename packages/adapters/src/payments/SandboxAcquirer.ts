@@ -13,6 +13,7 @@ import {
   PaymentNotFound,
   PaymentProvider,
   PaymentProviderError,
+  type PaymentId,
   type PaymentProviderShape,
   Payments,
   type PaymentStatus,
@@ -50,14 +51,14 @@ const STEPS: Readonly<Record<SandboxAction, ReadonlyArray<PaymentStatus>>> = {
 export const checkoutPath = (orderId: string) => `/sandbox/checkout/${orderId}`
 
 export interface SandboxAcquirerShape {
-  readonly find: (orderId: string) => Effect.Effect<SandboxPayment | undefined, StoreError>
+  readonly find: (orderId: PaymentId) => Effect.Effect<SandboxPayment | undefined, StoreError>
   /**
    * Moves the acquirer's record through the action's statuses and answers the signed
    * notifications it sends, in order. A repeated status is notified again (acquirers resend); a
    * step already passed is not; a contradiction (confirming a canceled payment) is refused.
    */
   readonly act: (
-    orderId: string,
+    orderId: PaymentId,
     action: SandboxAction
   ) => Effect.Effect<ReadonlyArray<RawNotification>, PaymentNotFound | PaymentTransitionRefused | StoreError>
 }
@@ -85,7 +86,7 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
         amountRub: p.amountRub
       })
 
-    const step = (orderId: string, status: PaymentStatus, now: number) =>
+    const step = (orderId: PaymentId, status: PaymentStatus, now: number) =>
       store.modify(orderId, (current): { next: SandboxPayment | undefined; result: StepResult } => {
         const t = paymentTransition(current.status, status)
         switch (t._tag) {
@@ -170,7 +171,7 @@ export const SandboxAcquirerLive = (config: SandboxAcquirerConfig) =>
  * notification it sends is received by the engine exactly as an HTTP callback would be. Answers
  * the engine's outcome of the last notification (the payment as the engine now sees it).
  */
-export const driveSandboxPayment = (orderId: string, action: SandboxAction) =>
+export const driveSandboxPayment = (orderId: PaymentId, action: SandboxAction) =>
   Effect.gen(function* () {
     const acquirer = yield* SandboxAcquirer
     const payments = yield* Payments

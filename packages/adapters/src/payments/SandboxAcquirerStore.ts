@@ -2,13 +2,13 @@
  * The sandbox acquirer's own records: what an outside acquirer would keep about the payments it
  * was asked to create. The engine never reads them; they reach the engine only as notifications.
  */
-import type { PaymentStatus, StoreError } from "@frank/core"
+import type { PaymentId, PaymentStatus, StoreError } from "@frank/core"
 import { Context, type Effect } from "effect"
 
 export interface SandboxPayment {
   readonly partnerId: string
   /** The engine's payment id, given to the acquirer as the order id. */
-  readonly orderId: string
+  readonly orderId: PaymentId
   /** The acquirer's own id of the payment. */
   readonly id: string
   readonly amountRub: number
@@ -22,13 +22,13 @@ export interface SandboxAcquirerStoreShape {
   /** Stores the payment unless its order id is known; answers the stored one (creation is idempotent by order id). */
   readonly open: (payment: SandboxPayment) => Effect.Effect<SandboxPayment, StoreError>
   /** By order id: the checkout page's URL names nothing else. */
-  readonly find: (orderId: string) => Effect.Effect<SandboxPayment | undefined, StoreError>
+  readonly find: (orderId: PaymentId) => Effect.Effect<SandboxPayment | undefined, StoreError>
   /**
    * Runs the pure `change` on the locked payment and writes what it returns (undefined: nothing);
    * answers its result, or undefined when the order id is unknown.
    */
   readonly modify: <A>(
-    orderId: string,
+    orderId: PaymentId,
     change: (current: SandboxPayment) => { readonly next: SandboxPayment | undefined; readonly result: A }
   ) => Effect.Effect<A | undefined, StoreError>
 }

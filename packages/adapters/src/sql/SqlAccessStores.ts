@@ -98,7 +98,7 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
         .withTransaction(
           Effect.gen(function* () {
             const rows =
-              yield* sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live' FOR UPDATE`
+              yield* sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE partner_id = ${partnerId} AND id = ${id} AND kind = 'live' FOR UPDATE`
             const row = rows[0]
             if (row === undefined) return Either.right(undefined)
             const decided = decide(fromRow(row))
@@ -114,12 +114,11 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
         ),
     revoke: (partnerId, id, reason, now) =>
       Effect.gen(function* () {
-        // Ids that are not UUIDs match nothing, like foreign ids: compare as text.
         yield* sql`UPDATE api_keys SET revoked_at = ${now}, revoke_reason = ${reason}
-          WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live' AND revoked_at IS NULL`
+          WHERE partner_id = ${partnerId} AND id = ${id} AND kind = 'live' AND revoked_at IS NULL`
         const found = yield* sql<{
           id: string
-        }>`SELECT id FROM api_keys WHERE partner_id = ${partnerId} AND id::text = ${id} AND kind = 'live'`
+        }>`SELECT id FROM api_keys WHERE partner_id = ${partnerId} AND id = ${id} AND kind = 'live'`
         return found.length > 0
       }).pipe(Effect.mapError(storeError("revokeKey"))),
     list: (partnerId) =>

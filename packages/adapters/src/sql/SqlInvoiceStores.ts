@@ -27,9 +27,6 @@ import { Effect, Layer } from "effect"
 const storeError = (what: string) => (cause: SqlError.SqlError) =>
   new StoreError({ message: `invoice store: ${what} failed`, cause })
 
-/** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
-
 const PROFILE_COLUMNS =
   "partner_id, revision, company_name, inn, kpp, ogrn, legal_address, postal_address, email, phone, created_at, updated_at"
 
@@ -102,8 +99,7 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
         transactionId: i.transactionId
       })}`.pipe(Effect.asVoid, Effect.mapError(storeError("insert"))),
 
-    get: (partnerId, id) =>
-      isUuid(id) ? select(partnerId, id, false).pipe(Effect.mapError(storeError("read"))) : Effect.succeed(undefined),
+    get: (partnerId, id) => select(partnerId, id, false).pipe(Effect.mapError(storeError("read"))),
 
     list: (partnerId, offset, limit) =>
       Effect.gen(function* () {
@@ -116,23 +112,21 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
       }).pipe(Effect.mapError(storeError("list"))),
 
     modify: (partnerId, id, step) =>
-      isUuid(id)
-        ? sql
-            .withTransaction(
-              Effect.gen(function* () {
-                const current = yield* select(partnerId, id, true)
-                if (current === undefined) return undefined
-                const decided = yield* step(current)
-                const next = decided.write
-                if (next !== undefined)
-                  yield* sql`UPDATE legal_invoices SET status = ${next.status}, updated_at = ${next.updatedAt},
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const current = yield* select(partnerId, id, true)
+            if (current === undefined) return undefined
+            const decided = yield* step(current)
+            const next = decided.write
+            if (next !== undefined)
+              yield* sql`UPDATE legal_invoices SET status = ${next.status}, updated_at = ${next.updatedAt},
                     credited_at = ${next.creditedAt}, transaction_id = ${next.transactionId}
                     WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                return decided.result
-              })
-            )
-            .pipe(Effect.mapError((e) => (e instanceof SqlError.SqlError ? storeError("status change")(e) : e)))
-        : Effect.succeed(undefined)
+            return decided.result
+          })
+        )
+        .pipe(Effect.mapError((e) => (e instanceof SqlError.SqlError ? storeError("status change")(e) : e)))
   }
   return store
 })

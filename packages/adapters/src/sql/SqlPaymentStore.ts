@@ -19,9 +19,6 @@ const storeError = (what: string) => (cause: SqlError.SqlError) =>
 const COLUMNS =
   "partner_id, id::text AS id, amount_rub, description, idempotency_key, status, provider_payment_id, payment_url, created_at, updated_at"
 
-/** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
-
 export const makeSqlPaymentStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
@@ -56,27 +53,20 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
       }).pipe(Effect.mapError(storeError("insertOrGet"))),
 
     attachProvider: (partnerId, id, provider, now) =>
-      (isUuid(id)
-        ? Effect.map(
-            // coalesce: the first writer wins (a notification may even have recorded the acquirer's id first).
-            sql<Payment>`UPDATE payments SET provider_payment_id = coalesce(provider_payment_id, ${provider.providerPaymentId}),
+      Effect.map(
+        // coalesce: the first writer wins (a notification may even have recorded the acquirer's id first).
+        sql<Payment>`UPDATE payments SET provider_payment_id = coalesce(provider_payment_id, ${provider.providerPaymentId}),
                 payment_url = coalesce(payment_url, ${provider.paymentUrl}), updated_at = ${now}
               WHERE partner_id = ${partnerId} AND id = ${id}::uuid RETURNING ${columns}`,
-            (rows) => rows[0]
-          )
-        : Effect.succeed(undefined)
+        (rows) => rows[0]
       ).pipe(Effect.mapError(storeError("attachProvider"))),
 
-    get: (partnerId, id) =>
-      (isUuid(id) ? select(partnerId, id, false) : Effect.succeed(undefined)).pipe(Effect.mapError(storeError("get"))),
+    get: (partnerId, id) => select(partnerId, id, false).pipe(Effect.mapError(storeError("get"))),
 
     locate: (id) =>
-      (isUuid(id)
-        ? Effect.map(
-            sql<{ partnerId: string }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`,
-            (rows) => rows[0]?.partnerId
-          )
-        : Effect.succeed(undefined)
+      Effect.map(
+        sql<{ partnerId: string }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`,
+        (rows) => rows[0]?.partnerId
       ).pipe(Effect.mapError(storeError("locate"))),
 
     listRecent: (partnerId, limit) =>
@@ -85,29 +75,27 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
       ),
 
     update: (partnerId, id, change) =>
-      isUuid(id)
-        ? sql
-            .withTransaction(
-              Effect.gen(function* () {
-                const current = yield* select(partnerId, id, true).pipe(Effect.mapError(storeError("update")))
-                if (current === undefined) return undefined
-                const decided = yield* change(current)
-                const n = decided.next
-                if (n !== undefined)
-                  yield* sql`UPDATE payments SET status = ${n.status}, provider_payment_id = ${n.providerPaymentId},
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const current = yield* select(partnerId, id, true).pipe(Effect.mapError(storeError("update")))
+            if (current === undefined) return undefined
+            const decided = yield* change(current)
+            const n = decided.next
+            if (n !== undefined)
+              yield* sql`UPDATE payments SET status = ${n.status}, provider_payment_id = ${n.providerPaymentId},
                       payment_url = ${n.paymentUrl}, updated_at = ${n.updatedAt}
                     WHERE partner_id = ${partnerId} AND id = ${id}::uuid`.pipe(Effect.mapError(storeError("update")))
-                return decided.result
-              })
-            )
-            // BEGIN and COMMIT themselves may fail.
-            .pipe(
-              Effect.catchIf(
-                (e): e is SqlError.SqlError => e instanceof SqlError.SqlError,
-                (e) => Effect.fail(storeError("update")(e))
-              )
-            )
-        : Effect.succeed(undefined)
+            return decided.result
+          })
+        )
+        // BEGIN and COMMIT themselves may fail.
+        .pipe(
+          Effect.catchIf(
+            (e): e is SqlError.SqlError => e instanceof SqlError.SqlError,
+            (e) => Effect.fail(storeError("update")(e))
+          )
+        )
   }
   return store
 })

@@ -3,7 +3,7 @@
  * id (`ON CONFLICT DO NOTHING`, then read the winner); changes run under a row lock.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
-import { StoreError } from "@frank/core"
+import { type PaymentId, StoreError } from "@frank/core"
 import { Effect, Layer } from "effect"
 import {
   type SandboxPayment,
@@ -16,13 +16,11 @@ const storeError = (what: string) => (cause: SqlError.SqlError) =>
 
 const COLUMNS = "partner_id, order_id::text AS order_id, id, amount_rub, description, status, created_at, updated_at"
 
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
-
 export const makeSqlSandboxAcquirerStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
 
-  const select = (orderId: string, forUpdate: boolean) =>
+  const select = (orderId: PaymentId, forUpdate: boolean) =>
     Effect.map(
       sql<SandboxPayment>`SELECT ${columns} FROM sandbox_acquirer_payments WHERE order_id = ${orderId}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => rows[0]
@@ -37,25 +35,22 @@ export const makeSqlSandboxAcquirerStore = Effect.gen(function* () {
           return yield* Effect.dieMessage(`sandbox acquirer store: order ${p.orderId} vanished after insert`)
         return stored
       }).pipe(Effect.mapError(storeError("open"))),
-    find: (orderId) =>
-      (isUuid(orderId) ? select(orderId, false) : Effect.succeed(undefined)).pipe(Effect.mapError(storeError("find"))),
+    find: (orderId) => select(orderId, false).pipe(Effect.mapError(storeError("find"))),
     modify: (orderId, change) =>
-      isUuid(orderId)
-        ? sql
-            .withTransaction(
-              Effect.gen(function* () {
-                const current = yield* select(orderId, true)
-                if (current === undefined) return undefined
-                const decided = change(current)
-                const n = decided.next
-                if (n !== undefined)
-                  yield* sql`UPDATE sandbox_acquirer_payments SET status = ${n.status}, updated_at = ${n.updatedAt}
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const current = yield* select(orderId, true)
+            if (current === undefined) return undefined
+            const decided = change(current)
+            const n = decided.next
+            if (n !== undefined)
+              yield* sql`UPDATE sandbox_acquirer_payments SET status = ${n.status}, updated_at = ${n.updatedAt}
                     WHERE partner_id = ${n.partnerId} AND order_id = ${orderId}::uuid`
-                return decided.result
-              })
-            )
-            .pipe(Effect.mapError(storeError("modify")))
-        : Effect.succeed(undefined)
+            return decided.result
+          })
+        )
+        .pipe(Effect.mapError(storeError("modify")))
   }
   return store
 })

@@ -4,8 +4,8 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import {
+  type StoredFileId,
   type FileKind,
-  isUuid,
   type Measurements,
   StoreError,
   type StoredFile,
@@ -17,7 +17,7 @@ import { Context, Effect, Layer } from "effect"
 
 interface Row {
   readonly partnerId: string
-  readonly id: string
+  readonly id: StoredFileId
   readonly kind: FileKind
   readonly mimeType: string
   readonly sizeBytes: number
@@ -59,14 +59,11 @@ const storeError = (what: string) => (cause: SqlError.SqlError) =>
 export const makeSqlStoredFileStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
-  // Ids that are no UUID would fail the uuid comparison; they match nothing, like a foreign id.
-  const get = (partnerId: string, id: string) =>
-    isUuid(id)
-      ? Effect.map(
-          sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`,
-          (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
-        )
-      : Effect.succeed(undefined)
+  const get = (partnerId: string, id: StoredFileId) =>
+    Effect.map(
+      sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`,
+      (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
+    )
   const store: StoredFileStoreShape = {
     insert: (file) =>
       sql`INSERT INTO stored_files ${sql.insert({
@@ -85,19 +82,15 @@ export const makeSqlStoredFileStore = Effect.gen(function* () {
       })}`.pipe(Effect.asVoid, Effect.mapError(storeError("insert"))),
     get: (partnerId, id) => Effect.mapError(get(partnerId, id), storeError("get")),
     owns: (partnerId, id) =>
-      isUuid(id)
-        ? sql<{ n: number }>`SELECT 1 AS n FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.mapError(storeError("owns"))
-          )
-        : Effect.succeed(false),
+      sql<{ n: number }>`SELECT 1 AS n FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.mapError(storeError("owns"))
+      ),
     findForServing: (id) =>
-      isUuid(id)
-        ? sql<Row>`SELECT ${columns} FROM stored_files WHERE id = ${id}::uuid`.pipe(
-            Effect.map((rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))),
-            Effect.mapError(storeError("findForServing"))
-          )
-        : Effect.succeed(undefined)
+      sql<Row>`SELECT ${columns} FROM stored_files WHERE id = ${id}::uuid`.pipe(
+        Effect.map((rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))),
+        Effect.mapError(storeError("findForServing"))
+      )
   }
   return store
 })

@@ -13,6 +13,7 @@
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import {
+  type TaskId,
   type EstimateRequest,
   type Family,
   type Quality,
@@ -29,7 +30,7 @@ import { Effect, Layer } from "effect"
 
 interface TaskRow {
   readonly partnerId: string
-  readonly id: string
+  readonly id: TaskId
   readonly status: TaskStatus
   readonly modelId: string
   readonly family: Family
@@ -114,7 +115,6 @@ const toRow = (t: Task) => ({
 })
 
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
 const storeError = (what: string) => (cause: SqlError) =>
   new StoreError({ message: `task store: ${what} failed`, cause })
@@ -156,8 +156,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
         )
         .pipe(Effect.mapError(sqlFailures("create"))),
 
-    get: (partnerId, id) =>
-      isUuid(id) ? selectOne(partnerId, id, false).pipe(Effect.mapError(storeError("get"))) : Effect.succeed(undefined),
+    get: (partnerId, id) => selectOne(partnerId, id, false).pipe(Effect.mapError(storeError("get"))),
 
     list: (partnerId, filter, offset, limit) =>
       Effect.gen(function* () {
@@ -172,51 +171,45 @@ export const makeSqlTaskStore = Effect.gen(function* () {
 
     update: <E>(
       partnerId: string,
-      id: string,
+      id: TaskId,
       decide: (current: Task) => TaskChange | undefined,
       alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>
     ) =>
-      !isUuid(id)
-        ? Effect.succeed(undefined)
-        : sql
-            .withTransaction(
-              Effect.gen(function* () {
-                const current = yield* selectOne(partnerId, id, true)
-                if (current === undefined) return undefined
-                const change = decide(current)
-                if (change === undefined) return { task: current, changed: false }
-                yield* sql`UPDATE tasks SET ${sql.update(changeableColumns(change.task))} WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                if (change.content !== undefined)
-                  yield* sql`INSERT INTO task_results ${sql.insert({
-                    partnerId,
-                    taskId: change.task.id,
-                    mimeType: change.content.mimeType,
-                    content: change.content.bytes
-                  })}`
-                yield* alongside(change, current)
-                return { task: change.task, changed: true }
-              })
-            )
-            .pipe(Effect.mapError(sqlFailures("update"))),
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const current = yield* selectOne(partnerId, id, true)
+            if (current === undefined) return undefined
+            const change = decide(current)
+            if (change === undefined) return { task: current, changed: false }
+            yield* sql`UPDATE tasks SET ${sql.update(changeableColumns(change.task))} WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+            if (change.content !== undefined)
+              yield* sql`INSERT INTO task_results ${sql.insert({
+                partnerId,
+                taskId: change.task.id,
+                mimeType: change.content.mimeType,
+                content: change.content.bytes
+              })}`
+            yield* alongside(change, current)
+            return { task: change.task, changed: true }
+          })
+        )
+        .pipe(Effect.mapError(sqlFailures("update"))),
 
     content: (partnerId, id) =>
-      !isUuid(id)
-        ? Effect.succeed(undefined)
-        : sql<{ mimeType: string; content: Uint8Array }>`SELECT mime_type, content FROM task_results
+      sql<{ mimeType: string; content: Uint8Array }>`SELECT mime_type, content FROM task_results
             WHERE partner_id = ${partnerId} AND task_id = ${id}::uuid`.pipe(
-            Effect.map(([row]): TaskContent | undefined =>
-              row === undefined ? undefined : { mimeType: row.mimeType, bytes: new Uint8Array(row.content) }
-            ),
-            Effect.mapError(storeError("content"))
-          ),
+        Effect.map(([row]): TaskContent | undefined =>
+          row === undefined ? undefined : { mimeType: row.mimeType, bytes: new Uint8Array(row.content) }
+        ),
+        Effect.mapError(storeError("content"))
+      ),
 
     locate: (id) =>
-      !isUuid(id)
-        ? Effect.succeed(undefined)
-        : sql<TaskRow>`SELECT ${columns} FROM tasks WHERE id = ${id}::uuid LIMIT 1`.pipe(
-            Effect.map(([row]) => (row === undefined ? undefined : fromRow(row))),
-            Effect.mapError(storeError("locate"))
-          ),
+      sql<TaskRow>`SELECT ${columns} FROM tasks WHERE id = ${id}::uuid LIMIT 1`.pipe(
+        Effect.map(([row]) => (row === undefined ? undefined : fromRow(row))),
+        Effect.mapError(storeError("locate"))
+      ),
 
     unfinished: (limit) =>
       sql<TaskRow>`SELECT ${columns} FROM tasks WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT ${limit}`.pipe(

@@ -14,6 +14,8 @@
  */
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import {
+  type DeliveryId,
+  type EndpointId,
   type ClaimedDelivery,
   type DeliveryRecord,
   type DeliveryStatus,
@@ -57,8 +59,8 @@ const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({
 
 interface DeliveryRow {
   readonly partnerId: string
-  readonly id: string
-  readonly endpointId: string
+  readonly id: DeliveryId
+  readonly endpointId: EndpointId
   readonly eventId: string
   readonly eventType: EventType
   readonly status: DeliveryStatus
@@ -92,8 +94,8 @@ const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCod
  */
 interface ClaimRow {
   readonly partner_id: string
-  readonly id: string
-  readonly endpoint_id: string
+  readonly id: DeliveryId
+  readonly endpoint_id: EndpointId
   readonly event_id: string
   readonly event_type: EventType
   readonly attempts: number
@@ -220,9 +222,6 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
         })
       )
 
-    /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
-    const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
-
     const store: WebhookStoreShape = {
       insertEndpoint: (endpoint, maxPerPartner) =>
         sql
@@ -258,77 +257,71 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
         ),
 
       getEndpoint: (partnerId, id) =>
-        isUuid(id)
-          ? selectEndpoint(partnerId, id, false).pipe(Effect.mapError(storeError("getEndpoint")))
-          : Effect.succeed(undefined),
+        selectEndpoint(partnerId, id, false).pipe(Effect.mapError(storeError("getEndpoint"))),
 
       modifyEndpoint: (partnerId, id, change) =>
-        !isUuid(id)
-          ? Effect.succeed(undefined)
-          : sql
-              .withTransaction(
-                Effect.gen(function* () {
-                  const current = yield* selectEndpoint(partnerId, id, true)
-                  if (current === undefined) return undefined
-                  const next = change(current)
-                  yield* writeEndpoint(next)
-                  // A paused endpoint's pending deliveries leave the due index, and come back on
-                  // reactivation (migration 0011): claims no longer step over its backlog.
-                  if (next.active !== current.active)
-                    yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const current = yield* selectEndpoint(partnerId, id, true)
+              if (current === undefined) return undefined
+              const next = change(current)
+              yield* writeEndpoint(next)
+              // A paused endpoint's pending deliveries leave the due index, and come back on
+              // reactivation (migration 0011): claims no longer step over its backlog.
+              if (next.active !== current.active)
+                yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
                     WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid AND status = 'pending' AND endpoint_paused = ${next.active}`
-                  return next
-                })
-              )
-              .pipe(Effect.mapError(storeError("modifyEndpoint"))),
+              return next
+            })
+          )
+          .pipe(Effect.mapError(storeError("modifyEndpoint"))),
 
       deleteEndpoint: (partnerId, id, now) =>
-        !isUuid(id)
-          ? Effect.succeed(false)
-          : Effect.gen(function* () {
-              if (Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))) {
-                // Inside a caller's transaction nothing commits before the rest, and the lock must
-                // come first: a writer's KEY SHARE passes an uncommitted non-key update without
-                // re-reading the row, so marking the endpoint deleted first would not keep the
-                // writers out. The lock alone waits for them (pendingGuard), and the statements
-                // after it see their rows.
-                const [held] = yield* sql`SELECT id FROM webhook_endpoints
+        Effect.gen(function* () {
+          if (Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))) {
+            // Inside a caller's transaction nothing commits before the rest, and the lock must
+            // come first: a writer's KEY SHARE passes an uncommitted non-key update without
+            // re-reading the row, so marking the endpoint deleted first would not keep the
+            // writers out. The lock alone waits for them (pendingGuard), and the statements
+            // after it see their rows.
+            const [held] = yield* sql`SELECT id FROM webhook_endpoints
                 WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`
-                if (held === undefined) return false
-                // Made under the FOR UPDATE, so a fan-out that read the endpoint earlier re-reads it (purgeIfHeld).
-                yield* markDeleted(partnerId, id, now, false)
-                yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
-                return true
-              }
-              // Two steps. First the deletion, committed on its own (a NO KEY UPDATE: it waits for
-              // no KEY SHARE writer, only for a patch or rotation in progress): the endpoint is gone
-              // for the partner, fan-outs leave it out and take no lock on it, the claim skips its
-              // deliveries. Then the purge, whose FOR UPDATE waits for the writers holding the
-              // endpoint then — fan-outs that saw it live, and retries and replays of its
-              // deliveries (pendingGuard), which see it deleted once they have their lock — but not
-              // for fan-outs begun after the first step, so a partner whose business transactions
-              // overlap without pause cannot starve it (KEY SHARE lockers do not queue behind a
-              // waiting FOR UPDATE). Stopped in between, the host leaves the endpoint
-              // marked `purge_pending` (migration 0010), and the worker's sweep purges it.
-              const [marked] = yield* markDeleted(partnerId, id, now, true)
-              if (marked === undefined) return false
-              // The deletion has committed: a failing purge is the sweep's to finish, not an error
-              // for the partner (whose retried DELETE would only find the endpoint gone).
-              yield* purgeIfHeld(partnerId, id, false).pipe(
-                Effect.catchAll((e) =>
-                  Effect.logWarning(
-                    `webhook endpoint ${id}: deleted; its pending deliveries are left to the worker's sweep`,
-                    e
-                  )
-                )
+            if (held === undefined) return false
+            // Made under the FOR UPDATE, so a fan-out that read the endpoint earlier re-reads it (purgeIfHeld).
+            yield* markDeleted(partnerId, id, now, false)
+            yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+            return true
+          }
+          // Two steps. First the deletion, committed on its own (a NO KEY UPDATE: it waits for
+          // no KEY SHARE writer, only for a patch or rotation in progress): the endpoint is gone
+          // for the partner, fan-outs leave it out and take no lock on it, the claim skips its
+          // deliveries. Then the purge, whose FOR UPDATE waits for the writers holding the
+          // endpoint then — fan-outs that saw it live, and retries and replays of its
+          // deliveries (pendingGuard), which see it deleted once they have their lock — but not
+          // for fan-outs begun after the first step, so a partner whose business transactions
+          // overlap without pause cannot starve it (KEY SHARE lockers do not queue behind a
+          // waiting FOR UPDATE). Stopped in between, the host leaves the endpoint
+          // marked `purge_pending` (migration 0010), and the worker's sweep purges it.
+          const [marked] = yield* markDeleted(partnerId, id, now, true)
+          if (marked === undefined) return false
+          // The deletion has committed: a failing purge is the sweep's to finish, not an error
+          // for the partner (whose retried DELETE would only find the endpoint gone).
+          yield* purgeIfHeld(partnerId, id, false).pipe(
+            Effect.catchAll((e) =>
+              Effect.logWarning(
+                `webhook endpoint ${id}: deleted; its pending deliveries are left to the worker's sweep`,
+                e
               )
-              return true
-            }).pipe(Effect.mapError(storeError("deleteEndpoint"))),
+            )
+          )
+          return true
+        }).pipe(Effect.mapError(storeError("deleteEndpoint"))),
 
       appendEvent: (event, target, now) => {
         const targetCondition =
           target._tag === "Endpoint"
-            ? sql`e.id = ${isUuid(target.endpointId) ? target.endpointId : "00000000-0000-0000-0000-000000000000"}::uuid`
+            ? sql`e.id = ${target.endpointId}::uuid`
             : sql`e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))`
         return sql<{ n: number }>`
         WITH ev AS (
@@ -515,7 +508,6 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
 
       listDeliveries: (partnerId, filter, limit, after) =>
         Effect.gen(function* () {
-          if (filter.endpointId !== undefined && !isUuid(filter.endpointId)) return { deliveries: [], next: null }
           const conditions = [sql`d.partner_id = ${partnerId}`]
           if (filter.endpointId !== undefined) conditions.push(sql`d.endpoint_id = ${filter.endpointId}::uuid`)
           if (filter.status !== undefined) conditions.push(sql`d.status = ${filter.status}`)
@@ -532,49 +524,45 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
         }).pipe(Effect.mapError(storeError("listDeliveries"))),
 
       getDelivery: (partnerId, id) =>
-        !isUuid(id)
-          ? Effect.succeed(undefined)
-          : sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`.pipe(
-              Effect.map((rows) => (rows[0] === undefined ? undefined : deliveryFromRow(rows[0]))),
-              Effect.mapError(storeError("getDelivery"))
-            ),
+        sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`.pipe(
+          Effect.map((rows) => (rows[0] === undefined ? undefined : deliveryFromRow(rows[0]))),
+          Effect.mapError(storeError("getDelivery"))
+        ),
 
       updateDelivery: (partnerId, id, rule, now) =>
-        !isUuid(id)
-          ? Effect.succeed(undefined)
-          : sql
-              .withTransaction(
-                Effect.gen(function* () {
-                  // The endpoint before the delivery, the order a deletion takes them in; a delivery
-                  // never changes endpoint, so reading which one unlocked is safe.
-                  const [target] = yield* sql<{
-                    endpointId: string
-                  }>`SELECT endpoint_id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                  if (target === undefined) return undefined
-                  yield* pendingGuard([{ partnerId, endpointId: target.endpointId }])
-                  const [locked] = yield* sql<{
-                    id: string
-                  }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid FOR UPDATE`
-                  if (locked === undefined) return undefined
-                  const [row] = yield* sql<DeliveryRow & { endpointState: "active" | "inactive" | "deleted" }>`
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // The endpoint before the delivery, the order a deletion takes them in; a delivery
+              // never changes endpoint, so reading which one unlocked is safe.
+              const [target] = yield* sql<{
+                endpointId: string
+              }>`SELECT endpoint_id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+              if (target === undefined) return undefined
+              yield* pendingGuard([{ partnerId, endpointId: target.endpointId }])
+              const [locked] = yield* sql<{
+                id: string
+              }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND id = ${id}::uuid FOR UPDATE`
+              if (locked === undefined) return undefined
+              const [row] = yield* sql<DeliveryRow & { endpointState: "active" | "inactive" | "deleted" }>`
                   SELECT ${deliveryColumns},
                     CASE WHEN e.id IS NULL OR e.deleted_at IS NOT NULL THEN 'deleted' WHEN e.active THEN 'active' ELSE 'inactive' END AS endpoint_state
                   FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.partner_id = d.partner_id AND e.id = d.endpoint_id
                   WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`
-                  if (row === undefined) return undefined
-                  const delivery = deliveryFromRow(row)
-                  const decided = rule({ delivery, endpoint: row.endpointState })
-                  if (Either.isLeft(decided)) return Either.left(decided.left)
-                  const s = decided.right
-                  yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
+              if (row === undefined) return undefined
+              const delivery = deliveryFromRow(row)
+              const decided = rule({ delivery, endpoint: row.endpointState })
+              if (Either.isLeft(decided)) return Either.left(decided.left)
+              const s = decided.right
+              yield* sql`UPDATE webhook_deliveries SET status = ${s.status}, attempts = ${s.attempts}, next_attempt_at = ${s.nextAttemptAt},
                   lease_until = ${s.leaseUntil}, claim_token = NULL, updated_at = ${now}
                   WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-                  if (s.status === "pending" && notifyInTransaction)
-                    yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
-                  return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
-                })
-              )
-              .pipe(Effect.mapError(storeError("updateDelivery")))
+              if (s.status === "pending" && notifyInTransaction)
+                yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
+              return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
+            })
+          )
+          .pipe(Effect.mapError(storeError("updateDelivery")))
     }
     return store
   })

@@ -2,6 +2,7 @@
  * The access service: partners, cabinet sessions and API keys. Credentials are re-read from the
  * store on every request, so a revocation applies to the very next request on every instance.
  */
+import type { KeyId, PartnerId } from "../EntityIds.js"
 import { Clock, Context, Effect, Either, Layer } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
@@ -41,21 +42,21 @@ export interface IssuedKey {
 
 export interface AccessShape {
   readonly createPartner: (name: string) => Effect.Effect<Partner, StoreError>
-  readonly getPartner: (id: string) => Effect.Effect<Partner, PartnerNotFound | StoreError>
+  readonly getPartner: (id: PartnerId) => Effect.Effect<Partner, PartnerNotFound | StoreError>
   readonly createSession: (
-    partnerId: string,
+    partnerId: PartnerId,
     ttlSeconds?: number
   ) => Effect.Effect<{ token: string; expiresAt: number }, PartnerNotFound | StoreError>
   readonly authenticateSession: (token: string) => Effect.Effect<{ partnerId: string }, SessionAuthError | StoreError>
   readonly authenticateKey: (raw: string) => Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError>
   readonly issueKey: (partnerId: string, cmd: IssueKeyCommand) => Effect.Effect<IssuedKey, KeyIssueError | StoreError>
-  readonly issueLegacyKey: (partnerId: string) => Effect.Effect<string, PartnerNotFound | StoreError>
+  readonly issueLegacyKey: (partnerId: PartnerId) => Effect.Effect<string, PartnerNotFound | StoreError>
   readonly changeKey: (
     partnerId: string,
-    id: string,
+    id: KeyId,
     cmd: ChangeKeyCommand
   ) => Effect.Effect<KeyView, KeyChangeError | StoreError>
-  readonly revokeKey: (partnerId: string, id: string, reason?: string | undefined) => Effect.Effect<boolean, StoreError>
+  readonly revokeKey: (partnerId: string, id: KeyId, reason?: string | undefined) => Effect.Effect<boolean, StoreError>
   readonly listKeys: (
     partnerId: string,
     viewer: { readonly restrictedKeyId?: string | undefined }
@@ -72,7 +73,7 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
       const secrets = yield* Secrets
       const ids = yield* Ids
 
-      const getPartner = (id: string) =>
+      const getPartner = (id: PartnerId) =>
         Effect.flatMap(partners.get(id), (p) =>
           p === undefined ? Effect.fail(new PartnerNotFound({ message: `no partner ${id}` })) : Effect.succeed(p)
         )
@@ -80,7 +81,11 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
       const access: AccessShape = {
         createPartner: (name) =>
           Effect.gen(function* () {
-            const partner: Partner = { id: yield* ids.next, name, createdAt: yield* Clock.currentTimeMillis }
+            const partner: Partner = {
+              id: (yield* ids.next) as PartnerId,
+              name,
+              createdAt: yield* Clock.currentTimeMillis
+            }
             yield* partners.create(partner)
             return partner
           }),
@@ -137,7 +142,7 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
         issueKey: (partnerId, cmd) =>
           Effect.gen(function* () {
             const raw = `svc_live_${toHex(yield* secrets.randomBytes(32))}`
-            const material = { id: yield* ids.next, raw, keyHash: yield* secrets.keyedHash(raw) }
+            const material = { id: (yield* ids.next) as KeyId, raw, keyHash: yield* secrets.keyedHash(raw) }
             const now = yield* Clock.currentTimeMillis
             const record = yield* keys.issue(partnerId, (existing) =>
               decideIssue(partnerId, existing, cmd, material, now)
@@ -150,7 +155,7 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
             const raw = `svc_${toHex(yield* secrets.randomBytes(16))}`
             const now = yield* Clock.currentTimeMillis
             yield* keys.insert({
-              id: yield* ids.next,
+              id: (yield* ids.next) as KeyId,
               partnerId,
               kind: "legacy",
               keyHash: yield* secrets.keyedHash(raw),

@@ -2,6 +2,7 @@
  * API keys: the stored record, the raw formats, and the pure rules of issuing, changing and
  * authenticating (spec "API key", "Scopes", ARCHITECTURE §5 key rows).
  */
+import type { KeyId } from "../EntityIds.js"
 import { Either } from "effect"
 import {
   ApiKeyExpired,
@@ -31,7 +32,7 @@ export const LIVE_KEY = /^svc_live_[0-9a-f]{64}$/
 export const LEGACY_KEY = /^svc_[0-9a-f]{32}$/
 
 export interface ApiKeyRecord {
-  readonly id: string
+  readonly id: KeyId
   readonly partnerId: string
   /** `live` keys are issued from the cabinet; `legacy` keys exist only to be refused with 403. */
   readonly kind: "live" | "legacy"
@@ -79,7 +80,7 @@ export interface IssueKeyCommand {
 }
 
 export interface NewKeyMaterial {
-  readonly id: string
+  readonly id: KeyId
   readonly raw: string
   readonly keyHash: string
 }
@@ -179,7 +180,7 @@ export const checkAuthenticated = (
 }
 
 export interface KeyView {
-  readonly id: string
+  readonly id: KeyId
   readonly prefix: string
   readonly label: string | null
   readonly active: boolean

@@ -2,6 +2,7 @@
  * Storage port of API keys. Issuing runs a pure rule under a per-partner lock, which is what keeps
  * the 20-active-keys quota exact when keys are issued concurrently.
  */
+import type { KeyId } from "../EntityIds.js"
 import { Context, type Effect, type Either } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { ApiKeyRecord } from "./ApiKey.js"
@@ -17,13 +18,13 @@ export interface ApiKeyStoreShape {
   /** Replaces one of the partner's keys with what `decide` returns; undefined when no such key. */
   readonly update: <E>(
     partnerId: string,
-    id: string,
+    id: KeyId,
     decide: (key: ApiKeyRecord) => Either.Either<ApiKeyRecord, E>
   ) => Effect.Effect<ApiKeyRecord | undefined, E | StoreError>
   /** Sets revokedAt/reason when not yet revoked; true when the partner has such a key. */
   readonly revoke: (
     partnerId: string,
-    id: string,
+    id: KeyId,
     reason: string | null,
     now: number
   ) => Effect.Effect<boolean, StoreError>

@@ -1,18 +1,19 @@
 /**
  * Partners: the tenants of a Frank deployment. The operator creates them through the admin API.
  */
+import type { PartnerId } from "../EntityIds.js"
 import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
 
 export interface Partner {
-  readonly id: string
+  readonly id: PartnerId
   readonly name: string
   readonly createdAt: number
 }
 
 export interface PartnerStoreShape {
   readonly create: (partner: Partner) => Effect.Effect<void, StoreError>
-  readonly get: (id: string) => Effect.Effect<Partner | undefined, StoreError>
+  readonly get: (id: PartnerId) => Effect.Effect<Partner | undefined, StoreError>
 }
 
 export class PartnerStore extends Context.Tag("@frank/core/PartnerStore")<PartnerStore, PartnerStoreShape>() {}

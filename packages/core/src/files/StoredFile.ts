@@ -3,11 +3,12 @@
  * holds what was learned from them. `mimeType` is the sniffed format's, never the source's claim.
  */
 import type { FileKind } from "./FileKind.js"
+import type { StoredFileId } from "../EntityIds.js"
 import type { Measurements } from "./Measurements.js"
 
 export interface StoredFile {
   /** UUID v4. */
-  readonly id: string
+  readonly id: StoredFileId
   readonly partnerId: string
   readonly kind: FileKind
   readonly mimeType: string

@@ -6,8 +6,9 @@
  * An import by URL holds one of `maxConcurrentImports` permits from download to stored record;
  * requests beyond that wait for a permit (in arrival order) rather than fail.
  */
-import { Clock, Context, Effect, Either, Layer } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Secrets } from "../access/Secrets.js"
+import { parseId, StoredFileId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { BlobStore, type BlobRead } from "./BlobStore.js"
@@ -20,7 +21,7 @@ import {
   StoredFileNotFound
 } from "./ImportError.js"
 import { ImportSettings } from "./ImportSettings.js"
-import { checkImportUrl, isUuid } from "./importUrl.js"
+import { checkImportUrl } from "./importUrl.js"
 import { describeBytes, maxBytesFor } from "./limits.js"
 import { checkTracks, decideFormat } from "./MediaFormat.js"
 import { MediaFetcher } from "./MediaFetcher.js"
@@ -52,7 +53,7 @@ export interface StoredFilesShape {
     request: ImportRequest
   ) => Effect.Effect<ImportedFile, ImportError | StoreError>
   /** The file behind a URL's id and token; a wrong token answers exactly like an unknown id. */
-  readonly open: (fileId: string, token: string) => Effect.Effect<OpenedFile, StoredFileNotFound | StoreError>
+  readonly open: (fileId: StoredFileId, token: string) => Effect.Effect<OpenedFile, StoredFileNotFound | StoreError>
 }
 
 const fromEither = <A, E>(e: Either.Either<A, E>): Effect.Effect<A, E> =>
@@ -89,9 +90,10 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
 
       const withUrl = (file: StoredFile) => Effect.map(urls.urlFor(file), (url): ImportedFile => ({ file, url }))
 
-      const reimport = (partnerId: string, kind: FileKind, id: string) =>
+      const reimport = (partnerId: string, kind: FileKind, raw: string) =>
         Effect.gen(function* () {
-          if (!isUuid(id)) return yield* new ImportSourceInvalid({ message: "storedFileId must be a UUID v4" })
+          const id = Option.getOrUndefined(parseId(StoredFileId)(raw))
+          if (id === undefined) return yield* new ImportSourceInvalid({ message: "storedFileId must be a UUID v4" })
           const file = yield* store.get(partnerId, id)
           if (file === undefined) return yield* new StoredFileNotFound({ message: `no stored file ${id}` })
           if (file.kind !== kind)
@@ -119,7 +121,7 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
               ? yield* fromEither(checkTracks(decided, probed.tracks ?? { video: false, audio: false }))
               : decided
           const measurements = yield* fromEither(finishMeasurements(format, probed))
-          const id = yield* ids.next
+          const id = (yield* ids.next) as StoredFileId
           const file: StoredFile = {
             id,
             partnerId,
@@ -153,7 +155,6 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
         open: (fileId, token) =>
           Effect.gen(function* () {
             const notFound = new StoredFileNotFound({ message: "no such file" })
-            if (!isUuid(fileId)) return yield* notFound
             const expected = yield* fileAccessToken(secrets, fileId)
             if (!sameToken(expected, token)) return yield* notFound
             const file = yield* store.findForServing(fileId)

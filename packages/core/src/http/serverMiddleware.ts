@@ -13,6 +13,8 @@ import { Cause, Clock, Context, Effect, FiberRef, HashMap, LogLevel, Option } fr
 import { Ids } from "../Ids.js"
 import { PartnerApi } from "./PartnerApi.js"
 import { generationFailureResponse, isGenerationPath } from "./generationEnvelope.js"
+import { nulRefusal } from "./nulCharacters.js"
+import type { BadRequest } from "./ApiError.js"
 import { validationFailure } from "./ValidationErrors.js"
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -137,9 +139,18 @@ const causeChain = (error: unknown): string => {
 
 const envelope = (status: number, body: object) => HttpServerResponse.unsafeJson(body, { status })
 
-/** Every error the API does not encode by itself, as an envelope: 400, 404 or 500. */
+/** Requests with NUL characters fail as validation errors, answered like the others below. */
+const refusingNul = <A, E, R>(
+  app: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | BadRequest, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(
+    nulRefusal,
+    (refused): Effect.Effect<A, E | BadRequest, R> => (refused === undefined ? app : Effect.fail(refused))
+  )
+
+/** Every error the API does not encode by itself, as an envelope: 400, 404 or 500; and NUL characters refused. */
 export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
-  Effect.catchAllCause(app, (cause) =>
+  Effect.catchAllCause(refusingNul(app), (cause) =>
     Effect.gen(function* () {
       const invalid = validationFailure(cause)
       if (invalid !== undefined) {

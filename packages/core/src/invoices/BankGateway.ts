@@ -10,6 +10,7 @@
  * four calls over the bank's API; the sandbox bank of the adapters package implements them on
  * its own tables.
  */
+import type { InvoiceId } from "../EntityIds.js"
 import { Context, type Effect } from "effect"
 import type { CompanyRequisites } from "./CompanyProfile.js"
 import type { BankUnavailable } from "./InvoiceError.js"
@@ -18,7 +19,7 @@ import type { InvoiceStatus } from "./InvoiceState.js"
 export interface BankInvoiceRequest {
   readonly partnerId: string
   /** Frank's invoice id: the bank keeps it as the external reference and prints it in the purpose. */
-  readonly invoiceId: string
+  readonly invoiceId: InvoiceId
   readonly amountRub: number
   readonly comment: string | null
   readonly payer: CompanyRequisites
@@ -36,7 +37,7 @@ export interface BankInvoice {
 /** Which invoice a call is about: the bank's id plus Frank's reference (adapters may use either). */
 export interface BankInvoiceRef {
   readonly partnerId: string
-  readonly invoiceId: string
+  readonly invoiceId: InvoiceId
   readonly bankInvoiceId: string
 }
 

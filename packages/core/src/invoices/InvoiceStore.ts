@@ -3,6 +3,7 @@
  * (test/contract/invoicesContract.ts) holds both to the same behaviour.
  */
 import { Context, type Effect } from "effect"
+import type { InvoiceId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type { Invoice } from "./Invoice.js"
 
@@ -22,7 +23,7 @@ export interface InvoiceStep<A> {
 export interface InvoiceStoreShape {
   readonly insert: (invoice: Invoice) => Effect.Effect<void, StoreError>
   /** A foreign or malformed id is simply not found. */
-  readonly get: (partnerId: string, id: string) => Effect.Effect<Invoice | undefined, StoreError>
+  readonly get: (partnerId: string, id: InvoiceId) => Effect.Effect<Invoice | undefined, StoreError>
   readonly list: (partnerId: string, offset: number, limit: number) => Effect.Effect<InvoicePage, StoreError>
   /**
    * Runs `step` on the invoice under an exclusive lock and writes what it decides, in ONE
@@ -33,7 +34,7 @@ export interface InvoiceStoreShape {
    */
   readonly modify: <A, E, R>(
     partnerId: string,
-    id: string,
+    id: InvoiceId,
     step: (current: Invoice) => Effect.Effect<InvoiceStep<A>, E, R>
   ) => Effect.Effect<A | undefined, E | StoreError, R>
 }

@@ -10,6 +10,7 @@
  * with `paymentId` = the invoice id, is written in the same transaction.
  */
 import { Clock, Context, Effect, Layer } from "effect"
+import type { InvoiceId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { StoreError } from "../StoreError.js"
@@ -63,19 +64,19 @@ export interface InvoicesShape {
     InvoiceRequestInvalid | ProfileRequired | ProfileRevisionConflict | BankUnavailable | StoreError
   >
   readonly history: (partnerId: string, page?: number, limit?: number) => Effect.Effect<InvoiceHistory, StoreError>
-  readonly get: (partnerId: string, id: string) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
+  readonly get: (partnerId: string, id: InvoiceId) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
   readonly pdf: (
     partnerId: string,
-    id: string
+    id: InvoiceId
   ) => Effect.Effect<InvoiceDocument, InvoiceNotFound | BankUnavailable | StoreError>
   /** Asks the bank for the invoice's status and applies it. */
   readonly refresh: (
     partnerId: string,
-    id: string
+    id: InvoiceId
   ) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
   readonly sbpLink: (
     partnerId: string,
-    id: string
+    id: InvoiceId
   ) => Effect.Effect<SbpLink, InvoiceNotFound | InvoiceNotPayable | BankUnavailable | StoreError>
   /**
    * The bank says something happened to this invoice. The notice carries no status Frank would
@@ -83,7 +84,7 @@ export interface InvoicesShape {
    */
   readonly bankNotice: (
     partnerId: string,
-    invoiceId: string
+    invoiceId: InvoiceId
   ) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
   /**
    * Applies a status the bank reported (what `refresh` does after asking). Repeated, reordered
@@ -91,7 +92,7 @@ export interface InvoicesShape {
    */
   readonly applyBankStatus: (
     partnerId: string,
-    id: string,
+    id: InvoiceId,
     reported: InvoiceStatus
   ) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
 }
@@ -165,7 +166,7 @@ export class Invoices extends Context.Tag("@frank/core/Invoices")<Invoices, Invo
               message: staleMessage(input.expectedProfileRevision, profile.revision),
               currentRevision: profile.revision
             })
-          const id = yield* ids.next
+          const id = (yield* ids.next) as InvoiceId
           const now = yield* Clock.currentTimeMillis
           const comment =
             input.comment === undefined || input.comment === null || input.comment.trim().length === 0

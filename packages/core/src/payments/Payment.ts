@@ -4,6 +4,7 @@
  * keeps its own under `providerPaymentId`.
  */
 import { Schema } from "effect"
+import type { PaymentId } from "../EntityIds.js"
 import { MINOR_PER_FRANK, type Minor } from "../Money.js"
 
 export const PaymentStatus = Schema.Literal("pending", "authorized", "confirmed", "canceled", "rejected", "failed")
@@ -19,7 +20,7 @@ export const PAYMENT_HISTORY_SIZE = 50
 
 export interface Payment {
   readonly partnerId: string
-  readonly id: string
+  readonly id: PaymentId
   /** Whole rubles; credited as the same number of franks. */
   readonly amountRub: number
   readonly description: string | null

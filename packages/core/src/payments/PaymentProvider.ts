@@ -7,11 +7,12 @@
  */
 import { Context, type Effect } from "effect"
 import type { PaymentStatus } from "./Payment.js"
+import type { PaymentId } from "../EntityIds.js"
 import type { PaymentNotificationInvalid, PaymentProviderError } from "./PaymentError.js"
 
 export interface ProviderPaymentRequest {
   /** Our payment id: the acquirer's order id, and the key that makes `createPayment` idempotent. */
-  readonly paymentId: string
+  readonly paymentId: PaymentId
   readonly partnerId: string
   readonly amountRub: number
   readonly description: string | null
@@ -51,7 +52,7 @@ export interface PaymentProviderShape {
   readonly createPayment: (request: ProviderPaymentRequest) => Effect.Effect<ProviderPayment, PaymentProviderError>
   /** The acquirer's current status of a payment, for reconciling a lost notification. */
   readonly readStatus: (payment: {
-    readonly paymentId: string
+    readonly paymentId: PaymentId
     readonly providerPaymentId: string
   }) => Effect.Effect<PaymentStatus, PaymentProviderError>
   /** Authenticates (signature) and parses a notification; anything not authentic is refused. */

@@ -3,6 +3,7 @@
  * (Postgres and PGlite); one contract suite holds both to the same behaviour.
  */
 import { Context, type Effect } from "effect"
+import type { PaymentId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type { Payment } from "./Payment.js"
 
@@ -27,17 +28,17 @@ export interface PaymentStoreShape {
    */
   readonly attachProvider: (
     partnerId: string,
-    id: string,
+    id: PaymentId,
     provider: { readonly providerPaymentId: string; readonly paymentUrl: string },
     now: number
   ) => Effect.Effect<Payment | undefined, StoreError>
-  readonly get: (partnerId: string, id: string) => Effect.Effect<Payment | undefined, StoreError>
+  readonly get: (partnerId: string, id: PaymentId) => Effect.Effect<Payment | undefined, StoreError>
   /**
    * The partner a payment id belongs to. Acquirer notifications name the payment only (one
    * acquirer serves every partner), so this is the one lookup not scoped by partner, like the
    * webhook worker's claims.
    */
-  readonly locate: (id: string) => Effect.Effect<string | undefined, StoreError>
+  readonly locate: (id: PaymentId) => Effect.Effect<string | undefined, StoreError>
   /** The partner's newest payments first, at most `limit`. */
   readonly listRecent: (partnerId: string, limit: number) => Effect.Effect<ReadonlyArray<Payment>, StoreError>
   /**
@@ -48,7 +49,7 @@ export interface PaymentStoreShape {
    */
   readonly update: <A, E, R>(
     partnerId: string,
-    id: string,
+    id: PaymentId,
     change: (current: Payment) => Effect.Effect<PaymentChange<A>, E, R>
   ) => Effect.Effect<A | undefined, E | StoreError, R>
 }

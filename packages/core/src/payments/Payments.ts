@@ -14,7 +14,8 @@
  * too. The status lock makes duplicates and races see the confirmed payment and do nothing; the
  * ledger's reference idempotency backs that up.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { parseId, PaymentId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
@@ -63,7 +64,7 @@ export interface PaymentsShape {
   >
   /** The last 50 payments, newest first. */
   readonly history: (partnerId: string) => Effect.Effect<ReadonlyArray<Payment>, StoreError>
-  readonly get: (partnerId: string, id: string) => Effect.Effect<Payment, PaymentNotFound | StoreError>
+  readonly get: (partnerId: string, id: PaymentId) => Effect.Effect<Payment, PaymentNotFound | StoreError>
   /** Applies an authenticated notification: a legal transition moves the payment, anything else changes nothing. */
   readonly applyNotification: (
     notification: PaymentNotification
@@ -73,7 +74,7 @@ export interface PaymentsShape {
   /** Reads the status at the acquirer and applies it as a notification (recovers a lost notification). */
   readonly refresh: (
     partnerId: string,
-    id: string
+    id: PaymentId
   ) => Effect.Effect<NotificationOutcome, NotificationError | PaymentProviderError>
 }
 
@@ -100,7 +101,7 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
           const now = yield* Clock.currentTimeMillis
           const { payment, created } = yield* store.insertOrGet({
             partnerId,
-            id: yield* ids.next,
+            id: (yield* ids.next) as PaymentId,
             amountRub: input.amountRub,
             description: input.description === undefined || input.description.length === 0 ? null : input.description,
             idempotencyKey: input.idempotencyKey,
@@ -134,9 +135,11 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
 
       const applyNotification: PaymentsShape["applyNotification"] = (n) =>
         Effect.gen(function* () {
-          const partnerId = yield* store.locate(n.paymentId)
-          if (partnerId === undefined) return yield* notFound(n.paymentId)
-          const outcome = yield* store.update(partnerId, n.paymentId, (current) =>
+          // The acquirer's notification is where its payment id enters: one that is no id names nothing.
+          const id = Option.getOrUndefined(parseId(PaymentId)(n.paymentId))
+          const partnerId = id === undefined ? undefined : yield* store.locate(id)
+          if (id === undefined || partnerId === undefined) return yield* notFound(n.paymentId)
+          const outcome = yield* store.update(partnerId, id, (current) =>
             Effect.gen(function* (): Effect.fn.Return<PaymentChange<NotificationOutcome>, NotificationError> {
               if (current.providerPaymentId !== null && current.providerPaymentId !== n.providerPaymentId)
                 return yield* new PaymentNotificationInvalid({

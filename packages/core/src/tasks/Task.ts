@@ -5,6 +5,7 @@
  * Money is in minor units (1 ₣ = 100), times are epoch milliseconds from Effect's Clock.
  */
 import { Schema } from "effect"
+import type { TaskId } from "../EntityIds.js"
 import type { Minor } from "../Money.js"
 import type { EstimateRequest } from "../pricing/EstimateRequest.js"
 import type { Family, Quality } from "../pricing/Catalog.js"
@@ -53,7 +54,7 @@ export interface TaskFailure {
 
 export interface Task {
   readonly partnerId: string
-  readonly id: string
+  readonly id: TaskId
   readonly status: TaskStatus
   readonly modelId: string
   readonly family: Family

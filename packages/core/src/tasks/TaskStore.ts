@@ -8,6 +8,7 @@
  * settlement does. On SQL the ledger store and the outbox join that transaction.
  */
 import { Context, type Effect } from "effect"
+import type { TaskId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type { Task, TaskContent, TaskStatus } from "./Task.js"
 
@@ -39,7 +40,7 @@ export interface TaskStoreShape {
     task: Task,
     alongside: Effect.Effect<void, E | StoreError>
   ) => Effect.Effect<{ readonly task: Task; readonly created: boolean }, E | StoreError>
-  readonly get: (partnerId: string, id: string) => Effect.Effect<Task | undefined, StoreError>
+  readonly get: (partnerId: string, id: TaskId) => Effect.Effect<Task | undefined, StoreError>
   /** Newest first (creation time, then id). */
   readonly list: (
     partnerId: string,
@@ -55,17 +56,17 @@ export interface TaskStoreShape {
    */
   readonly update: <E>(
     partnerId: string,
-    id: string,
+    id: TaskId,
     decide: (current: Task) => TaskChange | undefined,
     alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>
   ) => Effect.Effect<{ readonly task: Task; readonly changed: boolean } | undefined, E | StoreError>
   /** The output bytes kept for a succeeded task. */
-  readonly content: (partnerId: string, id: string) => Effect.Effect<TaskContent | undefined, StoreError>
+  readonly content: (partnerId: string, id: TaskId) => Effect.Effect<TaskContent | undefined, StoreError>
   /**
    * Operator access across partners (admin sandbox controls), by the task id alone. Task ids are
    * random UUIDs, so an id names at most one task.
    */
-  readonly locate: (id: string) => Effect.Effect<Task | undefined, StoreError>
+  readonly locate: (id: TaskId) => Effect.Effect<Task | undefined, StoreError>
   /** Queued and running tasks of every partner, oldest first: a restarted host hands them to its provider again. */
   readonly unfinished: (limit: number) => Effect.Effect<ReadonlyArray<Task>, StoreError>
 }

@@ -11,8 +11,9 @@
  *   `task.refunded`.
  * A repeated or late report is refused by the state machine before anything is written.
  */
-import { Clock, Context, Effect, Either, Layer } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { StoredFileLookup } from "../files/StoredFileLookup.js"
+import { parseId, StoredFileId, type TaskId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
@@ -61,7 +62,7 @@ export interface TasksShape {
     request: LaunchTaskRequest,
     idempotencyKey?: string | undefined
   ) => Effect.Effect<Launched, LaunchError>
-  readonly get: (partnerId: string, id: string) => Effect.Effect<Task, TaskNotFound | StoreError>
+  readonly get: (partnerId: string, id: TaskId) => Effect.Effect<Task, TaskNotFound | StoreError>
   readonly list: (
     partnerId: string,
     filter: TaskFilter,
@@ -71,16 +72,16 @@ export interface TasksShape {
   /** Records a provider's outcome; a terminal one settles the ledger in the same transaction. */
   readonly report: (
     partnerId: string,
-    taskId: string,
+    taskId: TaskId,
     outcome: TaskOutcome
   ) => Effect.Effect<Reported, TaskNotFound | TaskOutcomeInvalid | LedgerError | StoreError>
   /** The output bytes the engine keeps for a succeeded task. */
   readonly result: (
     partnerId: string,
-    id: string
+    id: TaskId
   ) => Effect.Effect<TaskContent, TaskNotFound | TaskResultUnavailable | StoreError>
   /** Operator lookup by id across partners (admin sandbox controls). */
-  readonly locate: (id: string) => Effect.Effect<Task, TaskNotFound | StoreError>
+  readonly locate: (id: TaskId) => Effect.Effect<Task, TaskNotFound | StoreError>
   /** Hands queued and running tasks to the provider again (host start); answers how many. */
   readonly resumeUnfinished: Effect.Effect<number, StoreError>
 }
@@ -181,7 +182,15 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           problems.push(...resolved.problems)
           // Every distinct input once; a foreign file answers exactly like a missing one.
           const distinct = [...new Set(resolved.inputs.map((i) => i.storedFileId))]
-          const owned = yield* Effect.forEach(distinct, (fileId) => files.owns(partnerId, fileId), { concurrency: 4 })
+          const owned = yield* Effect.forEach(
+            distinct,
+            (fileId) =>
+              Option.match(parseId(StoredFileId)(fileId), {
+                onNone: () => Effect.succeed(false),
+                onSome: (id) => files.owns(partnerId, id)
+              }),
+            { concurrency: 4 }
+          )
           distinct.forEach((fileId, i) => {
             if (owned[i] !== true) problems.push(`inputs: stored file ${fileId} not found`)
           })
@@ -199,7 +208,7 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           const now = yield* Clock.currentTimeMillis
           const task: Task = {
             partnerId,
-            id: yield* ids.next,
+            id: (yield* ids.next) as TaskId,
             status: "queued",
             modelId: model.modelId,
             family: model.family,

@@ -5,6 +5,7 @@
  * contract suite holds both to the same behaviour.
  */
 import { Effect, Either, Layer } from "effect"
+import type { DeliveryId } from "../EntityIds.js"
 import type { AttemptRecord, ClaimedDelivery, DeliveryRecord } from "../webhooks/Delivery.js"
 import { isBefore } from "../webhooks/Delivery.js"
 import { transition } from "../webhooks/DeliveryState.js"
@@ -110,7 +111,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
             : liveOf(event.partnerId).filter((e) => e.active && subscribes(e, event.type))
         for (const e of targets) {
           // Ids are v4-shaped but ordered, so the newest-first listing breaks ties like the SQL store.
-          const id = `00000000-0000-4000-8000-${String(++deliverySeq).padStart(12, "0")}`
+          const id = `00000000-0000-4000-8000-${String(++deliverySeq).padStart(12, "0")}` as DeliveryId
           deliveries.set(key(event.partnerId, id), {
             partnerId: event.partnerId,
             id,

@@ -3,14 +3,15 @@
  * the deliveries page (ARCHITECTURE §5: newest first, `nextCursor` opaque or null).
  */
 import { Either } from "effect"
+import type { DeliveryId, EndpointId } from "../EntityIds.js"
 import type { DeliveryState, DeliveryStatus } from "./DeliveryState.js"
 import type { EventType } from "./EventType.js"
 import type { AttemptOutcome } from "./WebhookTransport.js"
 
 export interface DeliveryRecord extends DeliveryState {
   readonly partnerId: string
-  readonly id: string
-  readonly endpointId: string
+  readonly id: DeliveryId
+  readonly endpointId: EndpointId
   readonly eventId: string
   readonly eventType: EventType
   readonly createdAt: number
@@ -42,8 +43,8 @@ export interface FinishedAttempt {
 /** A delivery claimed by a worker, with everything the attempt needs. */
 export interface ClaimedDelivery {
   readonly partnerId: string
-  readonly id: string
-  readonly endpointId: string
+  readonly id: DeliveryId
+  readonly endpointId: EndpointId
   readonly eventId: string
   readonly eventType: EventType
   readonly payload: string
@@ -58,7 +59,7 @@ export interface ClaimedDelivery {
 }
 
 export interface DeliveryFilter {
-  readonly endpointId?: string | undefined
+  readonly endpointId?: EndpointId | undefined
   readonly status?: DeliveryStatus | undefined
 }
 

@@ -3,6 +3,7 @@
  * secrets rotate, and which secrets sign a delivery at a given moment (spec "Webhook endpoint",
  * "Secret rotation", ARCHITECTURE §5 "signing key").
  */
+import type { EndpointId } from "../EntityIds.js"
 import type { EventType } from "./EventType.js"
 
 /** Spec "Limits": webhook endpoints per partner. */
@@ -15,7 +16,7 @@ export const SECRET_PREFIX = "whsec_"
 
 export interface WebhookEndpoint {
   readonly partnerId: string
-  readonly id: string
+  readonly id: EndpointId
   readonly url: string
   /** `null` subscribes to every event type (the default when `eventTypes` is omitted). */
   readonly eventTypes: ReadonlyArray<EventType> | null

@@ -4,6 +4,7 @@
  * and signs, so the signed body never changes between attempts or replays.
  */
 import { derivedId } from "../Ids.js"
+import type { EndpointId } from "../EntityIds.js"
 import type { EventType } from "./EventType.js"
 
 export const SCHEMA_VERSION = 1
@@ -29,7 +30,9 @@ export interface WebhookEvent {
 }
 
 /** Where an event goes: every active endpoint subscribed to its type, or exactly one endpoint (webhook.test). */
-export type EventTarget = { readonly _tag: "Subscribers" } | { readonly _tag: "Endpoint"; readonly endpointId: string }
+export type EventTarget =
+  | { readonly _tag: "Subscribers" }
+  | { readonly _tag: "Endpoint"; readonly endpointId: EndpointId }
 export const toSubscribers: EventTarget = { _tag: "Subscribers" }
 
 /** UUID v5 of `partnerId:eventType:sourceId` (ARCHITECTURE §5 "event ids"). */

@@ -8,6 +8,7 @@
  * partner, and a claimed delivery carries its partner id from then on.
  */
 import { Context, type Effect, type Either } from "effect"
+import type { DeliveryId, EndpointId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type {
   ClaimedDelivery,
@@ -39,14 +40,14 @@ export interface WebhookStoreShape {
   readonly insertEndpoint: (endpoint: WebhookEndpoint, maxPerPartner: number) => Effect.Effect<boolean, StoreError>
   /** Live (not deleted) endpoints, oldest first. */
   readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
-  readonly getEndpoint: (partnerId: string, id: string) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
+  readonly getEndpoint: (partnerId: string, id: EndpointId) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
   /**
    * Replaces a live endpoint with what `change` (a pure rule: a patch, a rotation) decides from
    * the locked current one; undefined when there is none.
    */
   readonly modifyEndpoint: (
     partnerId: string,
-    id: string,
+    id: EndpointId,
     change: (current: WebhookEndpoint) => WebhookEndpoint
   ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
   /**
@@ -54,7 +55,7 @@ export interface WebhookStoreShape {
    * there was none. A store may do it in two steps, the deletion committed first; if it stops in
    * between, `purgeDeletedEndpoints` finishes the second.
    */
-  readonly deleteEndpoint: (partnerId: string, id: string, now: number) => Effect.Effect<boolean, StoreError>
+  readonly deleteEndpoint: (partnerId: string, id: EndpointId, now: number) => Effect.Effect<boolean, StoreError>
 
   /**
    * Writes the event (once per id: a second append of the same id changes nothing) and one
@@ -131,11 +132,11 @@ export interface WebhookStoreShape {
     limit: number,
     after: DeliveryCursor | undefined
   ) => Effect.Effect<DeliveryPage, StoreError>
-  readonly getDelivery: (partnerId: string, id: string) => Effect.Effect<DeliveryRecord | undefined, StoreError>
+  readonly getDelivery: (partnerId: string, id: DeliveryId) => Effect.Effect<DeliveryRecord | undefined, StoreError>
   /** Runs `rule` on the locked delivery and writes the state it returns; undefined when there is no such delivery. */
   readonly updateDelivery: <E>(
     partnerId: string,
-    id: string,
+    id: DeliveryId,
     rule: (snapshot: ReplaySnapshot) => Either.Either<DeliveryState, E>,
     now: number
   ) => Effect.Effect<Either.Either<DeliveryRecord, E> | undefined, StoreError>

@@ -5,6 +5,7 @@
  */
 import { Clock, Context, Effect, Either, Layer } from "effect"
 import { Secrets, toBase64Url } from "../access/Secrets.js"
+import type { DeliveryId, EndpointId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
 import type { StoreError } from "../StoreError.js"
@@ -64,18 +65,18 @@ export interface WebhooksShape {
   readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
   readonly updateEndpoint: (
     partnerId: string,
-    id: string,
+    id: EndpointId,
     change: EndpointChange
   ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | StoreError>
-  readonly deleteEndpoint: (partnerId: string, id: string) => Effect.Effect<void, EndpointNotFound | StoreError>
+  readonly deleteEndpoint: (partnerId: string, id: EndpointId) => Effect.Effect<void, EndpointNotFound | StoreError>
   readonly rotateSecret: (
     partnerId: string,
-    id: string
+    id: EndpointId
   ) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
   /** Enqueues `webhook.test` for exactly this endpoint. */
   readonly sendTest: (
     partnerId: string,
-    id: string
+    id: EndpointId
   ) => Effect.Effect<EmittedEvent, EndpointNotFound | EndpointInactive | StoreError>
   readonly listDeliveries: (
     partnerId: string,
@@ -83,7 +84,10 @@ export interface WebhooksShape {
     limit: number | undefined,
     cursor: string | undefined
   ) => Effect.Effect<DeliveryPage, DeliveryCursorInvalid | StoreError>
-  readonly replay: (partnerId: string, deliveryId: string) => Effect.Effect<DeliveryRecord, ReplayError | StoreError>
+  readonly replay: (
+    partnerId: string,
+    deliveryId: DeliveryId
+  ) => Effect.Effect<DeliveryRecord, ReplayError | StoreError>
 }
 
 /** Unknown names are listed together, so one answer says everything that is wrong. */
@@ -151,12 +155,6 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const notFound = (id: string) => new EndpointNotFound({ message: `no webhook endpoint ${id}` })
       const orNotFound = <A>(id: string, found: A | undefined) =>
         found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found)
-      /**
-       * Ids as issued (lowercase UUIDs). A UUID is case-insensitive, and SQL stores cast ids, so
-       * an upper-case id found the row there but not in the memory store; lowering it here gives
-       * every store the same answer.
-       */
-      const issued = (id: string) => id.toLowerCase()
 
       const createEndpoint: WebhooksShape["createEndpoint"] = (partnerId, input) =>
         Effect.gen(function* () {
@@ -166,7 +164,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const now = yield* Clock.currentTimeMillis
           const endpoint: WebhookEndpoint = {
             partnerId,
-            id: yield* ids.next,
+            id: (yield* ids.next) as EndpointId,
             url,
             eventTypes,
             active: true,
@@ -184,9 +182,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           return endpoint
         })
 
-      const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, rawId, change) =>
+      const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, id, change) =>
         Effect.gen(function* () {
-          const id = issued(rawId)
           const checked = yield* checkRegistration(change.url, change.eventTypes)
           const patch: EndpointPatch = { url: checked.url, eventTypes: checked.eventTypes, active: change.active }
           const now = yield* Clock.currentTimeMillis
@@ -199,9 +196,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           return updated
         })
 
-      const rotateSecret: WebhooksShape["rotateSecret"] = (partnerId, rawId) =>
+      const rotateSecret: WebhooksShape["rotateSecret"] = (partnerId, id) =>
         Effect.gen(function* () {
-          const id = issued(rawId)
           const secret = yield* newSecret
           const now = yield* Clock.currentTimeMillis
           return yield* orNotFound(
@@ -210,9 +206,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           )
         })
 
-      const sendTest: WebhooksShape["sendTest"] = (partnerId, rawId) =>
+      const sendTest: WebhooksShape["sendTest"] = (partnerId, id) =>
         Effect.gen(function* () {
-          const id = issued(rawId)
           const endpoint = yield* orNotFound(id, yield* store.getEndpoint(partnerId, id))
           if (!endpoint.active)
             return yield* new EndpointInactive({ message: "the endpoint is inactive; activate it with PATCH first" })
@@ -235,13 +230,11 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
                   onRight: Effect.succeed
                 })
           const size = Math.min(MAX_PAGE_SIZE, Math.max(1, limit ?? DEFAULT_PAGE_SIZE))
-          const endpointId = filter.endpointId === undefined ? undefined : issued(filter.endpointId)
-          return yield* store.listDeliveries(partnerId, { ...filter, endpointId }, size, after)
+          return yield* store.listDeliveries(partnerId, filter, size, after)
         })
 
-      const replay: WebhooksShape["replay"] = (partnerId, rawId) =>
+      const replay: WebhooksShape["replay"] = (partnerId, deliveryId) =>
         Effect.gen(function* () {
-          const deliveryId = issued(rawId)
           const now = yield* Clock.currentTimeMillis
           const result = yield* store.updateDelivery(partnerId, deliveryId, replayRule(now), now)
           if (result === undefined) return yield* new DeliveryNotFound({ message: `no delivery ${deliveryId}` })
@@ -254,9 +247,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
         createEndpoint,
         listEndpoints: store.listEndpoints,
         updateEndpoint,
-        deleteEndpoint: (partnerId, rawId) =>
+        deleteEndpoint: (partnerId, id) =>
           Effect.gen(function* () {
-            const id = issued(rawId)
             const now = yield* Clock.currentTimeMillis
             if (!(yield* store.deleteEndpoint(partnerId, id, now))) return yield* notFound(id)
           }),

@@ -4,8 +4,17 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SandboxBank } from "@frank/adapters"
-import { Access, constantTimeEqual, franksToMinor, Invoices, Ledger, Tariffs } from "@frank/core"
-import { apiError, orApiError, Unauthorized } from "@frank/core/http"
+import {
+  Access,
+  constantTimeEqual,
+  franksToMinor,
+  Invoices,
+  Ledger,
+  PartnerId,
+  PartnerNotFound,
+  Tariffs
+} from "@frank/core"
+import { apiError, idOr, orApiError, Unauthorized } from "@frank/core/http"
 import { Effect, Layer, Redacted } from "effect"
 import { settleAndNotify } from "../sandbox/bankNotices.js"
 import { SandboxClock } from "../sandbox/SandboxClock.js"
@@ -36,7 +45,10 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
     const ledger = yield* Ledger
     const tariffs = yield* Tariffs
     const sandbox = yield* SandboxClock
-    const partner = (id: string) => orApiError(access.getPartner(id))
+    // A malformed partner id names no partner: the same 404 as an unknown one.
+    const partnerId = (raw: string) =>
+      orApiError(idOr(PartnerId, raw, () => new PartnerNotFound({ message: `no partner ${raw}` })))
+    const partner = (raw: string) => Effect.flatMap(partnerId(raw), (id) => orApiError(access.getPartner(id)))
     const sandboxPayment = yield* makeSandboxPaymentHandler
     const sandboxTask = yield* makeSandboxTaskHandler
     const bank = yield* SandboxBank
@@ -64,14 +76,14 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
         }))
       )
       .handle("createSession", ({ path, payload }) =>
-        Effect.map(orApiError(access.createSession(path.id, payload.ttlSeconds)), (s) => ({
-          token: s.token,
-          expiresAt: iso(s.expiresAt)
-        }))
+        Effect.map(
+          Effect.flatMap(partnerId(path.id), (id) => orApiError(access.createSession(id, payload.ttlSeconds))),
+          (s) => ({ token: s.token, expiresAt: iso(s.expiresAt) })
+        )
       )
       .handle("addCredit", ({ path, payload }) =>
         Effect.gen(function* () {
-          yield* partner(path.id)
+          const { id } = yield* partner(path.id)
           const amountMinor = franksToMinor(payload.amountFranks)!
           if (payload.kind === "bonus" && amountMinor < 0)
             return yield* Effect.fail(
@@ -80,7 +92,7 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
               ])
             )
           const r = yield* orApiError(
-            ledger.credit(path.id, {
+            ledger.credit(id, {
               kind: payload.kind,
               amountMinor,
               note: payload.description,
@@ -92,15 +104,18 @@ export const AdminHandlers = HttpApiBuilder.group(HostApi, "admin", (handlers) =
       )
       .handle("setTariff", ({ path, payload }) =>
         Effect.gen(function* () {
-          yield* partner(path.id)
-          yield* orApiError(tariffs.assign(path.id, payload.assignedPlan))
-          return { partnerId: path.id, assignedPlan: payload.assignedPlan }
+          const { id } = yield* partner(path.id)
+          yield* orApiError(tariffs.assign(id, payload.assignedPlan))
+          return { partnerId: id, assignedPlan: payload.assignedPlan }
         })
       )
       .handle("payInvoice", ({ path }) => settleInvoice(path.id, "pay"))
       .handle("cancelInvoice", ({ path }) => settleInvoice(path.id, "cancel"))
       .handle("createLegacyKey", ({ path }) =>
-        Effect.map(orApiError(access.issueLegacyKey(path.id)), (key) => ({ key }))
+        Effect.map(
+          Effect.flatMap(partnerId(path.id), (id) => orApiError(access.issueLegacyKey(id))),
+          (key) => ({ key })
+        )
       )
       .handle("advanceClock", ({ payload }) =>
         sandbox.enabled

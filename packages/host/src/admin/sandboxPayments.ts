@@ -5,8 +5,8 @@
  */
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import { driveSandboxPayment, SandboxAcquirer } from "@frank/adapters"
-import { PaymentStatus, Payments } from "@frank/core"
-import { apiError, Conflict, NotFound, orApiError } from "@frank/core/http"
+import { PaymentId, PaymentNotFound, PaymentStatus, Payments } from "@frank/core"
+import { apiError, Conflict, idOr, NotFound, orApiError } from "@frank/core/http"
 import { Effect, Schema } from "effect"
 
 export const SandboxPaymentAction = Schema.Literal("confirm", "reject", "cancel", "fail")
@@ -44,8 +44,9 @@ export const sandboxPaymentEndpoint = HttpApiEndpoint.post(
 export const makeSandboxPaymentHandler = Effect.gen(function* () {
   const acquirer = yield* SandboxAcquirer
   const payments = yield* Payments
-  return (id: string, act: typeof SandboxPaymentAction.Type) =>
-    driveSandboxPayment(id, act).pipe(
+  return (raw: string, act: typeof SandboxPaymentAction.Type) =>
+    idOr(PaymentId, raw, () => new PaymentNotFound({ message: `the sandbox acquirer has no payment ${raw}` })).pipe(
+      Effect.flatMap((id) => driveSandboxPayment(id, act)),
       Effect.provideService(SandboxAcquirer, acquirer),
       Effect.provideService(Payments, payments),
       orApiError,

@@ -6,8 +6,8 @@
  */
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import { SandboxGeneration } from "@frank/adapters"
-import { FranksAmount, franksToMinor, Tasks } from "@frank/core"
-import { NotFound, orApiError, TaskView, taskView } from "@frank/core/http"
+import { FranksAmount, franksToMinor, TaskId, TaskNotFound, Tasks } from "@frank/core"
+import { idOr, NotFound, orApiError, TaskView, taskView } from "@frank/core/http"
 import { Effect, Schema } from "effect"
 
 export const SandboxTaskAction = Schema.Literal("succeed", "fail")
@@ -57,7 +57,12 @@ export const makeSandboxTaskHandler = Effect.gen(function* () {
   const sandbox = yield* SandboxGeneration
   return (id: string, act: typeof SandboxTaskAction.Type, control: typeof SandboxTaskControl.Type | null) =>
     Effect.gen(function* () {
-      const task = yield* orApiError(tasks.locate(id))
+      const task = yield* orApiError(
+        Effect.flatMap(
+          idOr(TaskId, id, () => new TaskNotFound({ message: `task ${id} not found` })),
+          tasks.locate
+        )
+      )
       const outcome =
         act === "succeed"
           ? sandbox.succeeded(task, control?.costFranks === undefined ? undefined : franksToMinor(control.costFranks))

@@ -18,6 +18,9 @@
  * | `FRANK_SANDBOX_CLOCK`         | false                   | sandbox only: admin API may move the clock     |
  * | `FRANK_SANDBOX_TASK_SECONDS`  | 5                       | sandbox tasks succeed after this many seconds; |
  * |                               |                         | 0: only the admin controls finish them         |
+ * | `FRANK_MAX_BODY_BYTES`        | 1048576 (1 MiB)         | larger request bodies answer 413               |
+ * | `FRANK_HEADERS_TIMEOUT_MS`    | 10000                   | a client must send its headers within this     |
+ * | `FRANK_REQUEST_TIMEOUT_MS`    | 30000                   | ... and its whole request within this          |
  *
  * Invalid values fail the start with a ConfigError naming the variable, e.g.
  * `Invalid data at PORT: "Expected a network port value but received "abc""`.
@@ -56,6 +59,11 @@ export interface HostConfigShape {
   readonly sandboxClock: boolean
   /** Seconds a sandbox generation task runs before it succeeds by itself; 0: it waits for an admin control. */
   readonly sandboxTaskSeconds: number
+  /** Request bodies over this answer 413, refused while they stream. */
+  readonly maxBodyBytes: number
+  /** Slow clients are dropped: the headers must arrive within the first, the whole request within the second. */
+  readonly headersTimeoutMs: number
+  readonly requestTimeoutMs: number
 }
 
 /** An optional variable where the empty string means "not set". */
@@ -117,8 +125,25 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
   sandboxTaskSeconds: Config.integer("FRANK_SANDBOX_TASK_SECONDS").pipe(
     Config.validate({ message: "Expected an integer between 0 and 86400", validation: (n) => n >= 0 && n <= 86_400 }),
     Config.withDefault(5)
+  ),
+  maxBodyBytes: Config.integer("FRANK_MAX_BODY_BYTES").pipe(
+    Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
+    Config.withDefault(1024 * 1024)
+  ),
+  headersTimeoutMs: Config.integer("FRANK_HEADERS_TIMEOUT_MS").pipe(
+    Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
+    Config.withDefault(10_000)
+  ),
+  requestTimeoutMs: Config.integer("FRANK_REQUEST_TIMEOUT_MS").pipe(
+    Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
+    Config.withDefault(30_000)
   )
 }).pipe(
+  // node:http requires it, and a request cannot finish before its headers have.
+  Config.validate({
+    message: "Expected FRANK_HEADERS_TIMEOUT_MS to be at most FRANK_REQUEST_TIMEOUT_MS",
+    validation: (c) => c.headersTimeoutMs <= c.requestTimeoutMs
+  }),
   Config.map(
     (c): HostConfigShape => ({
       ...c,

@@ -7,8 +7,8 @@
  */
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { checkoutPath, driveSandboxPayment, SandboxAcquirer } from "@frank/adapters"
-import { Payments } from "@frank/core"
-import { Effect } from "effect"
+import { parseId, PaymentId, Payments } from "@frank/core"
+import { Effect, Option } from "effect"
 import { checkoutNotFoundPage, checkoutPage } from "./checkoutPage.js"
 
 const html = (body: string, status = 200) =>
@@ -29,7 +29,7 @@ export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
     const payments = yield* Payments
     const actionPath = (id: string) => (action: "pay" | "decline") => `${checkoutPath(id)}/${action}`
 
-    const page = (id: string, notice?: string, status = 200) =>
+    const page = (id: PaymentId, notice?: string, status = 200) =>
       Effect.map(acquirer.find(id), (p) =>
         p === undefined ? html(checkoutNotFoundPage(), 404) : html(checkoutPage(p, actionPath(id), notice), status)
       ).pipe(Effect.orDie)
@@ -37,7 +37,8 @@ export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.get(
       "/sandbox/checkout/:id",
       Effect.gen(function* () {
-        const id = (yield* HttpRouter.params).id ?? ""
+        const id = Option.getOrUndefined(parseId(PaymentId)((yield* HttpRouter.params).id ?? ""))
+        if (id === undefined) return html(checkoutNotFoundPage(), 404)
         const request = yield* HttpServerRequest.HttpServerRequest
         const result = new URL(request.url, "http://checkout.invalid").searchParams.get("result")
         return yield* page(id, result === "paid" || result === "declined" ? NOTICE[result] : undefined)
@@ -46,7 +47,8 @@ export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
 
     const act = (action: "pay" | "decline") =>
       Effect.gen(function* () {
-        const id = (yield* HttpRouter.params).id ?? ""
+        const id = Option.getOrUndefined(parseId(PaymentId)((yield* HttpRouter.params).id ?? ""))
+        if (id === undefined) return html(checkoutNotFoundPage(), 404)
         return yield* driveSandboxPayment(id, action).pipe(
           Effect.provideService(SandboxAcquirer, acquirer),
           Effect.provideService(Payments, payments),

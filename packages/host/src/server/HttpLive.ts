@@ -3,7 +3,6 @@
  * the interactive reference at /docs (Swagger UI bundled in @effect/platform, no CDN), health,
  * readiness and metrics.
  */
-import { createServer } from "node:http"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerHandlersLive, SecurityLive } from "@frank/core/http"
@@ -15,6 +14,8 @@ import { SandboxBankRoutes } from "../sandbox/SandboxBankRoutes.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
 import { PaymentNotificationRoute } from "./PaymentNotificationRoute.js"
+import { refuseCutOffBodies } from "./refusals.js"
+import { guardedServer, type RequestLimits } from "./requestGuard.js"
 import { makeRouteLabeler } from "./routeLabel.js"
 
 const OPERATIONAL_ROUTES = ["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"]
@@ -23,6 +24,7 @@ export const httpLayer = (options: {
   readonly port: number
   readonly host: string
   readonly adminToken: Redacted.Redacted<string>
+  readonly limits: RequestLimits
 }) => {
   const ApiLive = HttpApiBuilder.api(HostApi).pipe(
     Layer.provide([PartnerHandlersLive, AdminHandlers]),
@@ -32,9 +34,11 @@ export const httpLayer = (options: {
   const Served = Layer.unwrapEffect(
     Effect.gen(function* () {
       const metrics = yield* Metrics
-      const served = HttpApiBuilder.serve(
-        frankServerMiddleware((o) => metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs))
-      ).pipe(
+      const observed = frankServerMiddleware((o) =>
+        metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs)
+      )
+      const refuse = refuseCutOffBodies(options.limits)
+      const served = HttpApiBuilder.serve((app) => observed(refuse(app))).pipe(
         Layer.provide(HealthRoutes(metrics.render)),
         Layer.provide(CheckoutRoutes),
         Layer.provide(SandboxBankRoutes),
@@ -54,6 +58,6 @@ export const httpLayer = (options: {
     Layer.provide(ErrorEnvelopesLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+    Layer.provide(NodeHttpServer.layer(guardedServer(options.limits), { port: options.port, host: options.host }))
   )
 }

@@ -23,6 +23,7 @@ import {
 } from "@frank/core"
 import QRCode from "qrcode"
 import { Clock, Context, Effect, Layer } from "effect"
+import type { InvoiceId } from "@frank/core"
 import { renderInvoicePdf, paymentPurpose } from "./invoicePdf.js"
 import { type Payee, sandboxPayee } from "./Payee.js"
 import { SandboxInvoiceNotFound, SandboxInvoiceSettled } from "./SandboxBankError.js"
@@ -35,7 +36,7 @@ export type SandboxReportedStatus = SandboxBookStatus | "expired"
 export interface SandboxBankInvoice {
   readonly partnerId: string
   readonly bankInvoiceId: string
-  readonly invoiceId: string
+  readonly invoiceId: InvoiceId
   readonly number: string
   readonly status: SandboxBookStatus
   readonly amountRub: number
@@ -121,11 +122,14 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
             : Effect.succeed(fromRow(rows[0]))
       )
 
+    // The ids arrive in URLs; one with a NUL character (which text columns cannot hold) names nothing.
     const byBankId = (bankInvoiceId: string) =>
-      Effect.map(
-        sql<Row>`SELECT ${columns} FROM sandbox_bank_invoices WHERE bank_invoice_id = ${bankInvoiceId}`,
-        (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
-      )
+      bankInvoiceId.includes("\u0000")
+        ? Effect.succeed(undefined)
+        : Effect.map(
+            sql<Row>`SELECT ${columns} FROM sandbox_bank_invoices WHERE bank_invoice_id = ${bankInvoiceId}`,
+            (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
+          )
 
     const gateway: BankGatewayShape = {
       createInvoice: (request) =>
@@ -190,6 +194,8 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const target: SandboxBookStatus = action === "pay" ? "paid" : "canceled"
+        if (id.includes("\u0000"))
+          return yield* new SandboxInvoiceNotFound({ message: "the sandbox bank has no such invoice" })
         // Frank's ids are UUIDs, the bank's start with sbx_: one lookup covers both.
         const updated = yield* sql<Row>`UPDATE sandbox_bank_invoices SET status = ${target}, settled_at = ${now}
           WHERE (invoice_id = ${id} OR bank_invoice_id = ${id}) AND status = 'issued' RETURNING ${columns}`

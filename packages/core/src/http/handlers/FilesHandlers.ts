@@ -3,10 +3,13 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { StoredFileId } from "../../EntityIds.js"
+import { StoredFileNotFound } from "../../files/ImportError.js"
 import type { ImportedFile } from "../../files/StoredFiles.js"
 import { StoredFiles } from "../../files/StoredFiles.js"
 import { apiError } from "../ApiError.js"
 import { orApiError } from "../domainErrors.js"
+import { idOr } from "../pathIds.js"
 import type { StoredFileView } from "../groups/FilesGroup.js"
 import { PartnerApi } from "../PartnerApi.js"
 import { CurrentApiKey } from "../Security.js"
@@ -35,7 +38,8 @@ export const FilesHandlers = HttpApiBuilder.group(PartnerApi, "files", (handlers
         })
       )
       .handle("download", ({ path }) =>
-        files.open(path.storedFileId, path.token).pipe(
+        idOr(StoredFileId, path.storedFileId, () => new StoredFileNotFound({ message: "no such file" })).pipe(
+          Effect.flatMap((id) => files.open(id, path.token)),
           Effect.catchTag("StoredFileNotFound", () => Effect.fail(apiError(404, "FILE_NOT_FOUND", "no such file"))),
           Effect.catchTag("StoreError", Effect.die),
           Effect.map(({ file, blob }) =>

@@ -5,10 +5,13 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { InvoiceId } from "../../EntityIds.js"
 import { type CompanyProfile, requisitesOf } from "../../invoices/CompanyProfile.js"
 import type { Invoice } from "../../invoices/Invoice.js"
+import { InvoiceNotFound } from "../../invoices/InvoiceError.js"
 import { Invoices } from "../../invoices/Invoices.js"
 import { orApiError } from "../domainErrors.js"
+import { idOr } from "../pathIds.js"
 import type { CompanyProfileView, InvoiceView } from "../groups/InvoicesGroup.js"
 import { PartnerApi } from "../PartnerApi.js"
 import { CurrentApiKey } from "../Security.js"
@@ -63,6 +66,8 @@ export const InvoicesHandlers = HttpApiBuilder.group(PartnerApi, "invoices", (ha
   Effect.gen(function* () {
     const invoices = yield* Invoices
     const partner = Effect.map(CurrentApiKey, (k) => k.partnerId)
+    const invoiceId = (raw: string) =>
+      orApi(idOr(InvoiceId, raw, () => new InvoiceNotFound({ message: `no legal invoice ${raw}` })))
     return handlers
       .handle("getProfile", () =>
         Effect.map(
@@ -90,7 +95,7 @@ export const InvoicesHandlers = HttpApiBuilder.group(PartnerApi, "invoices", (ha
       )
       .handle("invoicePdf", ({ path }) =>
         Effect.gen(function* () {
-          const document = yield* orApi(invoices.pdf(yield* partner, path.id))
+          const document = yield* orApi(invoices.pdf(yield* partner, yield* invoiceId(path.id)))
           return document._tag === "Redirect"
             ? HttpServerResponse.redirect(document.url, { status: 302 })
             : HttpServerResponse.uint8Array(document.bytes, {
@@ -104,13 +109,13 @@ export const InvoicesHandlers = HttpApiBuilder.group(PartnerApi, "invoices", (ha
       )
       .handle("refreshInvoice", ({ path }) =>
         Effect.map(
-          Effect.flatMap(partner, (p) => orApi(invoices.refresh(p, path.id))),
+          Effect.flatMap(Effect.zip(partner, invoiceId(path.id)), ([p, id]) => orApi(invoices.refresh(p, id))),
           invoiceView
         )
       )
       .handle("invoiceSbpLink", ({ path }) =>
         Effect.gen(function* () {
-          const link = yield* orApi(invoices.sbpLink(yield* partner, path.id))
+          const link = yield* orApi(invoices.sbpLink(yield* partner, yield* invoiceId(path.id)))
           return { invoiceId: path.id, url: link.url, expiresAt: isoOrNull(link.expiresAt) }
         })
       )

@@ -4,10 +4,13 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { TaskId } from "../../EntityIds.js"
 import { minorToFranks } from "../../Money.js"
 import type { Task } from "../../tasks/Task.js"
+import { TaskNotFound } from "../../tasks/TaskError.js"
 import { Tasks } from "../../tasks/Tasks.js"
 import { orApiError } from "../domainErrors.js"
+import { idOr } from "../pathIds.js"
 import type { LaunchedTask, TaskView } from "../groups/TasksGroup.js"
 import { PartnerApi } from "../PartnerApi.js"
 import { CurrentApiKey } from "../Security.js"
@@ -56,6 +59,8 @@ export const TasksHandlers = HttpApiBuilder.group(PartnerApi, "tasks", (handlers
   Effect.gen(function* () {
     const tasks = yield* Tasks
     const partner = Effect.map(CurrentApiKey, (k) => k.partnerId)
+    const taskId = (raw: string) =>
+      orApiError(idOr(TaskId, raw, () => new TaskNotFound({ message: `task ${raw} not found` })))
     return handlers
       .handle("launch", ({ payload, headers }) =>
         Effect.gen(function* () {
@@ -80,13 +85,13 @@ export const TasksHandlers = HttpApiBuilder.group(PartnerApi, "tasks", (handlers
       )
       .handle("get", ({ path }) =>
         Effect.gen(function* () {
-          const task = yield* orApiError(tasks.get(yield* partner, path.id))
+          const task = yield* orApiError(tasks.get(yield* partner, yield* taskId(path.id)))
           return { success: true as const, data: taskView(task) }
         })
       )
       .handle("result", ({ path }) =>
         Effect.gen(function* () {
-          const content = yield* orApiError(tasks.result(yield* partner, path.id))
+          const content = yield* orApiError(tasks.result(yield* partner, yield* taskId(path.id)))
           return HttpServerResponse.uint8Array(content.bytes, {
             contentType: content.mimeType,
             headers: {

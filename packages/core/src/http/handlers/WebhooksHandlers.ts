@@ -2,13 +2,16 @@
  * Handlers of the webhooks group: thin translations between the Webhooks service and the views.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { DeliveryId, EndpointId, parseId } from "../../EntityIds.js"
 import { allEventTypes } from "../../webhooks/EventType.js"
 import type { DeliveryRecord } from "../../webhooks/Delivery.js"
 import { encodeCursor } from "../../webhooks/Delivery.js"
 import type { WebhookEndpoint } from "../../webhooks/Endpoint.js"
+import { DeliveryNotFound, EndpointNotFound } from "../../webhooks/WebhookError.js"
 import { Webhooks } from "../../webhooks/Webhooks.js"
 import { orApiError } from "../domainErrors.js"
+import { idOr } from "../pathIds.js"
 import type { DeliveryView, EndpointView } from "../groups/WebhooksGroup.js"
 import { PartnerApi } from "../PartnerApi.js"
 import { CurrentApiKey } from "../Security.js"
@@ -48,6 +51,8 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
     const webhooks = yield* Webhooks
     const partner = Effect.map(CurrentApiKey, (k) => k.partnerId)
     const now = Effect.clockWith((c) => c.currentTimeMillis)
+    const endpoint = (raw: string) =>
+      orApiError(idOr(EndpointId, raw, () => new EndpointNotFound({ message: `no webhook endpoint ${raw}` })))
     return handlers
       .handle("listEndpoints", () =>
         Effect.gen(function* () {
@@ -64,19 +69,19 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
       )
       .handle("updateEndpoint", ({ path, payload }) =>
         Effect.gen(function* () {
-          const e = yield* orApiError(webhooks.updateEndpoint(yield* partner, path.id, payload))
+          const e = yield* orApiError(webhooks.updateEndpoint(yield* partner, yield* endpoint(path.id), payload))
           return endpointView(e, yield* now)
         })
       )
       .handle("deleteEndpoint", ({ path }) =>
         Effect.gen(function* () {
-          yield* orApiError(webhooks.deleteEndpoint(yield* partner, path.id))
+          yield* orApiError(webhooks.deleteEndpoint(yield* partner, yield* endpoint(path.id)))
           return { id: path.id, deleted: true }
         })
       )
       .handle("rotateSecret", ({ path }) =>
         Effect.gen(function* () {
-          const e = yield* orApiError(webhooks.rotateSecret(yield* partner, path.id))
+          const e = yield* orApiError(webhooks.rotateSecret(yield* partner, yield* endpoint(path.id)))
           return {
             id: e.id,
             secret: e.secret,
@@ -86,16 +91,20 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
       )
       .handle("sendTest", ({ path }) =>
         Effect.gen(function* () {
-          const { event } = yield* orApiError(webhooks.sendTest(yield* partner, path.id))
+          const { event } = yield* orApiError(webhooks.sendTest(yield* partner, yield* endpoint(path.id)))
           return { endpointId: path.id, eventId: event.id, eventType: "webhook.test" as const }
         })
       )
       .handle("listDeliveries", ({ urlParams }) =>
         Effect.gen(function* () {
+          // A malformed endpoint id names no endpoint, so no delivery is of it.
+          const endpointId = urlParams.endpointId === undefined ? undefined : parseId(EndpointId)(urlParams.endpointId)
+          if (endpointId !== undefined && Option.isNone(endpointId))
+            return { deliveries: [], nextCursor: null, shown: 0 }
           const page = yield* orApiError(
             webhooks.listDeliveries(
               yield* partner,
-              { endpointId: urlParams.endpointId, status: urlParams.status },
+              { endpointId: endpointId?.value, status: urlParams.status },
               urlParams.limit,
               urlParams.cursor
             )
@@ -109,7 +118,16 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
       )
       .handle("replayDelivery", ({ path }) =>
         Effect.gen(function* () {
-          return deliveryView(yield* orApiError(webhooks.replay(yield* partner, path.id)))
+          return deliveryView(
+            yield* orApiError(
+              webhooks.replay(
+                yield* partner,
+                yield* orApiError(
+                  idOr(DeliveryId, path.id, () => new DeliveryNotFound({ message: `no delivery ${path.id}` }))
+                )
+              )
+            )
+          )
         })
       )
   })

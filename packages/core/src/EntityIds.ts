@@ -1,0 +1,36 @@
+/**
+ * Branded ids of the engine's entities. An id from outside (a path, a stored session or key) is
+ * decoded once at the HTTP edge; ports and services take the branded type, so no store checks
+ * the shape of an id again. All are UUIDs as `Ids` issues them (any version, either case).
+ */
+import { type Option, Schema } from "effect"
+
+/** A UUID in either case, lowercased: stores compare ids as text, as `Ids` writes them. */
+const uuidBrand = <const B extends string>(brand: B) =>
+  Schema.Lowercase.pipe(Schema.compose(Schema.UUID), Schema.brand(brand))
+
+export const PartnerId = uuidBrand("PartnerId")
+export type PartnerId = typeof PartnerId.Type
+export const KeyId = uuidBrand("KeyId")
+export type KeyId = typeof KeyId.Type
+export const EndpointId = uuidBrand("EndpointId")
+export type EndpointId = typeof EndpointId.Type
+export const DeliveryId = uuidBrand("DeliveryId")
+export type DeliveryId = typeof DeliveryId.Type
+export const TaskId = uuidBrand("TaskId")
+export type TaskId = typeof TaskId.Type
+export const InvoiceId = uuidBrand("InvoiceId")
+export type InvoiceId = typeof InvoiceId.Type
+export const PaymentId = uuidBrand("PaymentId")
+export type PaymentId = typeof PaymentId.Type
+export const StoredFileId = uuidBrand("StoredFileId")
+export type StoredFileId = typeof StoredFileId.Type
+
+/**
+ * The id `raw` names, or none when it is not one: a malformed id names nothing, so the caller
+ * answers what it answers for a missing one.
+ */
+export const parseId =
+  <A>(schema: Schema.Schema<A, string>) =>
+  (raw: string): Option.Option<A> =>
+    Schema.decodeUnknownOption(schema)(raw)

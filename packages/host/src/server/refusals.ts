@@ -1,0 +1,29 @@
+/**
+ * The answers for request bodies `requestGuard` cut off while they streamed, in the error
+ * envelope on every route: over the size limit (413) or a JSON body nested too deep (400). The
+ * handler saw a cut-off body; a pre-response handler replaces whatever it answered, since server
+ * middleware runs only after the response is sent.
+ */
+import { HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { type RequestLimits, refusalOf } from "./requestGuard.js"
+
+const envelope = (status: number, code: string, message: string | ReadonlyArray<string>) =>
+  HttpServerResponse.unsafeJson({ statusCode: status, message, code }, { status })
+
+const answerFor = (request: HttpServerRequest.HttpServerRequest, limits: RequestLimits) => {
+  const refusal = refusalOf(request.source)
+  if (refusal === "BODY_TOO_LARGE")
+    return envelope(413, "PAYLOAD_TOO_LARGE", `the request body must be at most ${limits.maxBodyBytes} bytes`)
+  if (refusal === "BODY_TOO_DEEP")
+    return envelope(400, "VALIDATION_FAILED", [`body: nested deeper than ${limits.maxJsonDepth} levels`])
+  return undefined
+}
+
+export const refuseCutOffBodies =
+  (limits: RequestLimits) =>
+  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+    Effect.zipRight(
+      HttpApp.appendPreResponseHandler((request, response) => Effect.succeed(answerFor(request, limits) ?? response)),
+      app
+    )
