@@ -151,7 +151,7 @@ export const drainedViolations = (world: World) =>
       const byKey = new Map(deliveries.map((d) => [`${d.endpointId} ${d.eventId}`, d]))
       for (const d of deliveries)
         if (!terminal.has(d.status)) out.push(`${p.id}: delivery ${d.id} (${d.eventType}) still ${d.status}`)
-      const deleted = new Set(p.endpoints.filter((e) => e.deleted).map((e) => e.id))
+      const deleted = new Set<string>(p.endpoints.filter((e) => e.deleted).map((e) => e.id))
       for (const ev of world.expected.filter((x) => x.partnerId === p.id))
         for (const endpointId of ev.endpointIds)
           if (!deleted.has(endpointId) && !byKey.has(`${endpointId} ${ev.eventId}`))

@@ -3,10 +3,10 @@
  * the changes it asked for. Operations pick their targets here; invariants compare the engine's
  * state with it.
  */
-import type { EventType } from "@frank/core"
+import type { EndpointId, EventType, InvoiceId, KeyId, PaymentId, TaskId } from "@frank/core"
 
 export interface EndpointModel {
-  readonly id: string
+  readonly id: EndpointId
   readonly url: string
   /** null: every event type. */
   readonly eventTypes: ReadonlyArray<EventType> | null
@@ -19,11 +19,11 @@ export interface PartnerModel {
   readonly index: number
   /** Task ids of holds the campaign reserved on the ledger directly. */
   readonly holds: Array<string>
-  readonly tasks: Array<string>
-  readonly payments: Array<{ readonly id: string; readonly providerPaymentId: string; readonly amountRub: number }>
-  readonly invoices: Array<string>
+  readonly tasks: Array<TaskId>
+  readonly payments: Array<{ readonly id: PaymentId; readonly providerPaymentId: string; readonly amountRub: number }>
+  readonly invoices: Array<InvoiceId>
   readonly endpoints: Array<EndpointModel>
-  readonly keys: Array<{ readonly id: string; readonly raw: string; revoked: boolean }>
+  readonly keys: Array<{ readonly id: KeyId; readonly raw: string; revoked: boolean }>
   profileRevision: number
   /** Idempotency references used by credits, to repeat some. */
   readonly references: Array<string>
