@@ -153,8 +153,12 @@ describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () =
         )
         return
       }
-      // A request the host dropped without an answer is a failure too (status 0).
-      const res = await send(r, auth).catch((e: Error) => ({ status: 0, text: `dropped: ${String(e.cause ?? e)}` }))
+      // A request the host dropped without an answer is a failure too (status 0). One retry: the
+      // pool may reuse a keep-alive socket the host closed after its idle timeout while the
+      // requests were being generated (undici's "other side closed" on the first request).
+      const attempt = () => send(r, auth).catch((e: Error) => ({ status: 0, text: `dropped: ${String(e.cause ?? e)}` }))
+      let res = await attempt()
+      if (res.status === 0 && res.text.includes("other side closed")) res = await attempt()
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
       if (res.status === 401 && !anonymous) unauthorized.set(op.path, (unauthorized.get(op.path) ?? 0) + 1)
       const broken = res.status === 0 || res.status >= 500 || (res.status >= 400 && !hasEnvelope(res.text))
