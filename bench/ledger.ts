@@ -352,9 +352,9 @@ const program = Effect.gen(function* () {
 
 // Events of the movements go to the SQL outbox in the same transaction, as in the host.
 const Engine = Ledger.layer.pipe(
-  Layer.provideMerge(Outbox.live.pipe(Layer.provideMerge(SqlWebhookStore))),
+  Layer.provideMerge(Outbox.layerWithWakeup.pipe(Layer.provideMerge(SqlWebhookStore))),
   Layer.provideMerge(makePostgresTestLayer(url, { maxConnections: POOL })),
-  Layer.provideMerge(Ids.Live)
+  Layer.provideMerge(Ids.layer)
 )
 
 // Spans off, as the reference host runs the engine (packages/host/src/main.ts): with no exporter

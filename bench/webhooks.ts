@@ -360,7 +360,7 @@ const pgBossRound = async (n: number): Promise<Round> => {
 
 const workerConfig = { ...defaultWorkerConfig, concurrency: CONCURRENCY, batchSize: CONCURRENCY }
 const Engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(workerConfig)).pipe(
-  Layer.provideMerge(Outbox.live),
+  Layer.provideMerge(Outbox.layerWithWakeup),
   Layer.provideMerge(
     NOTIFY === "after-commit"
       ? Layer.mergeAll(sqlWebhookStoreLayer({ notify: "none" }), pgNotifyAnnouncerLayer({ payload: NOTIFY_PAYLOAD }))
@@ -368,7 +368,7 @@ const Engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(workerConfig)
   ),
   Layer.provideMerge(
     Layer.mergeAll(
-      Ids.Live,
+      Ids.layer,
       NodeWebhookSigner,
       Secrets.layer(Redacted.make("bench-pepper")),
       WebhookSettings.layer({ allowPrivateNetwork: true }),

@@ -42,11 +42,11 @@ export const program = Effect.gen(function* () {
   }
 })
 
-export const EngineOnMemory = Layer.mergeAll(Ledger.layer, Pricing.fromCatalog(sampleCatalog)).pipe(
+export const EngineOnMemory = Layer.mergeAll(Ledger.layer, Pricing.layerFromCatalog(sampleCatalog)).pipe(
   Layer.provide(MemoryLedgerStore),
   // Webhook events of the movements (billing.settled, …) go to an outbox; here it is in memory too.
   Layer.provide(OutboxOnMemory),
-  Layer.provide(Ids.Live)
+  Layer.provide(Ids.layer)
 )
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -5,12 +5,7 @@
  */
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import {
-  MemoryAccessStores,
-  MemoryRateLimitStore,
-  MemorySandboxAcquirerStore,
-  SandboxAcquirerLive
-} from "@frank/adapters"
+import { MemoryAccessStores, MemoryRateLimitStore, MemorySandboxAcquirerStore, SandboxAcquirer } from "@frank/adapters"
 import {
   Access,
   defaultRateLimitConfig,
@@ -76,18 +71,18 @@ const Services = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(BrokenBalances, MemoryAccessStores, MemoryRateLimitStore)),
   Layer.provideMerge(
     Layer.mergeAll(
-      Ids.Live,
+      Ids.layer,
       Secrets.layer(Redacted.make("pepper")),
-      Pricing.fromCatalog(sampleCatalog),
+      Pricing.layerFromCatalog(sampleCatalog),
       Layer.succeed(SecuritySettings, { trustProxy: false }),
-      WebhookSettings.production
+      WebhookSettings.layerProduction
     )
   )
 )
 
 /** Top-ups on memory with the sandbox acquirer (the partner API serves the payment endpoints too). */
 const TopUps = Payments.layer.pipe(
-  Layer.provide(SandboxAcquirerLive({ baseUrl: "http://embedded.test", secret: Redacted.make("sandbox") })),
+  Layer.provide(SandboxAcquirer.layer({ baseUrl: "http://embedded.test", secret: Redacted.make("sandbox") })),
   Layer.provide(Layer.mergeAll(MemoryPaymentStore, MemorySandboxAcquirerStore))
 )
 

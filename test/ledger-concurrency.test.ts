@@ -20,7 +20,7 @@ if (url !== undefined && url.length > 0)
 const FRANK = 100 // minor units
 
 for (const [engine, store] of engines) {
-  const EngineLayer = Ledger.layer.pipe(Layer.provide(store()), Layer.provide(OutboxOnMemory), Layer.provide(Ids.Live))
+  const EngineLayer = Ledger.layer.pipe(Layer.provide(store()), Layer.provide(OutboxOnMemory), Layer.provide(Ids.layer))
 
   // Live services: real time and real concurrency between the fibers and the database.
   layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`parallel ledger writes on ${engine}`, (it) => {

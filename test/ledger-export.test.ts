@@ -11,7 +11,7 @@ layer(
   Ledger.layer.pipe(
     Layer.provide(MemoryLedgerStore),
     Layer.provide(OutboxOnMemory),
-    Layer.provide(Ids.Deterministic("export"))
+    Layer.provide(Ids.layerDeterministic("export"))
   )
 )("CSV export limit", (it) => {
   it.effect("10,001 matching rows export 10,000 and end with # truncated: 10001", () =>

@@ -146,11 +146,11 @@ const interleaved = <A, E1, R1, B, E2, R2>(first: Effect.Effect<A, E1, R1>, seco
 
 for (const [engine, database] of engines) {
   const Engine = Layer.mergeAll(Ledger.layer, Webhooks.layer).pipe(
-    Layer.provideMerge(Outbox.live),
+    Layer.provideMerge(Outbox.layerWithWakeup),
     Layer.provideMerge(Layer.mergeAll(SqlLedgerStore, SqlWebhookStore)),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.Live,
+        Ids.layer,
         Secrets.layer(Redacted.make("pepper")),
         WebhookSettings.layer({ allowPrivateNetwork: true }),
         RecordingTransport,

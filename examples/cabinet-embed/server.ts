@@ -15,7 +15,7 @@ import {
   MemoryRateLimitStore,
   MemorySandboxAcquirerStore,
   NodeSecrets,
-  SandboxAcquirerLive,
+  SandboxAcquirer,
   SESSION_COOKIE
 } from "@frank/adapters"
 import {
@@ -54,7 +54,7 @@ export const EngineOnMemory = (baseUrl: string) => {
     RateLimiter.layer(defaultRateLimitConfig),
     Webhooks.layer,
     Payments.layer.pipe(
-      Layer.provideMerge(SandboxAcquirerLive({ baseUrl, secret: pepper })),
+      Layer.provideMerge(SandboxAcquirer.layer({ baseUrl, secret: pepper })),
       Layer.provideMerge(Layer.merge(MemorySandboxAcquirerStore, MemoryPaymentStore))
     ),
     InvoicesOnMemory,
@@ -62,13 +62,13 @@ export const EngineOnMemory = (baseUrl: string) => {
   )
   return services.pipe(
     Layer.provideMerge(Layer.merge(Ledger.layer, Tariffs.layer(defaultTariffConfig))),
-    Layer.provideMerge(Outbox.live),
+    Layer.provideMerge(Outbox.layerWithWakeup),
     Layer.provideMerge(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore, MemoryAccessStores, MemoryRateLimitStore)),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.Live,
+        Ids.layer,
         NodeSecrets(pepper),
-        Pricing.fromCatalog(sampleCatalog),
+        Pricing.layerFromCatalog(sampleCatalog),
         WebhookSettings.layer({ allowPrivateNetwork: false })
       )
     )

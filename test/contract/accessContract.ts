@@ -41,7 +41,7 @@ export const accessContract = (
   const Env = Layer.mergeAll(Access.layer, RateLimiter.layer(config)).pipe(
     Layer.provideMerge(stores),
     Layer.provideMerge(Secrets.layer(Redacted.make("test-pepper"))),
-    Layer.provideMerge(Ids.Live)
+    Layer.provideMerge(Ids.layer)
   )
 
   layer(Env, { timeout: 120_000 })(`access contract on ${engine}`, (it) => {

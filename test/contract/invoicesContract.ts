@@ -16,14 +16,7 @@ import {
   Webhooks
 } from "@frank/core"
 import { InvoiceId, parseId } from "@frank/core"
-import {
-  type EngineStores,
-  MemoryBank,
-  MemoryBankLive,
-  ScriptedReceiver,
-  Simulation,
-  SimulationEngine
-} from "@frank/core/testing"
+import { type EngineStores, MemoryBank, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0)
@@ -42,7 +35,7 @@ export const romashka: ProfileInput = {
 
 const engine = (stores: Layer.Layer<InvoiceContractStores, unknown>) =>
   Invoices.layer.pipe(
-    Layer.provideMerge(MemoryBankLive),
+    Layer.provideMerge(MemoryBank.layer),
     Layer.provideMerge(SimulationEngine({ stores })),
     Layer.provideMerge(stores)
   )

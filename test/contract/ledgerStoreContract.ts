@@ -41,7 +41,7 @@ export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<Ledg
   const EngineLayer = Ledger.layer.pipe(
     Layer.provideMerge(storeLayer),
     Layer.provideMerge(OutboxOnMemory),
-    Layer.provideMerge(Ids.Live)
+    Layer.provideMerge(Ids.layer)
   )
 
   layer(EngineLayer, { timeout: 120_000 })(`LedgerStore contract on ${engine}`, (it) => {

@@ -6,7 +6,7 @@
  * is refused), the atomicity of status and credit, the event, history and tenancy.
  */
 import { randomUUID as uuid } from "node:crypto"
-import { encodeNotification, SandboxAcquirer, SandboxAcquirerLive, type SandboxAcquirerStore } from "@frank/adapters"
+import { encodeNotification, SandboxAcquirer, type SandboxAcquirerStore } from "@frank/adapters"
 import { expect, layer } from "@effect/vitest"
 import {
   Ids,
@@ -38,14 +38,14 @@ export type PaymentStores = EngineStores | PaymentStore | SandboxAcquirerStore
 /** The engine as the host wires it, on the given stores. */
 export const paymentsEngine = <E>(stores: Layer.Layer<PaymentStores, E>) => {
   const base = Layer.mergeAll(
-    Ids.Live,
+    Ids.layer,
     Secrets.layer(Redacted.make("contract-pepper")),
     WebhookSettings.layer({ allowPrivateNetwork: true })
   )
   return Layer.mergeAll(Payments.layer, Webhooks.layer).pipe(
     Layer.provideMerge(Ledger.layer),
-    Layer.provideMerge(SandboxAcquirerLive({ baseUrl: BASE_URL, secret: SANDBOX_SECRET })),
-    Layer.provideMerge(Outbox.live),
+    Layer.provideMerge(SandboxAcquirer.layer({ baseUrl: BASE_URL, secret: SANDBOX_SECRET })),
+    Layer.provideMerge(Outbox.layerWithWakeup),
     Layer.provideMerge(stores),
     Layer.provideMerge(base)
   )

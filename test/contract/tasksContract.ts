@@ -44,7 +44,7 @@ export const tasksEngine = (stores: Layer.Layer<EngineStores | TaskStore, unknow
         MemoryStoredFileLookup,
         ManualGenerationProvider,
         TaskSettings.layer({ publicBaseUrl: BASE_URL }),
-        Pricing.fromCatalog(sampleCatalog)
+        Pricing.layerFromCatalog(sampleCatalog)
       )
     ),
     // One store set (one database) under both: the layer is built once and shared.

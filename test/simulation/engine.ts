@@ -10,7 +10,7 @@ import {
   MemorySandboxAcquirerStore,
   NodeSecrets,
   NodeWebhookSigner,
-  SandboxAcquirerLive,
+  SandboxAcquirer,
   SqlAccessStores,
   SqlInvoiceStores,
   SqlLedgerStore,
@@ -50,7 +50,7 @@ import {
 } from "@frank/core"
 import {
   ManualGenerationProvider,
-  MemoryBankLive,
+  MemoryBank,
   MemoryInvoiceStores,
   MemoryLedgerStore,
   MemoryPaymentStore,
@@ -187,22 +187,22 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
   )
   const stores = Layer.mergeAll(decorated, others).pipe(Layer.provideMerge(probe))
   const base = Layer.mergeAll(
-    Ids.Deterministic(`frank-campaign-${seed}`),
+    Ids.layerDeterministic(`frank-campaign-${seed}`),
     // node:crypto as in the host: synchronous HMACs, no thread-pool hop per signature or key check.
     NodeSecrets(Redacted.make("simulation-pepper")),
     NodeWebhookSigner,
     DeliveryWakeup.layer,
     WebhookSettings.layer({ allowPrivateNetwork: true }),
     ReceiversLive(seed),
-    Pricing.fromCatalog(sampleCatalog),
+    Pricing.layerFromCatalog(sampleCatalog),
     MemoryStoredFileLookup,
     ManualGenerationProvider,
     TaskSettings.layer({ publicBaseUrl: "https://frank.test" })
   )
   const outside = Layer.mergeAll(
     Tariffs.layer(defaultTariffConfig),
-    MemoryBankLive,
-    SandboxAcquirerLive({ baseUrl: "https://frank.test", secret: SANDBOX_SECRET })
+    MemoryBank.layer,
+    SandboxAcquirer.layer({ baseUrl: "https://frank.test", secret: SANDBOX_SECRET })
   )
   // One attempt at a time: the receivers' answers do not depend on order, but this keeps the
   // worker's writes in one order on both store kinds.

@@ -60,10 +60,10 @@ export const filesEngine = (options: FilesEngineOptions) =>
               allowPrivateNetwork: options.agent.allowPrivateNetwork,
               maxConcurrentImports: options.maxConcurrentImports ?? 4
             }),
-            StoredFileUrls.hostServed(TEST_BASE_URL)
+            StoredFileUrls.layerHostServed(TEST_BASE_URL)
           )
         ),
-        Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("test-pepper")))),
+        Layer.provideMerge(Layer.mergeAll(Ids.layer, Secrets.layer(Redacted.make("test-pepper")))),
         Layer.provideMerge(Layer.succeed(FilesRoot, root))
       )
     })

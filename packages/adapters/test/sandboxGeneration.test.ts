@@ -32,12 +32,12 @@ const engine = (autoCompleteAfter: Duration.DurationInput | undefined) =>
         sandboxGenerationLayer({ autoCompleteAfter }),
         TaskSettings.layer({ publicBaseUrl: "https://frank.test" }),
         Tariffs.layer(defaultTariffConfig),
-        Pricing.fromCatalog(sampleCatalog)
+        Pricing.layerFromCatalog(sampleCatalog)
       )
     ),
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(OutboxOnMemory),
-    Layer.provideMerge(Layer.mergeAll(MemoryLedgerStore, Ids.Live))
+    Layer.provideMerge(Layer.mergeAll(MemoryLedgerStore, Ids.layer))
   )
 
 const funded = Effect.gen(function* () {

@@ -72,7 +72,7 @@ for (const [engine, store] of engines) {
   const EngineLayer = Ledger.layer.pipe(
     Layer.provideMerge(store()),
     Layer.provideMerge(OutboxOnMemory),
-    Layer.provideMerge(Ids.Live)
+    Layer.provideMerge(Ids.layer)
   )
 
   layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`SqlLedgerStore on ${engine}`, (it) => {

@@ -82,11 +82,11 @@ if (url !== undefined && url.length > 0) {
   const Database = postgresTestDatabase(url, { maxConnections: 4 })
   const engineWith = (store: ReturnType<typeof sqlWebhookStoreLayer>) =>
     Webhooks.layer.pipe(
-      Layer.provideMerge(Outbox.live),
+      Layer.provideMerge(Outbox.layerWithWakeup),
       Layer.provideMerge(store),
       Layer.provideMerge(
         Layer.mergeAll(
-          Ids.Live,
+          Ids.layer,
           Secrets.layer(Redacted.make("pepper")),
           WebhookSettings.layer({ allowPrivateNetwork: true })
         )

@@ -12,10 +12,10 @@ export class Ids extends Context.Tag("@frank/core/Ids")<
     readonly next: Effect.Effect<string>
   }
 >() {
-  static readonly Live = Layer.succeed(Ids, { next: Effect.sync(() => uuidv4()) })
+  static readonly layer = Layer.succeed(Ids, { next: Effect.sync(() => uuidv4()) })
 
   /** Deterministic ids for simulations: UUID v5 of a counter under a seed namespace. */
-  static readonly Deterministic = (seed = "frank-simulation") =>
+  static readonly layerDeterministic = (seed = "frank-simulation") =>
     Layer.sync(Ids, () => {
       let counter = 0
       const namespace = uuidv5(seed, uuidv5.URL)

@@ -203,7 +203,7 @@ describe("file URL tokens", () => {
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47])
 const PNG_URL = "https://cdn.example.com/a.png"
 const Engine = FilesOnMemory("https://files.example/").pipe(
-  Layer.provideMerge(Layer.mergeAll(Ids.Live, Secrets.layer(Redacted.make("pepper"))))
+  Layer.provideMerge(Layer.mergeAll(Ids.layer, Secrets.layer(Redacted.make("pepper"))))
 )
 
 const serve = (url: string, file: ScriptedFile) => Effect.flatMap(ScriptedMedia, (m) => m.serve(url, file))

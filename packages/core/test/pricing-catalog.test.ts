@@ -285,6 +285,6 @@ describe("Pricing service", () => {
       expect(Schema.encodeSync(Quote)(quote)).toEqual(quote)
       const rejected = pricing.estimate({ modelId: "nope" }, 0)
       expect(Either.isLeft(rejected) && rejected.left.code).toBe("PRICING_MODEL_UNKNOWN")
-    }).pipe(Effect.provide(Pricing.fromCatalog(sampleCatalog)))
+    }).pipe(Effect.provide(Pricing.layerFromCatalog(sampleCatalog)))
   )
 })

@@ -8,7 +8,7 @@ import { MemoryWebhookStore } from "@frank/core/testing"
 import { Effect, Layer, Option, Ref } from "effect"
 
 const outboxWith = (announcer: Layer.Layer<EventAnnouncer> | undefined) =>
-  Outbox.live.pipe(Layer.provide(Layer.mergeAll(MemoryWebhookStore, Ids.Live, announcer ?? Layer.empty)))
+  Outbox.layerWithWakeup.pipe(Layer.provide(Layer.mergeAll(MemoryWebhookStore, Ids.layer, announcer ?? Layer.empty)))
 
 /** Whether the worker's wake-up holds a signal now (taken, so the next check starts empty). */
 const signalled = Effect.flatMap(DeliveryWakeup, (w) =>

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { DeliveryWorker, EventStore, Webhooks, WebhookStore } from "@frank/core"
-import { makeMemoryWebhookStore, ScriptedReceiverLive } from "@frank/core/testing"
+import { makeMemoryWebhookStore, ScriptedReceiver } from "@frank/core/testing"
 import { Clock, Context, Duration, Effect, Fiber, Layer } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
 
@@ -30,7 +30,7 @@ describe("DeliveryWorker waiting", () => {
         }).pipe(Context.add(EventStore, store))
       )
     )
-    const engine = workerEngine(config, countingStore, ScriptedReceiverLive(200))
+    const engine = workerEngine(config, countingStore, ScriptedReceiver.layer(200))
     return Effect.gen(function* () {
       const webhooks = yield* Webhooks
       const store = yield* WebhookStore

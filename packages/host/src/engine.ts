@@ -8,8 +8,7 @@ import {
   httpWebhookTransportLayer,
   NodeSecrets,
   NodeWebhookSigner,
-  type SandboxAcquirer,
-  SandboxAcquirerLive,
+  SandboxAcquirer,
   type SandboxBank,
   sandboxBankLayer,
   SqlAccessStores,
@@ -143,22 +142,22 @@ const engineWiring = (
   )
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
   // Top-ups run over the ledger; the sandbox acquirer is the PaymentProvider.
-  const topUps = Payments.layer.pipe(Layer.provideMerge(SandboxAcquirerLive(sandboxAcquirerConfig(config, pepper))))
+  const topUps = Payments.layer.pipe(Layer.provideMerge(SandboxAcquirer.layer(sandboxAcquirerConfig(config, pepper))))
   // Legal invoices run over the ledger; the sandbox bank is the BankGateway.
   const invoicing = Invoices.layer.pipe(Layer.provideMerge(sandboxBankLayer({ publicBaseUrl: config.publicBaseUrl })))
   return Layer.mergeAll(topUps, invoicing).pipe(
     Layer.provideMerge(tasksLayer(config)),
     Layer.provideMerge(services),
     // One outbox and one wake-up signal shared by the ledger, the webhook service and the worker.
-    Layer.provideMerge(Outbox.live),
+    Layer.provideMerge(Outbox.layerWithWakeup),
     Layer.provideMerge(filesLayer(config)),
     Layer.provideMerge(stores),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.Live,
+        Ids.layer,
         NodeSecrets(pepper),
         NodeWebhookSigner,
-        Pricing.fromCatalog(catalog),
+        Pricing.layerFromCatalog(catalog),
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy, trustedOrigins: [config.publicBaseUrl] }),
         WebhookSettings.layer(settings),
         httpWebhookTransportLayer(settings),
@@ -187,7 +186,7 @@ export const filesLayer = (config: HostConfigShape) => {
         httpMediaFetcherLayer({ spoolDir: join(root, ".spool") }).pipe(Layer.provide(guardedDispatcherLayer(settings))),
         NodeMediaProbe,
         ImportSettings.layer({ ...settings, maxConcurrentImports: DEFAULT_MAX_CONCURRENT_IMPORTS }),
-        StoredFileUrls.hostServed(config.publicBaseUrl)
+        StoredFileUrls.layerHostServed(config.publicBaseUrl)
       )
     )
   )

@@ -57,7 +57,7 @@ const program = Effect.gen(function* () {
     Layer.provide(Engine),
     Layer.provide(Database),
     Layer.provide(
-      Layer.mergeAll(Metrics.layer, sandboxClockLayer(sandbox), Layer.succeed(HostConfig, config), Ids.Live)
+      Layer.mergeAll(Metrics.layer, sandboxClockLayer(sandbox), Layer.succeed(HostConfig, config), Ids.layer)
     ),
     // No span exporter is configured in the reference host, so spans would only cost CPU per
     // request and per query (docs/performance.md, "Spans"). Embedders with

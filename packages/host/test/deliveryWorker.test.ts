@@ -53,14 +53,14 @@ if (url !== undefined && url.length > 0) {
   const origin = makeNotifyOrigin()
   const Database = postgresTestDatabase(url, { maxConnections: 4 })
   const Engine = Webhooks.layer.pipe(
-    Layer.provideMerge(Outbox.live),
+    Layer.provideMerge(Outbox.layerWithWakeup),
     // As engine.ts wires it on Postgres: the store sends nothing, the outbox announces after commit.
     Layer.provideMerge(
       Layer.mergeAll(sqlWebhookStoreLayer({ notify: "none" }), pgNotifyAnnouncerLayer({ payload: origin.payload }))
     ),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.Live,
+        Ids.layer,
         Secrets.layer(Redacted.make("pepper")),
         WebhookSettings.layer({ allowPrivateNetwork: true })
       )
@@ -306,7 +306,7 @@ if (url !== undefined && url.length > 0) {
                 ),
                 httpWebhookTransportLayer({ allowPrivateNetwork: true }),
                 NodeWebhookSigner,
-                Ids.Live
+                Ids.layer
               )
             ),
             Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 2, applicationName }))

@@ -24,7 +24,7 @@ export const quoteFranks = Effect.map(Pricing, (pricing) =>
 
 export const layers = [
   Layer.mergeAll(MemoryLedgerStore, OutboxOnMemory),
-  Pricing.fromCatalog(sampleCatalog),
+  Pricing.layerFromCatalog(sampleCatalog),
   SimulationEngine(),
   makePgliteTestLayer(),
   SqlLedgerStore.pipe(Layer.provide(pgliteLayer({ dataDir: "./data" })))

@@ -33,10 +33,10 @@ const ledgerAndPricing = Effect.gen(function* () {
   )
 }).pipe(
   Effect.provide(
-    Layer.mergeAll(Ledger.layer, Pricing.fromCatalog(sampleCatalog)).pipe(
+    Layer.mergeAll(Ledger.layer, Pricing.layerFromCatalog(sampleCatalog)).pipe(
       Layer.provide(MemoryLedgerStore),
       Layer.provide(OutboxOnMemory),
-      Layer.provide(Ids.Live)
+      Layer.provide(Ids.layer)
     )
   )
 )

@@ -20,7 +20,7 @@ const balance = await Effect.runPromise(
       Ledger.layer.pipe(
         Layer.provideMerge(makePgliteTestLayer()),
         Layer.provide(OutboxOnMemory),
-        Layer.provide(Ids.Live)
+        Layer.provide(Ids.layer)
       )
     )
   )

@@ -66,7 +66,10 @@ export interface SandboxAcquirerShape {
 export class SandboxAcquirer extends Context.Tag("@frank/adapters/SandboxAcquirer")<
   SandboxAcquirer,
   SandboxAcquirerShape
->() {}
+>() {
+  /** The sandbox acquirer as the PaymentProvider, with its control handle. */
+  static readonly layer = (config: SandboxAcquirerConfig) => sandboxAcquirerLayer(config)
+}
 
 type StepResult =
   | { readonly _tag: "notify"; readonly payment: SandboxPayment }
@@ -159,7 +162,7 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
  * The sandbox acquirer and the PaymentProvider it implements, over one record store. Needs
  * SandboxAcquirerStore and Ids.
  */
-export const SandboxAcquirerLive = (config: SandboxAcquirerConfig) =>
+const sandboxAcquirerLayer = (config: SandboxAcquirerConfig) =>
   Layer.effectContext(
     Effect.map(makeAcquirer(config), ({ acquirer, provider }) =>
       Context.make(SandboxAcquirer, acquirer).pipe(Context.add(PaymentProvider, provider))

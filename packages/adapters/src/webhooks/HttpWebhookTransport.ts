@@ -166,11 +166,11 @@ export const makeHttpWebhookTransport = (
   })
 
 /** The transport over the process's shared guarded agent. */
-export const HttpWebhookTransportLive: Layer.Layer<WebhookTransport, never, GuardedDispatcher> = Layer.scoped(
+export const HttpWebhookTransport: Layer.Layer<WebhookTransport, never, GuardedDispatcher> = Layer.scoped(
   WebhookTransport,
   Effect.flatMap(GuardedDispatcher, (guarded) => makeHttpWebhookTransport(guarded))
 )
 
 /** The transport with an agent of its own, for hosts that have no other outbound HTTP. */
 export const httpWebhookTransportLayer = (options: GuardedConnectorOptions): Layer.Layer<WebhookTransport> =>
-  HttpWebhookTransportLive.pipe(Layer.provide(guardedDispatcherLayer(options)))
+  HttpWebhookTransport.pipe(Layer.provide(guardedDispatcherLayer(options)))

@@ -70,5 +70,5 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
   )
 
   /** The outbox with its own worker wake-up signal (share it with the DeliveryWorker). Needs EventStore and Ids. */
-  static readonly live = Outbox.layer.pipe(Layer.provideMerge(DeliveryWakeup.layer))
+  static readonly layerWithWakeup = Outbox.layer.pipe(Layer.provideMerge(DeliveryWakeup.layer))
 }

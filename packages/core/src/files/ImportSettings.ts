@@ -16,7 +16,7 @@ export interface ImportSettingsShape {
 export const DEFAULT_MAX_CONCURRENT_IMPORTS = 4
 
 export class ImportSettings extends Context.Tag("@frank/core/ImportSettings")<ImportSettings, ImportSettingsShape>() {
-  static readonly production = Layer.succeed(ImportSettings, {
+  static readonly layerProduction = Layer.succeed(ImportSettings, {
     allowPrivateNetwork: false,
     maxConcurrentImports: DEFAULT_MAX_CONCURRENT_IMPORTS
   })

@@ -34,7 +34,7 @@ export const sameToken = (a: string, b: string): boolean => {
 
 export class StoredFileUrls extends Context.Tag("@frank/core/StoredFileUrls")<StoredFileUrls, StoredFileUrlsShape>() {
   /** Files served by the host at `{baseUrl}/files/{id}/{token}`; `baseUrl` without a trailing slash. */
-  static readonly hostServed = (baseUrl: string): Layer.Layer<StoredFileUrls, never, Secrets> =>
+  static readonly layerHostServed = (baseUrl: string): Layer.Layer<StoredFileUrls, never, Secrets> =>
     Layer.effect(
       StoredFileUrls,
       Effect.map(Secrets, (secrets) => ({

@@ -28,6 +28,6 @@ export class Pricing extends Context.Tag("@frank/core/Pricing")<Pricing, Pricing
     }
   }
 
-  static readonly fromCatalog = (catalog: Catalog): Layer.Layer<Pricing> =>
+  static readonly layerFromCatalog = (catalog: Catalog): Layer.Layer<Pricing> =>
     Layer.succeed(Pricing, Pricing.make(catalog))
 }

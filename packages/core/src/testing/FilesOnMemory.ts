@@ -9,7 +9,7 @@ import { StoredFiles } from "../files/StoredFiles.js"
 import { StoredFileUrls } from "../files/StoredFileUrls.js"
 import { MemoryBlobStore } from "./MemoryBlobStore.js"
 import { MemoryStoredFileStore } from "./MemoryStoredFileStore.js"
-import { ScriptedMediaLive } from "./ScriptedMedia.js"
+import { ScriptedMedia } from "./ScriptedMedia.js"
 
 export const FilesOnMemory = (publicBaseUrl = "http://localhost") =>
   StoredFiles.layer.pipe(
@@ -17,9 +17,9 @@ export const FilesOnMemory = (publicBaseUrl = "http://localhost") =>
       Layer.mergeAll(
         MemoryStoredFileStore,
         MemoryBlobStore,
-        ScriptedMediaLive,
-        ImportSettings.production,
-        StoredFileUrls.hostServed(publicBaseUrl)
+        ScriptedMedia.layer,
+        ImportSettings.layerProduction,
+        StoredFileUrls.layerHostServed(publicBaseUrl)
       )
     )
   )

@@ -4,9 +4,9 @@
  */
 import { Layer } from "effect"
 import { Invoices } from "../invoices/Invoices.js"
-import { MemoryBankLive } from "./MemoryBank.js"
+import { MemoryBank } from "./MemoryBank.js"
 import { MemoryInvoiceStores } from "./MemoryInvoiceStores.js"
 
 export const InvoicesOnMemory = Invoices.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(MemoryInvoiceStores, MemoryBankLive))
+  Layer.provideMerge(Layer.mergeAll(MemoryInvoiceStores, MemoryBank.layer))
 )

@@ -40,10 +40,12 @@ export interface MemoryBankShape {
   readonly statusReads: Effect.Effect<number>
 }
 
-export class MemoryBank extends Context.Tag("@frank/core/testing/MemoryBank")<MemoryBank, MemoryBankShape>() {}
+export class MemoryBank extends Context.Tag("@frank/core/testing/MemoryBank")<MemoryBank, MemoryBankShape>() {
+  /** Provides BankGateway and its control handle MemoryBank. */
+  static readonly layer: Layer.Layer<BankGateway | MemoryBank> = Layer.suspend(() => memoryBankLayer)
+}
 
-/** Provides BankGateway and its control handle MemoryBank. */
-export const MemoryBankLive: Layer.Layer<BankGateway | MemoryBank> = Layer.effectContext(
+const memoryBankLayer: Layer.Layer<BankGateway | MemoryBank> = Layer.effectContext(
   Effect.sync(() => {
     const byBankId = new Map<string, BankSideInvoice>()
     const byInvoiceId = new Map<string, BankSideInvoice>()

@@ -304,4 +304,4 @@ export const MemoryWebhookStore = Layer.effectContext(
 )
 
 /** An outbox on the memory webhook store, for engines (and tests) that keep events in memory. Needs Ids. */
-export const OutboxOnMemory = Outbox.live.pipe(Layer.provideMerge(MemoryWebhookStore))
+export const OutboxOnMemory = Outbox.layerWithWakeup.pipe(Layer.provideMerge(MemoryWebhookStore))

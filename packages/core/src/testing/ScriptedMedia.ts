@@ -32,7 +32,12 @@ export interface ScriptedMediaShape {
 export class ScriptedMedia extends Context.Tag("@frank/core/testing/ScriptedMedia")<
   ScriptedMedia,
   ScriptedMediaShape
->() {}
+>() {
+  /** ScriptedMedia plus the fetcher and probe it drives. */
+  static readonly layer: Layer.Layer<ScriptedMedia | MediaFetcher | MediaProbe> = Layer.suspend(
+    () => scriptedMediaLayer
+  )
+}
 
 const isUtf8Text = (bytes: Uint8Array): string | undefined => {
   if (bytes.includes(0)) return "it contains a NUL byte"
@@ -44,8 +49,7 @@ const isUtf8Text = (bytes: Uint8Array): string | undefined => {
   }
 }
 
-/** ScriptedMedia plus the fetcher and probe it drives. */
-export const ScriptedMediaLive: Layer.Layer<ScriptedMedia | MediaFetcher | MediaProbe> = Layer.effectContext(
+const scriptedMediaLayer: Layer.Layer<ScriptedMedia | MediaFetcher | MediaProbe> = Layer.effectContext(
   Effect.sync(() => {
     const files = new Map<string, ScriptedFile>()
     const fetched: Array<string> = []

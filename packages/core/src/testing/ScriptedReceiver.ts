@@ -35,7 +35,11 @@ export interface ScriptedReceiverShape {
 export class ScriptedReceiver extends Context.Tag("@frank/core/testing/ScriptedReceiver")<
   ScriptedReceiver,
   ScriptedReceiverShape
->() {}
+>() {
+  /** Provides both the ScriptedReceiver (to script and inspect) and the WebhookTransport it implements. */
+  static readonly layer = (defaultAnswer: ScriptedAnswer = 200): Layer.Layer<ScriptedReceiver | WebhookTransport> =>
+    scriptedReceiverLayer(defaultAnswer)
+}
 
 const decoder = new TextDecoder()
 
@@ -81,10 +85,7 @@ export const makeScriptedReceiver = (defaultAnswer: ScriptedAnswer = 200) =>
     return { receiver, transport: { send, sendBatch: sendEach(send) } }
   })
 
-/** Provides both the ScriptedReceiver (to script and inspect) and the WebhookTransport it implements. */
-export const ScriptedReceiverLive = (
-  defaultAnswer: ScriptedAnswer = 200
-): Layer.Layer<ScriptedReceiver | WebhookTransport> =>
+const scriptedReceiverLayer = (defaultAnswer: ScriptedAnswer = 200): Layer.Layer<ScriptedReceiver | WebhookTransport> =>
   Layer.effectContext(
     Effect.map(makeScriptedReceiver(defaultAnswer), ({ receiver, transport }) =>
       Context.make(ScriptedReceiver, receiver).pipe(Context.add(WebhookTransport, transport))

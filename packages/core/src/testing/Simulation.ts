@@ -24,7 +24,7 @@ import type { TariffStore } from "../tariff/TariffStore.js"
 export type EngineStores = LedgerStore | TariffStore | WebhookStore | EventStore
 import { MemoryLedgerStore } from "./MemoryLedgerStore.js"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.js"
-import { type ScriptedAnswer, ScriptedReceiverLive } from "./ScriptedReceiver.js"
+import { type ScriptedAnswer, ScriptedReceiver } from "./ScriptedReceiver.js"
 
 /** At most this many worker steps per `advance`: a guard against a store that never stops being due. */
 const MAX_STEPS_PER_ADVANCE = 100_000
@@ -79,11 +79,11 @@ export interface SimulationOptions {
 export const SimulationEngine = (options: SimulationOptions = {}) => {
   const stores = options.stores ?? Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore)
   const base = Layer.mergeAll(
-    Ids.Deterministic("frank-simulation"),
+    Ids.layerDeterministic("frank-simulation"),
     Secrets.layer(Redacted.make("simulation-pepper")),
     DeliveryWakeup.layer,
     WebhookSettings.layer({ allowPrivateNetwork: true }),
-    ScriptedReceiverLive(options.defaultAnswer ?? 200)
+    ScriptedReceiver.layer(options.defaultAnswer ?? 200)
   )
   const outbox = Outbox.layer
   const services = Layer.mergeAll(Ledger.layer, Webhooks.layer, DeliveryWorker.layer(defaultWorkerConfig)).pipe(

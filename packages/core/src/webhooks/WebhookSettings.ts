@@ -15,6 +15,6 @@ export class WebhookSettings extends Context.Tag("@frank/core/WebhookSettings")<
   WebhookSettings,
   WebhookSettingsShape
 >() {
-  static readonly production = Layer.succeed(WebhookSettings, { allowPrivateNetwork: false })
+  static readonly layerProduction = Layer.succeed(WebhookSettings, { allowPrivateNetwork: false })
   static readonly layer = (settings: WebhookSettingsShape) => Layer.succeed(WebhookSettings, settings)
 }

@@ -27,7 +27,7 @@ export const workerEngine = <E>(
     Layer.provideMerge(store),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.Deterministic("worker-engine"),
+        Ids.layerDeterministic("worker-engine"),
         Secrets.layer(Redacted.make("pepper")),
         DeliveryWakeup.layer,
         WebhookSettings.layer({ allowPrivateNetwork: true }),
