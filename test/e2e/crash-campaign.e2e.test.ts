@@ -1,7 +1,7 @@
 /**
  * The crash campaign in CI: 10 SIGKILLs of the real host on PostgreSQL under a mixed workload,
  * then the checks of test/e2e/crash/campaign.ts. The checks read the database with SQL, so it
- * runs on PostgreSQL: DATABASE_URL, or the machines' local server (ARCHITECTURE §7).
+ * runs on PostgreSQL: DATABASE_URL, or the machines' local server (docs/contract.md §7).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { runCrashCampaign } from "./crash/campaign.js"

@@ -1,5 +1,5 @@
 /**
- * The reference host: `npm start`. Configuration from the environment (ARCHITECTURE §6), the
+ * The reference host: `npm start`. Configuration from the environment (docs/contract.md §6), the
  * embedded database unless DATABASE_URL is set, migrations at start, then the HTTP server. SIGTERM
  * stops taking requests, lets in-flight ones finish and exits 0.
  */

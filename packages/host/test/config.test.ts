@@ -1,5 +1,5 @@
 /**
- * The host's environment (ARCHITECTURE §6): defaults, derived values, refusals naming the
+ * The host's environment (docs/contract.md §6): defaults, derived values, refusals naming the
  * variable, and the JSON logging LOG_LEVEL selects.
  */
 import { resolve } from "node:path"

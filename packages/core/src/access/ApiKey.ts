@@ -1,6 +1,6 @@
 /**
  * API keys: the stored record, the raw formats, and the pure rules of issuing, changing and
- * authenticating (spec "API key", "Scopes", ARCHITECTURE §5 key rows).
+ * authenticating (spec "API key", "Scopes", docs/contract.md §5 key rows).
  */
 import type { KeyId } from "../EntityIds.js"
 import { Either } from "effect"

@@ -1,5 +1,5 @@
 /**
- * Webhook events: the envelope of spec "Body envelope" and the ids of ARCHITECTURE §5. An event
+ * Webhook events: the envelope of spec "Body envelope" and the ids of docs/contract.md §5. An event
  * is serialized once, when it is written to the outbox; those bytes are what every attempt sends
  * and signs, so the signed body never changes between attempts or replays.
  */
@@ -35,7 +35,7 @@ export type EventTarget =
   | { readonly _tag: "Endpoint"; readonly endpointId: EndpointId }
 export const toSubscribers: EventTarget = { _tag: "Subscribers" }
 
-/** UUID v5 of `partnerId:eventType:sourceId` (ARCHITECTURE §5 "event ids"). */
+/** UUID v5 of `partnerId:eventType:sourceId` (docs/contract.md §5 "event ids"). */
 export const sourceEventId = (partnerId: string, type: EventType, sourceId: string): string =>
   derivedId(`${partnerId}:${type}:${sourceId}`)
 

@@ -1,5 +1,5 @@
 /**
- * The generation area (`/service/…`, `/v1/tasks…`) answers in its own envelope (ARCHITECTURE §4):
+ * The generation area (`/service/…`, `/v1/tasks…`) answers in its own envelope (docs/contract.md §4):
  * `{ success: true, data }` on success (the endpoints' success schemas) and
  * `{ success: false, code, message, data }` on failure. Handlers, authentication, validation and
  * rate limiting all fail with the one set of typed API errors; the API-level error middleware

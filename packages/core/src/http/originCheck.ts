@@ -1,5 +1,5 @@
 /**
- * The CSRF rule for every cookie-authenticated change (ARCHITECTURE §6): a request whose `Origin`
+ * The CSRF rule for every cookie-authenticated change (docs/contract.md §6): a request whose `Origin`
  * (or, without it, `Referer`) names another origin than the one it was sent to, or `null`, is
  * refused; a request with neither header (curl, scripts) is not a browser's cross-site request and
  * passes. SameSite=Lax on the cookie is the second line.

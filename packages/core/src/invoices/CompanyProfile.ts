@@ -2,7 +2,7 @@
  * The company profile a partner invoices under (spec "Company profile"): the payer's requisites
  * printed on every legal-entity invoice, with a revision number for optimistic concurrency. The
  * spec names companyName, inn and email; the other fields are the requisites a Russian invoice
- * carries for the buyer (ARCHITECTURE: "build what an experienced engineer would expect").
+ * carries for the buyer (docs/decisions.md).
  */
 
 /** The payer's requisites, normalized (trimmed; optional fields null when not given). */

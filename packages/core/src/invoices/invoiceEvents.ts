@@ -1,5 +1,5 @@
 /**
- * The event a legal invoice's status change emits (ARCHITECTURE §5 "event data"):
+ * The event a legal invoice's status change emits (docs/contract.md §5 "event data"):
  * `billing.invoice.status_changed` with `{invoiceId, status, previousStatus, amountRub}`. Its id
  * derives from `invoiceId:status`, so a repeated report of the same change is one event.
  */

@@ -1,5 +1,5 @@
 /**
- * Which webhook events a ledger movement causes (spec "Event types", ARCHITECTURE §5 "event
+ * Which webhook events a ledger movement causes (spec "Event types", docs/contract.md §5 "event
  * data"). Pure: the ledger service writes what this returns in the movement's own transaction.
  */
 import type { AccountTotals } from "./Account.js"

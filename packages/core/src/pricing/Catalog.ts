@@ -225,7 +225,7 @@ const catalogIssues = (c: typeof CatalogFields.Type): Array<Schema.FilterIssue> 
     (i) => ["models", i, "modelId"],
     "modelId"
   )
-  // ARCHITECTURE §5: quality "high" exists for one model only.
+  // docs/contract.md §5: quality "high" exists for one model only.
   const withHigh = c.models.flatMap((m, i) => (m.operations.some((o) => o.qualities?.high !== undefined) ? [i] : []))
   for (const i of withHigh.slice(1))
     issues.push({

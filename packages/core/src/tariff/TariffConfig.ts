@@ -1,6 +1,6 @@
 /**
  * Tariff tiers: the plan a partner earns by lifetime spend and the discount each gives against
- * the base price list. Defaults per ARCHITECTURE §5; operators may configure their own, so the
+ * the base price list. Defaults per docs/contract.md §5; operators may configure their own, so the
  * schema checks everything `tariffView` relies on (every plan exactly once, base at 0, thresholds
  * rising with the plan) and names the offending tier in each message.
  */

@@ -1,5 +1,5 @@
 /**
- * A generation task (ARCHITECTURE §5 "tasks"): what the partner launched, what was reserved for
+ * A generation task (docs/contract.md §5 "tasks"): what the partner launched, what was reserved for
  * it, and how it ended. The spec leaves the record open ("not shown"); this is the engine's.
  *
  * Money is in minor units (1 ₣ = 100), times are epoch milliseconds from Effect's Clock.

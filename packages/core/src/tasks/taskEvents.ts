@@ -1,5 +1,5 @@
 /**
- * Which webhook events a task's terminal transition causes (spec "Event types", ARCHITECTURE §5
+ * Which webhook events a task's terminal transition causes (spec "Event types", docs/contract.md §5
  * "event data": task.* `{taskId, status, ...}`). Pure: the task service writes what this returns
  * in the transition's own transaction, next to the ledger's billing.settled / billing.refunded.
  *

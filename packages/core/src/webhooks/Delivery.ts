@@ -1,6 +1,6 @@
 /**
  * Delivery records as stored and listed, the work item a worker claims, and the opaque cursor of
- * the deliveries page (ARCHITECTURE §5: newest first, `nextCursor` opaque or null).
+ * the deliveries page (docs/contract.md §5: newest first, `nextCursor` opaque or null).
  */
 import { Either } from "effect"
 import type { DeliveryId, EndpointId } from "../EntityIds.js"

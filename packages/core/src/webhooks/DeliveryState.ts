@@ -1,7 +1,7 @@
 /**
  * The webhook delivery state machine as a pure function of (delivery, input, now). The worker
  * runs it; tests walk every (state, input) pair. Spec "States → Webhook delivery" and
- * ARCHITECTURE §5 (attempts, uncertain, replay).
+ * docs/contract.md §5 (attempts, uncertain, replay).
  */
 import { Schema } from "effect"
 import { HOUR_MS, MINUTE_MS } from "../timeUnits.js"

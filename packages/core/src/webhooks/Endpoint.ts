@@ -1,7 +1,7 @@
 /**
  * A webhook endpoint and the pure rules about it: how many a partner may have, how its signing
  * secrets rotate, and which secrets sign a delivery at a given moment (spec "Webhook endpoint",
- * "Secret rotation", ARCHITECTURE §5 "signing key").
+ * "Secret rotation", docs/contract.md §5 "signing key").
  */
 import type { EndpointId } from "../EntityIds.js"
 import type { EventType } from "../events/EventType.js"

@@ -2,7 +2,7 @@
  * The replay rule of spec "States → Webhook delivery" with the codes of "Machine codes for
  * replay": a delivery whose endpoint is gone or paused cannot be replayed, nor one that is
  * already queued or in flight; otherwise it goes back to `pending` with a fresh attempt budget
- * and the same eventId (ARCHITECTURE §5).
+ * and the same eventId (docs/contract.md §5).
  */
 import { Either } from "effect"
 import { type DeliveryState, transition } from "./DeliveryState.js"

@@ -1,6 +1,6 @@
 /**
  * Webhook signatures (spec "Delivery request"): `sha256=<hex HMAC-SHA256(secret, "{timestamp}.{raw body}")>`
- * where the HMAC key is the UTF-8 bytes of the whole secret string (ARCHITECTURE §5). Web Crypto
+ * where the HMAC key is the UTF-8 bytes of the whole secret string (docs/contract.md §5). Web Crypto
  * only, so it runs on every runtime core supports.
  */
 const encoder = new TextEncoder()

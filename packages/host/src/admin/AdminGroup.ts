@@ -1,5 +1,5 @@
 /**
- * The operator's admin API (ARCHITECTURE §6), bearer-authenticated with FRANK_ADMIN_TOKEN.
+ * The operator's admin API (docs/contract.md §6), bearer-authenticated with FRANK_ADMIN_TOKEN.
  * It joins the partner API in the host's HttpApi so the OpenAPI document covers it too.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Admin sandbox controls of top-ups (ARCHITECTURE §6): `POST /admin/v1/sandbox/payments/{id}/
+ * Admin sandbox controls of top-ups (docs/contract.md §6): `POST /admin/v1/sandbox/payments/{id}/
  * {confirm|reject|cancel|fail}`. The operator acts as the sandbox acquirer's back office; the
  * acquirer then notifies the engine through the same path a real acquirer's callback takes.
  */

@@ -1,5 +1,5 @@
 /**
- * Admin sandbox controls of generation tasks (ARCHITECTURE §6): `POST /admin/v1/sandbox/tasks/{id}/
+ * Admin sandbox controls of generation tasks (docs/contract.md §6): `POST /admin/v1/sandbox/tasks/{id}/
  * {succeed|fail}`. The operator plays the generation provider: the control reports the outcome
  * through the same path the provider's own reports take, so settlement is the real one — once per
  * task, whichever of the control and the provider's auto-completion comes first.

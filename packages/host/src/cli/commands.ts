@@ -1,6 +1,6 @@
 /**
  * The operator CLI's admin commands as data: each maps parsed options and positionals to one admin
- * API request (ARCHITECTURE §6), so the table is testable without a server and the help text is
+ * API request (docs/contract.md §6), so the table is testable without a server and the help text is
  * generated from the same entries. Checks here are only the ones that make a typo obvious before
  * a round trip; the server stays the authority on every rule.
  */

@@ -1,5 +1,5 @@
 /**
- * The reference host's configuration, from the environment (ARCHITECTURE §6).
+ * The reference host's configuration, from the environment (docs/contract.md §6).
  *
  * | variable                      | default                 | meaning                                        |
  * |-------------------------------|-------------------------|------------------------------------------------|

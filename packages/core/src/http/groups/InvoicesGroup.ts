@@ -2,7 +2,7 @@
  * Legal-entity invoices (spec "Endpoints → Legal invoices", "Company profile"): the company
  * profile, issuing an invoice through the bank, history, PDF, refresh from the bank and the SBP
  * B2B payment link. Reading needs `billing:read`; saving the profile, issuing and SBP links are
- * for full keys only (ARCHITECTURE §5).
+ * for full keys only (docs/contract.md §5).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"

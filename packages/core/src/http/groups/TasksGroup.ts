@@ -1,5 +1,5 @@
 /**
- * Generation tasks (ARCHITECTURE §5 "tasks"): launch with `media:run`, status, list and result
+ * Generation tasks (docs/contract.md §5 "tasks"): launch with `media:run`, status, list and result
  * with `tasks:read`. Generation-area envelope: successes are `{ success: true, data }`, failures
  * `{ success: false, code, message, data }` (generationEnvelope.ts).
  */
