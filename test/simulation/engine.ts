@@ -41,12 +41,12 @@ import {
   sampleCatalog,
   StoreError,
   Tariffs,
-  type TariffStore,
+  TariffStore,
   Tasks,
   TaskSettings,
   WebhookSettings,
   Webhooks,
-  type WebhookStore
+  WebhookStore
 } from "@frank/core"
 import {
   ManualGenerationProvider,
@@ -180,9 +180,14 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
     StoreProbe,
     (): StoreProbeShape => ({ failNextTransaction: false, injected: 0, written: [] })
   )
-  // The stores the probes do not wrap pass through as they are.
-  const untouched = Layer.effectContext(Effect.context<WebhookStore | TariffStore>())
-  const decorated = Layer.mergeAll(probedLedgerStore(kind), recordingEventStore, untouched).pipe(
+  // The stores the probes do not wrap pass through as they are (only these two: the wrapped
+  // LedgerStore and EventStore must not be shadowed by the originals).
+  const untouched = Layer.effectContext(
+    Effect.map(Effect.all([WebhookStore, TariffStore]), ([webhooks, tariffs]) =>
+      Context.make(WebhookStore, webhooks).pipe(Context.add(TariffStore, tariffs))
+    )
+  )
+  const decorated = Layer.mergeAll(untouched, probedLedgerStore(kind), recordingEventStore).pipe(
     Layer.provide(ledgerAndOutbox)
   )
   const stores = Layer.mergeAll(decorated, others).pipe(Layer.provideMerge(probe))

@@ -5,11 +5,13 @@
  * the memory and SQL runs of one seed see the same answers.
  */
 import { type AttemptOutcome, type AttemptRequest, sendEach, WebhookTransport } from "@frank/core"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { SimClock } from "./clock.js"
 import { hashOf } from "./prng.js"
 
 export type Mood = "healthy" | "flaky" | "down" | "crashing"
-export type Answer = number | "timeout" | "connection-error" | "crash"
+/** `slow`: a 200 after 1-9 s (below the 10 s timeout), the campaign's clock moving meanwhile. */
+export type Answer = number | "timeout" | "connection-error" | "crash" | "slow"
 
 export interface Attempt {
   readonly url: string
@@ -43,6 +45,7 @@ const answerFor = (mood: Mood, x: number): Answer => {
       if (x < 0.58) return "connection-error"
       if (x < 0.62) return "crash"
       if (x < 0.66) return 302
+      if (x < 0.72) return "slow"
       return 200
   }
 }
@@ -81,6 +84,13 @@ export const ReceiversLive = (seed: number): Layer.Layer<Receivers | WebhookTran
           // The receiver took the request, then the worker died before the answer came back.
           if (answer === "crash") return yield* Effect.interrupt
           if (answer === "timeout") return { _tag: "TimedOut" } as const
+          if (answer === "slow") {
+            // The worker waits while the receiver works: time passes on the campaign's clock.
+            const sim = yield* Effect.serviceOption(SimClock)
+            if (Option.isSome(sim))
+              sim.value.set(Math.max(yield* Clock.currentTimeMillis, at + 1_000 + (r.body.length % 9) * 1_000))
+            return { _tag: "Answered", status: 200 } as const
+          }
           return { _tag: "Answered", status: answer } as const
         })
       return Layer.succeedContext(Context.add(ctx, WebhookTransport, { send, sendBatch: sendEach(send) }))
@@ -89,4 +99,4 @@ export const ReceiversLive = (seed: number): Layer.Layer<Receivers | WebhookTran
 
 /** What a receiver counts as taken: a 2xx, or a request it processed before the worker died. */
 export const acknowledged = (a: Attempt): boolean =>
-  a.answer === "crash" || (typeof a.answer === "number" && a.answer >= 200 && a.answer < 300)
+  a.answer === "crash" || a.answer === "slow" || (typeof a.answer === "number" && a.answer >= 200 && a.answer < 300)

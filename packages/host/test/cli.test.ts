@@ -3,7 +3,8 @@
  * usage paths, real round trips over HTTP with exit codes, and the `frank` bin (tsx) including
  * `frank migrate` on an embedded database.
  */
-import { spawnSync } from "node:child_process"
+import { execFile } from "node:child_process"
+import { promisify } from "node:util"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -404,34 +405,40 @@ describe("frank: round trips", () => {
   })
 })
 
+/**
+ * Runs the bin as a child process without blocking this worker's event loop (a synchronous spawn
+ * of a minute starves vitest's RPC with its worker, which then reports a timeout).
+ */
+const runBin = async (args: ReadonlyArray<string>, options: { env?: NodeJS.ProcessEnv; cwd?: string }) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--conditions=@frank/source", BIN, ...args],
+      { ...options, encoding: "utf8", timeout: 120_000 }
+    )
+    return { status: 0, stdout, stderr }
+  } catch (e) {
+    const failed = e as { code?: number; stdout?: string; stderr?: string }
+    return { status: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? String(e) }
+  }
+}
+
 describe("frank bin (tsx)", () => {
-  it("frank --help runs through bin/frank.mjs", () => {
-    const r = spawnSync(process.execPath, ["--conditions=@frank/source", BIN, "--help"], {
-      encoding: "utf8",
-      timeout: 60_000,
-      cwd: tmpdir()
-    })
+  it("frank --help runs through bin/frank.mjs", async () => {
+    const r = await runBin(["--help"], { cwd: tmpdir() })
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain("frank partners create --name <name>")
   })
 
-  it("frank migrate applies the migrations to the embedded database, then reports it up to date", () => {
+  it("frank migrate applies the migrations to the embedded database, then reports it up to date", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "frank-cli-"))
     const env: Record<string, string | undefined> = { ...process.env, FRANK_DATA_DIR: dataDir }
     delete env.DATABASE_URL
     try {
-      const first = spawnSync(process.execPath, ["--conditions=@frank/source", BIN, "migrate"], {
-        env,
-        encoding: "utf8",
-        timeout: 60_000
-      })
+      const first = await runBin(["migrate"], { env })
       expect(first.status, first.stderr).toBe(0)
       expect(first.stdout).toMatch(/^migrations applied: 1_ledger, 2_access/)
-      const second = spawnSync(process.execPath, ["--conditions=@frank/source", BIN, "migrate"], {
-        env,
-        encoding: "utf8",
-        timeout: 60_000
-      })
+      const second = await runBin(["migrate"], { env })
       expect(second.status, second.stderr).toBe(0)
       expect(second.stdout).toContain("migrations: up to date")
     } finally {
