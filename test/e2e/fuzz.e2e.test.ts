@@ -130,57 +130,83 @@ const rssBytes = (pid: number) => {
   return Number(m?.[1] ?? 0) * 1024
 }
 
+type Fuzzed = { readonly op: Operation; readonly r: FuzzRequest; readonly anonymous: boolean }
+
+/** Sends `part` of the requests; answers what broke, by operation and status. */
+const fuzzPart = async (part: ReadonlyArray<Fuzzed>, tally: Tally): Promise<Map<string, string>> => {
+  const failures = new Map<string, string>()
+  await pool(part, 8, async ({ op, r, anonymous }) => {
+    const auth = anonymous ? {} : op.sessionOnly ? partner.cookie : partner.key
+    if (host.process.exitCode !== null || host.process.signalCode !== null) {
+      failures.set(
+        "host",
+        `the host died (${host.process.exitCode ?? host.process.signalCode}):\n${host.logs().slice(-2000)}`
+      )
+      return
+    }
+    // A request the host dropped without an answer is a failure too (status 0). One retry: the
+    // pool may reuse a keep-alive socket the host closed after its idle timeout (undici reports
+    // "other side closed", or ECONNRESET when the close crossed the request on a loaded machine).
+    // A second drop of the same request on a fresh socket fails the test.
+    const attempt = () => send(r, auth).catch((e: Error) => ({ status: 0, text: `dropped: ${String(e.cause ?? e)}` }))
+    let res = await attempt()
+    if (res.status === 0 && /other side closed|ECONNRESET/.test(res.text)) {
+      tally.retried++
+      res = await attempt()
+    }
+    tally.statuses.set(res.status, (tally.statuses.get(res.status) ?? 0) + 1)
+    if (res.status === 401 && !anonymous) tally.unauthorized.set(op.path, (tally.unauthorized.get(op.path) ?? 0) + 1)
+    const broken = res.status === 0 || res.status >= 500 || (res.status >= 400 && !hasEnvelope(res.text))
+    const signature = `${op.method} ${op.path} -> ${res.status}`
+    if (broken && !failures.has(signature))
+      failures.set(
+        signature,
+        `${r.method} ${r.path}?${r.query} [${r.contentType}] ${(r.body ?? "").slice(0, 200)} => ${res.text.slice(0, 300)}`
+      )
+  })
+  return failures
+}
+
+interface Tally {
+  /** Requests sent again after the host closed an idle keep-alive socket under them. */
+  retried: number
+  readonly statuses: Map<number, number>
+  readonly unauthorized: Map<string, number>
+}
+
+/** The requests run in parts: one test of over a minute makes vitest's worker RPC time out. */
+const PARTS = 4
+
 describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () => {
-  it(`${TOTAL} generated and mutated requests: no 5xx, every 4xx with the envelope`, async () => {
+  let requests: ReadonlyArray<Fuzzed> = []
+  const tally: Tally = { retried: 0, statuses: new Map(), unauthorized: new Map() }
+
+  beforeAll(async () => {
     const doc = await (await fetch(`${host.baseUrl}/openapi.json`)).json()
     const operations = operationsOf(doc)
     expect(operations.length).toBeGreaterThanOrEqual(30)
     const perOperation = Math.ceil(TOTAL / operations.length)
-    const requests = operations.flatMap((op, i) =>
+    requests = operations.flatMap((op, i) =>
       fc
         .sample(op.arbitrary, { numRuns: perOperation, seed: SEED + i })
         .map((r, j) => ({ op, r, anonymous: j % 20 === 0 }))
     )
-    const failures = new Map<string, string>()
-    // Requests sent again after the host closed an idle keep-alive socket under them.
-    let retried = 0
-    const statuses = new Map<number, number>()
-    const unauthorized = new Map<string, number>()
-    await pool(requests, 8, async ({ op, r, anonymous }) => {
-      const auth = anonymous ? {} : op.sessionOnly ? partner.cookie : partner.key
-      if (host.process.exitCode !== null || host.process.signalCode !== null) {
-        failures.set(
-          "host",
-          `the host died (${host.process.exitCode ?? host.process.signalCode}):\n${host.logs().slice(-2000)}`
-        )
-        return
-      }
-      // A request the host dropped without an answer is a failure too (status 0). One retry: the
-      // pool may reuse a keep-alive socket the host closed after its idle timeout (undici reports
-      // "other side closed", or ECONNRESET when the close crossed the request on a loaded machine).
-      // A second drop of the same request on a fresh socket fails the test.
-      const attempt = () => send(r, auth).catch((e: Error) => ({ status: 0, text: `dropped: ${String(e.cause ?? e)}` }))
-      let res = await attempt()
-      if (res.status === 0 && /other side closed|ECONNRESET/.test(res.text)) {
-        retried++
-        res = await attempt()
-      }
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
-      if (res.status === 401 && !anonymous) unauthorized.set(op.path, (unauthorized.get(op.path) ?? 0) + 1)
-      const broken = res.status === 0 || res.status >= 500 || (res.status >= 400 && !hasEnvelope(res.text))
-      const signature = `${op.method} ${op.path} -> ${res.status}`
-      if (broken && !failures.has(signature))
-        failures.set(
-          signature,
-          `${r.method} ${r.path}?${r.query} [${r.contentType}] ${(r.body ?? "").slice(0, 200)} => ${res.text.slice(0, 300)}`
-        )
+  })
+
+  for (let part = 0; part < PARTS; part++)
+    it(`${TOTAL} generated and mutated requests, part ${part + 1} of ${PARTS}: no 5xx, every 4xx with the envelope`, async () => {
+      const size = Math.ceil(requests.length / PARTS)
+      const failures = await fuzzPart(requests.slice(part * size, (part + 1) * size), tally)
+      expect([...failures].map(([k, v]) => `${k}: ${v}`)).toEqual([])
     })
+
+  it("the parts together sent at least 10,000 requests", () => {
     console.log(
-      `fuzz: ${requests.length} requests (${retried} sent again on a fresh socket), statuses ${JSON.stringify(Object.fromEntries(statuses))}`
+      `fuzz: ${requests.length} requests (${tally.retried} sent again on a fresh socket), statuses ${JSON.stringify(Object.fromEntries(tally.statuses))}`
     )
-    console.log(`fuzz: 401 with credentials by route ${JSON.stringify(Object.fromEntries(unauthorized))}`)
+    console.log(`fuzz: 401 with credentials by route ${JSON.stringify(Object.fromEntries(tally.unauthorized))}`)
     expect(requests.length).toBeGreaterThanOrEqual(10_000)
-    expect([...failures].map(([k, v]) => `${k}: ${v}`)).toEqual([])
+    expect([...tally.statuses.values()].reduce((a, b) => a + b, 0)).toBe(requests.length)
   })
 
   it("oversized bodies are refused with 413 early, and the host's memory stays bounded", async () => {

@@ -92,16 +92,36 @@ const workload = async (host: RunningHost, partners: ReadonlyArray<CampaignPartn
   )
 }
 
-export const runCrashCampaign = async (databaseUrl: string, kills: number): Promise<CrashReport> => {
+/**
+ * A campaign in steps, so a test can run its kills in parts (vitest's worker RPC times out under a
+ * single test of over a minute): `kill(n)` kills and restarts the host n times under load,
+ * `finish()` lets every retry schedule run out, checks, and stops everything.
+ */
+export interface CrashCampaign {
+  readonly kill: (count: number) => Promise<void>
+  readonly finish: () => Promise<CrashReport>
+  readonly stop: () => Promise<void>
+}
+
+export const startCrashCampaign = async (databaseUrl: string): Promise<CrashCampaign> => {
   const receiver = await startReceiver()
   let host = await spawnHost({ ...ENV, DATABASE_URL: databaseUrl })
   const dataDir = host.dataDir
-  try {
-    const partners = [
-      await setUpPartner(host, "Crash A", receiver.url),
-      await setUpPartner(host, "Crash B", receiver.url)
-    ]
-    for (let kill = 0; kill < kills; kill++) {
+  let kills = 0
+  const stop = async () => {
+    await host.stop()
+    await receiver.close()
+  }
+  const setUp = async () => [
+    await setUpPartner(host, "Crash A", receiver.url),
+    await setUpPartner(host, "Crash B", receiver.url)
+  ]
+  const partners = await setUp().catch(async (e) => {
+    await stop()
+    throw e
+  })
+  const kill = async (count: number) => {
+    for (let k = 0; k < count; k++) {
       let stopped = false
       const running = workload(host, partners, () => stopped)
       await sleep(1000 + Math.random() * 2000)
@@ -109,30 +129,46 @@ export const runCrashCampaign = async (databaseUrl: string, kills: number): Prom
       stopped = true
       await running
       host = await spawnHost({ ...ENV, DATABASE_URL: databaseUrl }, { dataDir })
+      kills++
     }
-    // Leases of the killed hosts' attempts run out; every retry schedule runs to its end.
-    const admin = { authorization: `Bearer ${host.adminToken}` }
-    for (const seconds of [61, 120, 600, 3600, 4 * 3600, 6 * 3600]) {
-      await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin, body: { seconds } })
-      await sleep(1500)
-    }
-    const { violations, deliveries } = await verify(databaseUrl, partners, receiver.received)
-    const acknowledged = partners.reduce(
-      (s, p) =>
-        s +
-        p.ack.payments.size +
-        p.ack.confirmedPayments.size +
-        p.ack.tasks.size +
-        p.ack.settledTasks.size +
-        p.ack.invoices.size +
-        p.ack.paidInvoices.size,
-      0
-    )
-    return { kills, acknowledged, deliveries, violations }
-  } finally {
-    await host.stop()
-    await receiver.close()
   }
+  const finish = async (): Promise<CrashReport> => {
+    try {
+      // Leases of the killed hosts' attempts run out; every retry schedule runs to its end.
+      const admin = { authorization: `Bearer ${host.adminToken}` }
+      for (const seconds of [61, 120, 600, 3600, 4 * 3600, 6 * 3600]) {
+        await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin, body: { seconds } })
+        await sleep(1500)
+      }
+      const { violations, deliveries } = await verify(databaseUrl, partners, receiver.received)
+      const acknowledged = partners.reduce(
+        (s, p) =>
+          s +
+          p.ack.payments.size +
+          p.ack.confirmedPayments.size +
+          p.ack.tasks.size +
+          p.ack.settledTasks.size +
+          p.ack.invoices.size +
+          p.ack.paidInvoices.size,
+        0
+      )
+      return { kills, acknowledged, deliveries, violations }
+    } finally {
+      await stop()
+    }
+  }
+  return { kill, finish, stop }
+}
+
+export const runCrashCampaign = async (databaseUrl: string, kills: number): Promise<CrashReport> => {
+  const campaign = await startCrashCampaign(databaseUrl)
+  try {
+    await campaign.kill(kills)
+  } catch (e) {
+    await campaign.stop()
+    throw e
+  }
+  return campaign.finish()
 }
 
 type Rows = ReadonlyArray<Record<string, unknown>>
