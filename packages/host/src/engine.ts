@@ -9,7 +9,7 @@ import {
   NodeSecrets,
   NodeWebhookSigner,
   SandboxAcquirer,
-  type SandboxBank,
+  SandboxBank,
   sandboxBankLayer,
   SqlAccessStores,
   SqlInvoiceStores,
@@ -23,7 +23,7 @@ import {
 import {
   Access,
   type Catalog,
-  type DeliveryWakeup,
+  DeliveryWakeup,
   decodeCatalog,
   defaultRateLimitConfig,
   DeliveryWorker,
@@ -50,10 +50,10 @@ import {
   SqlStoredFileStore
 } from "@frank/adapters"
 import { DEFAULT_MAX_CONCURRENT_IMPORTS, ImportSettings, StoredFiles, StoredFileUrls } from "@frank/core"
-import { type SandboxGeneration, sandboxGenerationLayer, SqlTaskStore } from "@frank/adapters"
+import { SandboxGeneration, sandboxGenerationLayer, SqlTaskStore } from "@frank/adapters"
 import { Tasks, TaskSettings } from "@frank/core"
 import { SecuritySettings } from "@frank/core/http"
-import { Duration, Effect, Either, Layer, Option, type Redacted } from "effect"
+import { Context, Duration, Effect, Either, Layer, Option, type Redacted } from "effect"
 import type { HostConfigShape } from "./config/HostConfig.js"
 import { deliveryObserverLayer } from "./metrics/webhookMetrics.js"
 import { sandboxAcquirerConfig } from "./sandbox/sandboxAcquirerConfig.js"
@@ -105,9 +105,30 @@ export const engineLayer = (
   catalog: Catalog,
   notifyOrigin: NotifyOrigin
 ) =>
-  Layer.effectContext(Effect.context<EngineServices>()).pipe(
-    Layer.provide(engineWiring(config, pepper, catalog, notifyOrigin))
-  )
+  Layer.effectContext(
+    // Picked at run time too: Effect.context alone would pass every store through.
+    Effect.map(
+      Effect.context<EngineServices>(),
+      Context.pick(
+        Ledger,
+        Access,
+        RateLimiter,
+        Tariffs,
+        Pricing,
+        Webhooks,
+        DeliveryWorker,
+        DeliveryWakeup,
+        Payments,
+        Invoices,
+        Tasks,
+        StoredFiles,
+        SecuritySettings,
+        SandboxAcquirer,
+        SandboxBank,
+        SandboxGeneration
+      )
+    )
+  ).pipe(Layer.provide(engineWiring(config, pepper, catalog, notifyOrigin)))
 
 const engineWiring = (
   config: HostConfigShape,
