@@ -26,6 +26,7 @@ import {
   SECRET_PREFIX,
   type WebhookEndpoint
 } from "./Endpoint.js"
+import { newEndpointHealth } from "./EndpointHealth.js"
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
 import { replayRule } from "./replayRule.js"
@@ -172,7 +173,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
             previousSecret: null,
             previousSecretValidUntil: null,
             createdAt: now,
-            updatedAt: now
+            updatedAt: now,
+            health: newEndpointHealth
           }
           const inserted = yield* store.insertEndpoint(endpoint, MAX_ENDPOINTS_PER_PARTNER)
           if (!inserted)

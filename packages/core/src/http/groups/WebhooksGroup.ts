@@ -1,6 +1,6 @@
 /**
- * Webhooks: endpoints (register, list, change, delete, rotate the secret, send a test event) and
- * the delivery log with replay (spec "Endpoints → Webhooks"). All with an API key; reading needs
+ * Webhooks: endpoints (register, list, change, delete, rotate the secret, send a test event), the
+ * event catalog, and the delivery log with replay (spec "Endpoints → Webhooks"). All with an API key; reading needs
  * `webhooks:read`, changing `webhooks:manage`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
@@ -11,6 +11,23 @@ import { QueryInt, requestParseOptions } from "../coerce.js"
 import { ApiKeyAuth, RequiredScope } from "../Security.js"
 
 const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
+
+/** An endpoint's health (docs/contract.md §5 "endpoint health"). */
+const EndpointHealthFields = {
+  lastSuccessAt: Schema.NullOr(Timestamp).annotations({
+    description: "When a delivery to the endpoint last succeeded (to within a second); null: never"
+  }),
+  failingSince: Schema.NullOr(Timestamp).annotations({
+    description: "The first dead-lettered delivery after the last success; null while none"
+  }),
+  disabledAt: Schema.NullOr(Timestamp).annotations({
+    description: "When the endpoint became inactive (paused with PATCH, or for failing); null while active"
+  }),
+  disabledReason: Schema.NullOr(Schema.Literal("failing")).annotations({
+    description:
+      "`failing`: paused automatically after days of failures (no successful delivery and enough dead-lettered ones, see README); null otherwise. PATCH `active: true` re-enables it and clears the reason"
+  })
+}
 
 export const EndpointView = Schema.Struct({
   id: Schema.String,
@@ -25,6 +42,7 @@ export const EndpointView = Schema.Struct({
   previousSecretValidUntil: Schema.NullOr(Timestamp).annotations({
     description: "Until when the previous secret still signs (6 h after a rotation)"
   }),
+  ...EndpointHealthFields,
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotations({ identifier: "WebhookEndpoint" })
@@ -52,7 +70,8 @@ export const UpdateEndpointRequest = Schema.Struct({
     description: "null: all event types"
   }),
   active: Schema.optional(Schema.Boolean).annotations({
-    description: "false pauses deliveries; they resume when set back to true"
+    description:
+      "false pauses deliveries; they resume when set back to true (which also re-enables an endpoint paused for failing)"
   })
 }).annotations({ identifier: "UpdateWebhookEndpointRequest", ...requestParseOptions })
 
@@ -105,6 +124,19 @@ export const DeliveriesQuery = Schema.Struct({
   cursor: Schema.optional(Schema.String)
 }).annotations(requestParseOptions)
 
+export const EventTypeEntry = Schema.Struct({
+  type: Schema.String.annotations({ description: "The event type, as in `eventType` and endpoint subscriptions" }),
+  description: Schema.String.annotations({ description: "When it is emitted" }),
+  schema: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description: "JSON Schema (draft-07) of the event's `data`"
+  }),
+  example: Schema.Unknown.annotations({ description: "An example `data`, valid against `schema`" })
+}).annotations({ identifier: "WebhookEventType" })
+
+export const EventTypeList = Schema.Struct({ items: Schema.Array(EventTypeEntry) }).annotations({
+  identifier: "WebhookEventTypeList"
+})
+
 const idParam = HttpApiSchema.param("id", Schema.String)
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
@@ -152,6 +184,12 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addError(Conflict)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "webhooks:manage")
+  )
+  .add(
+    HttpApiEndpoint.get("listEventTypes", "/v1/webhooks/event-types")
+      .addSuccess(EventTypeList)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:read")
   )
   .add(
     HttpApiEndpoint.get("listDeliveries", "/v1/webhooks/deliveries")
