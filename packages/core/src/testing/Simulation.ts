@@ -13,6 +13,7 @@ import type { LedgerStore } from "../ledger/LedgerStore.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
 import { DeliveryWorker, defaultWorkerConfig } from "../webhooks/DeliveryWorker.js"
+import { type DisablePolicy, defaultDisablePolicy } from "../webhooks/EndpointHealth.js"
 import { Outbox } from "../events/Outbox.js"
 import { Webhooks } from "../webhooks/Webhooks.js"
 import { WebhookSettings } from "../webhooks/WebhookSettings.js"
@@ -69,6 +70,8 @@ export interface SimulationOptions {
   readonly defaultAnswer?: ScriptedAnswer
   /** Stores to run on; default memory. Provide SQL stores (e.g. on PGlite) to simulate on them. */
   readonly stores?: Layer.Layer<EngineStores, unknown>
+  /** The endpoint-health rule; default `defaultDisablePolicy` (5 days, 10 dead letters); `false`: never pause. */
+  readonly disableFailing?: DisablePolicy | false
 }
 
 /**
@@ -86,9 +89,11 @@ export const SimulationEngine = (options: SimulationOptions = {}) => {
     ScriptedReceiver.layer(options.defaultAnswer ?? 200)
   )
   const outbox = Outbox.layer
-  const services = Layer.mergeAll(Ledger.layer, Webhooks.layer, DeliveryWorker.layer(defaultWorkerConfig)).pipe(
-    Layer.provideMerge(outbox)
-  )
+  const worker = DeliveryWorker.layer({
+    ...defaultWorkerConfig,
+    disableFailing: options.disableFailing ?? defaultDisablePolicy
+  })
+  const services = Layer.mergeAll(Ledger.layer, Webhooks.layer, worker).pipe(Layer.provideMerge(outbox))
   return Simulation.layer.pipe(Layer.provideMerge(services), Layer.provideMerge(stores), Layer.provideMerge(base))
 }
 

@@ -21,6 +21,8 @@
  * | `FRANK_MAX_BODY_BYTES`        | 1048576 (1 MiB)         | larger request bodies answer 413               |
  * | `FRANK_HEADERS_TIMEOUT_MS`    | 10000                   | a client must send its headers within this     |
  * | `FRANK_REQUEST_TIMEOUT_MS`    | 30000                   | ... and its whole request within this          |
+ * | `FRANK_WEBHOOK_DISABLE_AFTER_DAYS`   | 5                | pause an endpoint failing this long; 0: never  |
+ * | `FRANK_WEBHOOK_DISABLE_MIN_FAILURES` | 10               | ... with at least this many dead letters       |
  *
  * Invalid values fail the start with a ConfigError naming the variable, e.g.
  * `Invalid data at PORT: "Expected a network port value but received "abc""`.
@@ -65,6 +67,12 @@ export interface HostConfigShape {
   /** Slow clients are dropped: the headers must arrive within the first, the whole request within the second. */
   readonly headersTimeoutMs: number
   readonly requestTimeoutMs: number
+  /**
+   * The endpoint-health rule: an endpoint whose dead letters began this many days ago (0: never
+   * pause) and number at least `webhookDisableMinFailures` is paused.
+   */
+  readonly webhookDisableAfterDays: number
+  readonly webhookDisableMinFailures: number
 }
 
 /** An optional variable where the empty string means "not set". */
@@ -141,6 +149,14 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
   requestTimeoutMs: Config.integer("FRANK_REQUEST_TIMEOUT_MS").pipe(
     Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
     Config.withDefault(30_000)
+  ),
+  webhookDisableAfterDays: Config.integer("FRANK_WEBHOOK_DISABLE_AFTER_DAYS").pipe(
+    Config.validate({ message: "Expected an integer between 0 and 365", validation: (n) => n >= 0 && n <= 365 }),
+    Config.withDefault(5)
+  ),
+  webhookDisableMinFailures: Config.integer("FRANK_WEBHOOK_DISABLE_MIN_FAILURES").pipe(
+    Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
+    Config.withDefault(10)
   )
 }).pipe(
   // node:http requires it, and a request cannot finish before its headers have.
