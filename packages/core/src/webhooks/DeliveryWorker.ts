@@ -55,10 +55,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         const claimsMade = yield* Ref.make(0)
         const outbox = yield* Outbox
         const policy = config.disableFailing ?? defaultDisablePolicy
-        const upkeep =
-          policy === false
-            ? sweep(store, reports)
-            : Effect.zipRight(sweep(store, reports), disableFailing(store, outbox, policy, reports))
+        const healthCheck = policy === false ? Effect.void : disableFailing(store, outbox, policy, reports)
         const parts: WorkerParts = {
           config,
           store,
@@ -73,7 +70,8 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               ([now, n]) => store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${n}`)
             ),
           record: recordOutcomes(store, reports),
-          sweep: upkeep
+          sweep: Effect.zipRight(sweep(store, reports), healthCheck),
+          healthCheck
         }
         return {
           run: run(parts),
