@@ -7,7 +7,14 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { type EndpointId, type WebhookEndpoint, Webhooks } from "@frank/core"
+import {
+  type ClaimedDelivery,
+  type EndpointId,
+  type FinishedAttempt,
+  type WebhookEndpoint,
+  Webhooks,
+  WebhookStore
+} from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
 import { Effect, type Layer, TestClock } from "effect"
 import { eventViolations } from "../support/eventCatalogCheck.js"
@@ -85,6 +92,41 @@ export const endpointHealthContract = (engine: string, stores: Layer.Layer<Engin
         yield* sendTests(partnerId, endpoint.id, 1)
         yield* sim.runDue
         expect(yield* health).toMatchObject({ lastSuccessAt: at, failingSince: null, disabledAt: null })
+      })
+    )
+
+    it.effect("one outcome write with a dead letter, a success and a dead letter: only the last one counts", () =>
+      Effect.gen(function* () {
+        // Earlier than every other case's deliveries, so the claim below takes only this case's.
+        const at = T0 - 30 * DAY
+        yield* TestClock.setTime(at)
+        const store = yield* WebhookStore
+        const partnerId = newPartner()
+        const endpoint = yield* endpointAt(partnerId, [])
+        yield* sendTests(partnerId, endpoint.id, 3)
+        const claims = yield* store.claimDue(at, 60_000, 10, `health-${uuid()}`)
+        expect(claims.map((c) => c.partnerId)).toEqual([partnerId, partnerId, partnerId])
+        const outcome = (i: number, next: FinishedAttempt["next"]): FinishedAttempt => ({
+          claim: claims[i] as ClaimedDelivery,
+          next,
+          attempt: { attempt: 1, startedAt: at + 1000 * i, durationMs: 250, responseStatus: null, error: "x" },
+          outcome: "Answered"
+        })
+        const deadLetter = { status: "dead_lettered", attempts: 6, nextAttemptAt: null, leaseUntil: null } as const
+        const delivered = { status: "delivered", attempts: 1, nextAttemptAt: null, leaseUntil: null } as const
+        const recorded = yield* store.finishAttempts(
+          [outcome(0, deadLetter), outcome(1, delivered), outcome(2, deadLetter)],
+          at + 3000
+        )
+        expect(recorded).toHaveLength(3)
+        expect((yield* endpointOf(partnerId, endpoint.id)).health).toEqual({
+          lastSuccessAt: at + 1250,
+          failingSince: at + 2250,
+          disabledAt: null,
+          disabledReason: null,
+          strikes: 1,
+          strikesSince: at + 2250
+        })
       })
     )
 
