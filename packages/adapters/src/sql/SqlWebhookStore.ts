@@ -13,6 +13,9 @@
  *   0008), so Postgres keeps their plans instead of planning every few milliseconds. The live
  *   claim's text is migration 0015's, which also defines "claimable" for the claim, `nextWakeAt`
  *   and `dueBacklog`.
+ * - Endpoint health lives in a table of its own beside the endpoints (migration 0019,
+ *   endpointHealthSql.ts): the outcome write keeps it, reads join it, a patch or the health rule's
+ *   pause writes it in the endpoint's transaction.
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {

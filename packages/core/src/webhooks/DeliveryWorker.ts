@@ -7,6 +7,9 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks (worker/run.ts: claim loop,
  * answer collector, outcome writer, drain); `runDue` performs everything due at the current
  * instant and returns, which is what simulations under TestClock step with (worker/runDue.ts).
+ *
+ * Its sweep also applies the endpoint-health rule (`config.disableFailing`), whose pause emits
+ * through the Outbox: the layer needs the Outbox the engine's services share.
  */
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import { Ids } from "../Ids.js"

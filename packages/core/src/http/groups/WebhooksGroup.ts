@@ -25,7 +25,7 @@ const EndpointHealthFields = {
   }),
   disabledReason: Schema.NullOr(Schema.Literal("failing")).annotations({
     description:
-      "`failing`: paused automatically after days of failures (no successful delivery and enough dead-lettered ones, see README); null otherwise. PATCH `active: true` re-enables it and clears the reason"
+      "`failing`: paused automatically because deliveries kept failing (by default: at least 10 dead-lettered deliveries and no success since the first of them, 5 days ago or more); null otherwise. PATCH `active: true` re-enables it and clears the reason"
   })
 }
 
