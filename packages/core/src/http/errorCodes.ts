@@ -4,7 +4,7 @@
  * validation, internal errors) are added there; this table lists what the operation itself adds.
  * Codes come from the domain errors the handler's services fail with (their types name them).
  */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 429 | 500
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 500
 export type CodesByStatus = Partial<Record<ErrorStatus, ReadonlyArray<string>>>
 
 export interface OperationDoc {
