@@ -13,6 +13,7 @@ import {
 import { Effect, Exit } from "effect"
 import { NodeWebhookSigner, nodeSignNow, nodeWebhookSigner } from "../src/webhooks/NodeWebhookSigner.js"
 import type { DeliveryId, EndpointId } from "@frank/core"
+import { testPartner } from "@frank/core/testing"
 
 const encoder = new TextEncoder()
 
@@ -42,7 +43,7 @@ describe("NodeWebhookSigner", () => {
     Effect.gen(function* () {
       const now = 1_800_000_000_000
       const claim = {
-        partnerId: "p1",
+        partnerId: testPartner("p1"),
         id: "d1" as DeliveryId,
         endpointId: "ep1" as EndpointId,
         eventId: "e1",

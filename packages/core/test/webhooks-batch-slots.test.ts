@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type SignInput, signEachNow, signEachWith, Webhooks, WebhookSigner } from "@frank/core"
-import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import { ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { type Context, Effect, TestClock } from "effect"
 import { makeBatchSlots } from "../src/webhooks/worker/batchSlots.js"
 
@@ -75,10 +75,10 @@ describe("DeliveryWorker with a batch", () => {
           const receiver = yield* ScriptedReceiver
           const sim = yield* Simulation
           const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) =>
-            webhooks.createEndpoint("p1", { url: `https://${name}.example/hook` })
+            webhooks.createEndpoint(testPartner("p1"), { url: `https://${name}.example/hook` })
           )
           const secretOfB = endpoints[1]?.secret ?? ""
-          yield* Effect.forEach(endpoints, (e) => webhooks.sendTest("p1", e.id))
+          yield* Effect.forEach(endpoints, (e) => webhooks.sendTest(testPartner("p1"), e.id))
           // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
           const signer = yield* WebhookSigner
           yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, breakSigner(secretOfB, signer)))
@@ -86,7 +86,7 @@ describe("DeliveryWorker with a batch", () => {
             "a.example",
             "c.example"
           ])
-          const statusOf = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) =>
+          const statusOf = Effect.map(webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined), ({ deliveries }) =>
             Object.fromEntries(deliveries.map((d) => [endpoints.findIndex((e) => e.id === d.endpointId), d.status]))
           )
           expect(yield* statusOf).toEqual({ 0: "delivered", 1: "delivering", 2: "delivered" })
@@ -115,12 +115,12 @@ describe("DeliveryWorker with a batch", () => {
           return `${this.prefix}${timestamp}-${secret.length}-${body.length}`
         }
       }
-      const endpoint = yield* webhooks.createEndpoint("p1", { url: "https://a.example/hook" })
-      yield* webhooks.sendTest("p1", endpoint.id)
+      const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://a.example/hook" })
+      yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
       yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, new PrefixSigner()))
       const [request] = yield* receiver.received
       expect(request?.headers["X-Service-Signature"]).toMatch(/^sha256=\d+-\d+-\d+$/)
-      const { deliveries } = yield* webhooks.listDeliveries("p1", {}, 10, undefined)
+      const { deliveries } = yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)
       expect(deliveries.map((d) => d.status)).toEqual(["delivered"])
     }).pipe(Effect.provide(SimulationEngine()))
   )

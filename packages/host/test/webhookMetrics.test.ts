@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Webhooks } from "@frank/core"
-import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import { ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, Layer, TestClock } from "effect"
 import { Metrics } from "../src/metrics/Metrics.js"
 import { attemptAnswer, deliveryObserverLayer, webhookBacklogGauges } from "../src/metrics/webhookMetrics.js"
@@ -37,9 +37,9 @@ describe("webhook metrics", () => {
       const sim = yield* Simulation
       const url = "https://receiver.example/metrics"
       yield* receiver.script(url, [503, "timeout", 200, 200])
-      const endpoint = yield* webhooks.createEndpoint("partner-1", { url })
-      yield* webhooks.sendTest("partner-1", endpoint.id)
-      yield* webhooks.sendTest("partner-1", endpoint.id)
+      const endpoint = yield* webhooks.createEndpoint(testPartner("partner-1"), { url })
+      yield* webhooks.sendTest(testPartner("partner-1"), endpoint.id)
+      yield* webhooks.sendTest(testPartner("partner-1"), endpoint.id)
       // Due since T0 and not attempted yet: the worker has not run.
       yield* TestClock.setTime(T0 + 90_000)
       let text = yield* body

@@ -27,7 +27,8 @@ import {
   type WebhookEndpoint,
   WebhookStore,
   type WebhookStoreShape,
-  storeErrorFor
+  storeErrorFor,
+  type PartnerId
 } from "@frank/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
 
@@ -56,7 +57,7 @@ const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({
 })
 
 interface DeliveryRow {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: DeliveryId
   readonly endpointId: EndpointId
   readonly eventId: string
@@ -91,7 +92,7 @@ const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCod
  * the hot path, and the row is mapped to a ClaimedDelivery right away anyway).
  */
 interface ClaimRow {
-  readonly partner_id: string
+  readonly partner_id: PartnerId
   readonly id: DeliveryId
   readonly endpoint_id: EndpointId
   readonly event_id: string
@@ -145,7 +146,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
      * transactions holding `FOR KEY SHARE` on the endpoint (see `pendingGuard`); only a deletion does.
      */
-    const selectEndpoint = (partnerId: string, id: string, forUpdate: boolean) =>
+    const selectEndpoint = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
       Effect.map(
         sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints
         WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR NO KEY UPDATE` : sql``}`,
@@ -168,7 +169,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      * forever. `KEY SHARE` because writers do not conflict with each other, nor with a patch or
      * rotation (`FOR NO KEY UPDATE`).
      */
-    const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: string; readonly endpointId: string }>) =>
+    const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: PartnerId; readonly endpointId: string }>) =>
       sql`SELECT 1 FROM webhook_endpoints
       WHERE (partner_id, id) IN (SELECT * FROM unnest(${targets.map((t) => t.partnerId)}::text[], ${targets.map((t) => t.endpointId)}::uuid[]))
       FOR KEY SHARE`
@@ -181,7 +182,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
     DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
 
     /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
-    const markDeleted = (partnerId: string, id: string, now: number, purgeLater: boolean) =>
+    const markDeleted = (partnerId: PartnerId, id: string, now: number, purgeLater: boolean) =>
       sql`UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
       secret = '', previous_secret = NULL, previous_secret_valid_until = NULL, purge_pending = ${purgeLater}
       WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL RETURNING id`
@@ -192,7 +193,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      * in later statements that see their rows, removes its pending deliveries and clears the mark.
      * True when it purged.
      */
-    const purgeIfHeld = (partnerId: string, id: string, skipLocked: boolean) =>
+    const purgeIfHeld = (partnerId: PartnerId, id: string, skipLocked: boolean) =>
       sql.withTransaction(
         Effect.gen(function* () {
           const [held] = yield* sql`SELECT id FROM webhook_endpoints
@@ -425,7 +426,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
           // is skipped, not waited for: the sweep runs in the worker's loop, which must not queue
           // behind a partner's transaction. SKIP LOCKED already in the listing, so that held ones
           // cannot fill the batch and keep the rest waiting.
-          const waiting = yield* sql<{ partnerId: string; id: string }>`SELECT partner_id, id FROM webhook_endpoints
+          const waiting = yield* sql<{ partnerId: PartnerId; id: string }>`SELECT partner_id, id FROM webhook_endpoints
           WHERE purge_pending AND deleted_at <= ${now} ORDER BY deleted_at LIMIT ${PURGES_PER_SWEEP} FOR UPDATE SKIP LOCKED`
           let purged = 0
           for (const endpoint of waiting) if (yield* purgeIfHeld(endpoint.partnerId, endpoint.id, true)) purged++

@@ -4,7 +4,7 @@
  * and signs, so the signed body never changes between attempts or replays.
  */
 import { derivedId } from "../Ids.js"
-import type { EndpointId } from "../EntityIds.js"
+import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { EventType } from "./EventType.js"
 
 export const SCHEMA_VERSION = 1
@@ -21,7 +21,7 @@ export interface EventDraft {
 }
 
 export interface WebhookEvent {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: string
   readonly type: EventType
   readonly occurredAt: number
@@ -36,7 +36,7 @@ export type EventTarget =
 export const toSubscribers: EventTarget = { _tag: "Subscribers" }
 
 /** UUID v5 of `partnerId:eventType:sourceId` (docs/contract.md §5 "event ids"). */
-export const sourceEventId = (partnerId: string, type: EventType, sourceId: string): string =>
+export const sourceEventId = (partnerId: PartnerId, type: EventType, sourceId: string): string =>
   derivedId(`${partnerId}:${type}:${sourceId}`)
 
 export const encodeEnvelope = (event: Omit<WebhookEvent, "payload">, data: Readonly<Record<string, unknown>>): string =>

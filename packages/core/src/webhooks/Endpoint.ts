@@ -3,7 +3,7 @@
  * secrets rotate, and which secrets sign a delivery at a given moment (spec "Webhook endpoint",
  * "Secret rotation", docs/contract.md §5 "signing key").
  */
-import type { EndpointId } from "../EntityIds.js"
+import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { EventType } from "../events/EventType.js"
 import { HOUR_MS } from "../timeUnits.js"
 
@@ -16,7 +16,7 @@ export const SECRET_BYTES = 32
 export const SECRET_PREFIX = "whsec_"
 
 export interface WebhookEndpoint {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: EndpointId
   readonly url: string
   /** `null` subscribes to every event type (the default when `eventTypes` is omitted). */

@@ -5,7 +5,7 @@
  */
 import { Clock, Context, Effect, Either, Layer } from "effect"
 import { Secrets, toBase64Url } from "../access/Secrets.js"
-import type { DeliveryId, EndpointId } from "../EntityIds.js"
+import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
 import type { StoreError } from "../StoreError.js"
@@ -59,33 +59,33 @@ type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointReques
 
 export interface WebhooksShape {
   readonly createEndpoint: (
-    partnerId: string,
+    partnerId: PartnerId,
     input: NewEndpoint
   ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointLimitExceeded | StoreError>
-  readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
+  readonly listEndpoints: (partnerId: PartnerId) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
   readonly updateEndpoint: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId,
     change: EndpointChange
   ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | StoreError>
-  readonly deleteEndpoint: (partnerId: string, id: EndpointId) => Effect.Effect<void, EndpointNotFound | StoreError>
+  readonly deleteEndpoint: (partnerId: PartnerId, id: EndpointId) => Effect.Effect<void, EndpointNotFound | StoreError>
   readonly rotateSecret: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId
   ) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
   /** Enqueues `webhook.test` for exactly this endpoint. */
   readonly sendTest: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId
   ) => Effect.Effect<EmittedEvent, EndpointNotFound | EndpointInactive | StoreError>
   readonly listDeliveries: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: DeliveryFilter,
     limit: number | undefined,
     cursor: string | undefined
   ) => Effect.Effect<DeliveryPage, DeliveryCursorInvalid | StoreError>
   readonly replay: (
-    partnerId: string,
+    partnerId: PartnerId,
     deliveryId: DeliveryId
   ) => Effect.Effect<DeliveryRecord, ReplayError | StoreError>
 }
