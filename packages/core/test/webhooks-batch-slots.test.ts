@@ -2,7 +2,15 @@
  * A claimed batch's slots, and the worker keeping one attempt's failure to itself.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type SignInput, signEachNow, signEachWith, Webhooks, WebhookSigner } from "@frank/core"
+import {
+  type SignInput,
+  type StandardSignInput,
+  signEachNow,
+  signEachWith,
+  signStandardEachNow,
+  Webhooks,
+  WebhookSigner
+} from "@frank/core"
 import { ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { type Context, Effect, TestClock } from "effect"
 import { makeBatchSlots } from "../src/webhooks/worker/batchSlots.js"
@@ -45,18 +53,19 @@ const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer
     (broken, signer) => {
       const sign: Signer["sign"] = (secret, timestamp, body) =>
         secret === broken ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body)
-      return { sign, signEach: signEachWith(sign) }
+      return { ...signer, sign, signEach: signEachWith(sign) }
     }
   ],
   [
     "a synchronous signer",
-    (broken) => {
+    (broken, signer) => {
       // Any signature will do: the scripted receiver records requests, it does not verify them.
       const signNow = (secret: string, timestamp: number) => {
         if (secret === broken) throw new Error("no key")
         return `sha256=${timestamp}-${secret.length}`
       }
       return {
+        ...signer,
         sign: (secret, timestamp) => Effect.sync(() => signNow(secret, timestamp)),
         signEach: signEachNow(signNow)
       }
@@ -96,6 +105,35 @@ describe("DeliveryWorker with a batch", () => {
         }).pipe(Effect.provide(SimulationEngine()))
     )
 
+  it.effect("a Standard Webhooks signature that dies fails its own attempt; the batch's Frank ones go out", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const webhooks = yield* Webhooks
+      const receiver = yield* ScriptedReceiver
+      const sim = yield* Simulation
+      const frank = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://frank.example/hook" })
+      const standard = yield* webhooks.createEndpoint(testPartner("p1"), {
+        url: "https://standard.example/hook",
+        signatureScheme: "standard-webhooks"
+      })
+      yield* Effect.forEach([frank, standard], (e) => webhooks.sendTest(testPartner("p1"), e.id))
+      const signer = yield* WebhookSigner
+      const broken: Signer = {
+        ...signer,
+        signStandardEach: signStandardEachNow(() => {
+          throw new Error("no key")
+        })
+      }
+      yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, broken))
+      expect((yield* receiver.received).map((r) => new URL(r.url).hostname)).toEqual(["frank.example"])
+      const { deliveries } = yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)
+      expect(Object.fromEntries(deliveries.map((d) => [d.endpointId, d.status]))).toEqual({
+        [frank.id]: "delivered",
+        [standard.id]: "delivering"
+      })
+    }).pipe(Effect.provide(SimulationEngine()))
+  )
+
   it.effect("a class-based synchronous signer keeps its `this` when the worker signs with it", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(T0)
@@ -114,12 +152,27 @@ describe("DeliveryWorker with a batch", () => {
         signNow(secret: string, timestamp: number, body: Uint8Array) {
           return `${this.prefix}${timestamp}-${secret.length}-${body.length}`
         }
+        signStandard(secret: string, messageId: string, timestamp: number, body: Uint8Array) {
+          return Effect.sync(() => this.signStandardNow(secret, messageId, timestamp, body))
+        }
+        signStandardEach(inputs: ReadonlyArray<StandardSignInput>) {
+          return signStandardEachNow((secret, messageId, timestamp, body) =>
+            this.signStandardNow(secret, messageId, timestamp, body)
+          )(inputs)
+        }
+        signStandardNow(_secret: string, messageId: string, timestamp: number, _body: Uint8Array) {
+          return `v1,${messageId}-${timestamp}`
+        }
       }
-      const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://a.example/hook" })
-      yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
+      const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), {
+        url: "https://a.example/hook",
+        signatureScheme: "both"
+      })
+      const { event } = yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
       yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, new PrefixSigner()))
       const [request] = yield* receiver.received
       expect(request?.headers["X-Service-Signature"]).toMatch(/^sha256=\d+-\d+-\d+$/)
+      expect(request?.headers["webhook-signature"]).toBe(`v1,${event.id}-${T0 / 1000}`)
       const { deliveries } = yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)
       expect(deliveries.map((d) => d.status)).toEqual(["delivered"])
     }).pipe(Effect.provide(SimulationEngine()))

@@ -24,6 +24,7 @@ const claim = (attempts: number, status: "delivering" | "pending" = "delivering"
   secret: "whsec_a",
   previousSecret: null,
   previousSecretValidUntil: null,
+  signatureScheme: "frank",
   state: {
     status,
     attempts,

@@ -24,6 +24,7 @@ import {
   EventStore,
   type EventStoreShape,
   type EventType,
+  type SignatureScheme,
   type WebhookEndpoint,
   WebhookStore,
   type WebhookStoreShape,
@@ -46,7 +47,9 @@ const storeError = storeErrorFor("webhook store")
 type EndpointRow = WebhookEndpoint
 
 const ENDPOINT_COLUMNS =
-  "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at"
+  "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at" +
+  // Migration 0017.
+  ", signature_scheme"
 
 /** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
 const PURGES_PER_SWEEP = 100
@@ -104,6 +107,7 @@ interface ClaimRow {
   readonly secret: string
   readonly previous_secret: string | null
   readonly previous_secret_valid_until: number | null
+  readonly signature_scheme: SignatureScheme
 }
 
 export interface SqlWebhookStoreOptions {
@@ -156,6 +160,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
     const writeEndpoint = (e: WebhookEndpoint) =>
       sql`UPDATE webhook_endpoints SET url = ${e.url}, event_types = ${e.eventTypes === null ? null : [...e.eventTypes]}, active = ${e.active},
       secret = ${e.secret}, previous_secret = ${e.previousSecret}, previous_secret_valid_until = ${e.previousSecretValidUntil},
+      signature_scheme = ${e.signatureScheme},
       updated_at = ${e.updatedAt} WHERE partner_id = ${e.partnerId} AND id = ${e.id}::uuid`
 
     /**
@@ -229,6 +234,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
                 secret: endpoint.secret,
                 previousSecret: endpoint.previousSecret,
                 previousSecretValidUntil: endpoint.previousSecretValidUntil,
+                signatureScheme: endpoint.signatureScheme,
                 createdAt: endpoint.createdAt,
                 updatedAt: endpoint.updatedAt
               })}`
@@ -352,6 +358,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
                 secret: r.secret,
                 previousSecret: r.previous_secret,
                 previousSecretValidUntil: r.previous_secret_valid_until,
+                signatureScheme: r.signature_scheme,
                 state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.lease_until },
                 claimToken
               })

@@ -160,6 +160,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
             secret: e.secret,
             previousSecret: e.previousSecret,
             previousSecretValidUntil: e.previousSecretValidUntil,
+            signatureScheme: e.signatureScheme,
             state: t.state,
             claimToken
           })

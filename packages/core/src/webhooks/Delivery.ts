@@ -6,6 +6,7 @@ import { Either } from "effect"
 import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
 import type { DeliveryState, DeliveryStatus } from "./DeliveryState.js"
 import type { EventType } from "../events/EventType.js"
+import type { SignatureScheme } from "./SignatureScheme.js"
 import type { AttemptOutcome } from "./WebhookTransport.js"
 
 export interface DeliveryRecord extends DeliveryState {
@@ -52,6 +53,7 @@ export interface ClaimedDelivery {
   readonly secret: string
   readonly previousSecret: string | null
   readonly previousSecretValidUntil: number | null
+  readonly signatureScheme: SignatureScheme
   /** The state after the claim (status `delivering`, attempt counted, lease set). */
   readonly state: DeliveryState
   /** Fences the outcome: only the claimer may record it, and only while it still holds the claim. */

@@ -5,13 +5,17 @@
  */
 import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { EventType } from "../events/EventType.js"
+import type { SignatureScheme } from "./SignatureScheme.js"
 import { HOUR_MS } from "../timeUnits.js"
 
 /** Spec "Limits": webhook endpoints per partner. */
 export const MAX_ENDPOINTS_PER_PARTNER = 10
 /** Spec "Secret rotation": the old secret keeps signing for 6 hours. */
 export const ROTATION_GRACE_MS = 6 * HOUR_MS
-/** `whsec_` + 32 random bytes, base64url. */
+/**
+ * `whsec_` + 32 random bytes in padded standard base64, the form the Standard Webhooks libraries
+ * decode (endpoints made before migration 0017 keep their base64url secret until a rotation).
+ */
 export const SECRET_BYTES = 32
 export const SECRET_PREFIX = "whsec_"
 
@@ -25,6 +29,8 @@ export interface WebhookEndpoint {
   readonly secret: string
   readonly previousSecret: string | null
   readonly previousSecretValidUntil: number | null
+  /** Which headers sign its deliveries (SignatureScheme.ts). */
+  readonly signatureScheme: SignatureScheme
   readonly createdAt: number
   readonly updatedAt: number
 }
@@ -34,6 +40,7 @@ export interface EndpointPatch {
   readonly url?: string | undefined
   readonly eventTypes?: ReadonlyArray<EventType> | null | undefined
   readonly active?: boolean | undefined
+  readonly signatureScheme?: SignatureScheme | undefined
 }
 
 /** PATCH semantics: absent fields stay; `eventTypes: null` subscribes to everything. */
@@ -42,6 +49,7 @@ export const applyPatch = (endpoint: WebhookEndpoint, patch: EndpointPatch, now:
   url: patch.url ?? endpoint.url,
   eventTypes: patch.eventTypes === undefined ? endpoint.eventTypes : patch.eventTypes,
   active: patch.active ?? endpoint.active,
+  signatureScheme: patch.signatureScheme ?? endpoint.signatureScheme,
   updatedAt: now
 })
 

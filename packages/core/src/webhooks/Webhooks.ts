@@ -4,7 +4,7 @@
  * folder; this service draws time, ids and randomness and hands the rules to the store.
  */
 import { Clock, Context, Effect, Either, Layer } from "effect"
-import { Secrets, toBase64Url } from "../access/Secrets.js"
+import { Secrets, toBase64 } from "../access/Secrets.js"
 import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
@@ -29,6 +29,8 @@ import {
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
 import { replayRule } from "./replayRule.js"
+import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./SignatureScheme.js"
+import { isStandardSecret } from "./standardSignature.js"
 import {
   DeliveryCursorInvalid,
   DeliveryNotFound,
@@ -36,6 +38,7 @@ import {
   EndpointLimitExceeded,
   EndpointNotFound,
   EndpointRequestInvalid,
+  EndpointSecretNeedsRotation,
   EndpointUrlRejected,
   EventTypeUnknown,
   type ReplayError
@@ -47,12 +50,15 @@ export interface NewEndpoint {
   readonly url: string
   /** Omitted: every event type. */
   readonly eventTypes?: ReadonlyArray<string> | undefined
+  /** Omitted: `frank`. */
+  readonly signatureScheme?: SignatureScheme | undefined
 }
 
 export interface EndpointChange {
   readonly url?: string | undefined
   readonly eventTypes?: ReadonlyArray<string> | null | undefined
   readonly active?: boolean | undefined
+  readonly signatureScheme?: SignatureScheme | undefined
 }
 
 type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointRequestInvalid
@@ -63,11 +69,15 @@ export interface WebhooksShape {
     input: NewEndpoint
   ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointLimitExceeded | StoreError>
   readonly listEndpoints: (partnerId: PartnerId) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
+  readonly getEndpoint: (
+    partnerId: PartnerId,
+    id: EndpointId
+  ) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
   readonly updateEndpoint: (
     partnerId: PartnerId,
     id: EndpointId,
     change: EndpointChange
-  ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | StoreError>
+  ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | EndpointSecretNeedsRotation | StoreError>
   readonly deleteEndpoint: (partnerId: PartnerId, id: EndpointId) => Effect.Effect<void, EndpointNotFound | StoreError>
   readonly rotateSecret: (
     partnerId: PartnerId,
@@ -117,10 +127,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const outbox = yield* Outbox
       const settings = yield* WebhookSettings
 
-      const newSecret = Effect.map(
-        secrets.randomBytes(SECRET_BYTES),
-        (bytes) => `${SECRET_PREFIX}${toBase64Url(bytes)}`
-      )
+      const newSecret = Effect.map(secrets.randomBytes(SECRET_BYTES), (bytes) => `${SECRET_PREFIX}${toBase64(bytes)}`)
 
       const checkUrl = (raw: string) =>
         Either.match(checkEndpointUrl(raw, settings), {
@@ -156,6 +163,24 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const orNotFound = <A>(id: string, found: A | undefined) =>
         found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found)
 
+      /**
+       * Standard Webhooks signing needs a secret its libraries decode. Checked before the write:
+       * every secret issued since this scheme exists has that form, so a rotation racing this check
+       * can only make it pass, never fail.
+       */
+      const checkStandardSecret = (partnerId: PartnerId, id: EndpointId) =>
+        Effect.flatMap(store.getEndpoint(partnerId, id), (current) =>
+          current === undefined || isStandardSecret(current.secret)
+            ? Effect.void
+            : Effect.fail(
+                new EndpointSecretNeedsRotation({
+                  message:
+                    "this endpoint's secret predates Standard Webhooks signing and its libraries cannot decode it; " +
+                    "rotate the secret (POST .../rotate-secret), then set signatureScheme again"
+                })
+              )
+        )
+
       const createEndpoint: WebhooksShape["createEndpoint"] = (partnerId, input) =>
         Effect.gen(function* () {
           const checked = yield* checkRegistration(input.url, input.eventTypes)
@@ -171,6 +196,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
             secret: yield* newSecret,
             previousSecret: null,
             previousSecretValidUntil: null,
+            signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
             createdAt: now,
             updatedAt: now
           }
@@ -185,7 +211,14 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, id, change) =>
         Effect.gen(function* () {
           const checked = yield* checkRegistration(change.url, change.eventTypes)
-          const patch: EndpointPatch = { url: checked.url, eventTypes: checked.eventTypes, active: change.active }
+          const patch: EndpointPatch = {
+            url: checked.url,
+            eventTypes: checked.eventTypes,
+            active: change.active,
+            signatureScheme: change.signatureScheme
+          }
+          if (change.signatureScheme !== undefined && signsStandard(change.signatureScheme))
+            yield* checkStandardSecret(partnerId, id)
           const now = yield* Clock.currentTimeMillis
           const updated = yield* orNotFound(
             id,
@@ -246,6 +279,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       return {
         createEndpoint,
         listEndpoints: store.listEndpoints,
+        getEndpoint: (partnerId, id) => Effect.flatMap(store.getEndpoint(partnerId, id), (e) => orNotFound(id, e)),
         updateEndpoint,
         deleteEndpoint: (partnerId, id) =>
           Effect.gen(function* () {
