@@ -5,7 +5,7 @@
  */
 import { expect, it } from "@effect/vitest"
 import { Ledger, Webhooks } from "@frank/core"
-import { ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
+import { ScriptedReceiver, Simulation, SimulationEngine, testPartner, verifyReceived } from "@frank/core/testing"
 import { Effect, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 0, 1)
@@ -44,5 +44,26 @@ it.effect("a settled charge reaches my receiver after two failed attempts", () =
 
     const { deliveries } = yield* webhooks.listDeliveries(partner, {}, 10, undefined)
     expect(deliveries.map((d) => [d.status, d.responseCodes])).toEqual([["delivered", [503, null, 200]]])
+  }).pipe(Effect.provide(SimulationEngine()))
+)
+
+it.effect("with Standard Webhooks signing, every attempt verifies with my secret", () =>
+  Effect.gen(function* () {
+    yield* TestClock.setTime(T0)
+    const webhooks = yield* Webhooks
+    const receiver = yield* ScriptedReceiver
+    const sim = yield* Simulation
+
+    const url = "https://my-app.example/webhooks/standard"
+    yield* receiver.script(url, [500, 200])
+    const { secret, id } = yield* webhooks.createEndpoint(partner, { url, signatureScheme: "standard-webhooks" })
+    const { event } = yield* webhooks.sendTest(partner, id)
+    yield* sim.advance("5 minutes")
+
+    const attempts = yield* receiver.received
+    expect(attempts.map((a) => a.headers["webhook-id"])).toEqual([event.id, event.id])
+    // Each attempt checked as my receiver would have, at the moment it arrived.
+    for (const attempt of attempts)
+      expect(yield* verifyReceived(attempt, secret)).toMatchObject({ ok: true, scheme: "standard-webhooks" })
   }).pipe(Effect.provide(SimulationEngine()))
 )

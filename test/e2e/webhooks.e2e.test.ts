@@ -174,6 +174,7 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const verified = await verify(r, created.secret)
     expect(verified).toEqual({
       ok: true,
+      scheme: "frank",
       eventId,
       eventType: "webhook.test",
       timestampSeconds: Number(r.headers["x-service-timestamp"])

@@ -41,7 +41,10 @@ export type EndpointView = typeof EndpointView.Type
 
 export const CreatedEndpoint = Schema.Struct({
   ...EndpointView.fields,
-  secret: Schema.String.annotations({ description: "The signing secret `whsec_…`, shown only now" })
+  secret: Schema.String.annotations({
+    description:
+      "The signing secret, `whsec_` + standard base64 of 32 bytes (the Standard Webhooks form), shown only now"
+  })
 }).annotations({ identifier: "CreatedWebhookEndpoint" })
 
 export const EndpointList = Schema.Struct({ items: Schema.Array(EndpointView) }).annotations({
@@ -77,7 +80,9 @@ export const DeletedEndpoint = Schema.Struct({ id: Schema.String, deleted: Schem
 
 export const RotatedSecret = Schema.Struct({
   id: Schema.String,
-  secret: Schema.String.annotations({ description: "The new signing secret, shown only now" }),
+  secret: Schema.String.annotations({
+    description: "The new signing secret (`whsec_` + standard base64 of 32 bytes), shown only now"
+  }),
   previousSecretValidUntil: Timestamp
 }).annotations({ identifier: "RotatedWebhookSecret" })
 
