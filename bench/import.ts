@@ -30,6 +30,7 @@ import { BlobStore, StoredFiles, VIDEO_MAX_BYTES } from "@frank/core"
 import { Effect, ManagedRuntime } from "effect"
 import { request } from "undici"
 import { filesEngine } from "../test/support/filesEngine.js"
+import { testPartner } from "@frank/core/testing"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const MIB = 1024 * 1024
@@ -110,7 +111,9 @@ const main = async () => {
     let lastImport = ""
     const engine = async () => {
       const imported = await runtime.runPromise(
-        Effect.flatMap(StoredFiles, (files) => files.importFile("p_bench", { kind: "video", url: server.url }))
+        Effect.flatMap(StoredFiles, (files) =>
+          files.importFile(testPartner("p_bench"), { kind: "video", url: server.url })
+        )
       )
       const m = imported.file.measurements
       lastImport = `${imported.file.mimeType}, ${imported.file.sizeBytes} bytes, ${m.width}x${m.height}, ${m.durationSeconds} s, ${m.fps} fps`

@@ -23,9 +23,10 @@ import {
   WEBHOOK_NOTIFY_PAYLOAD,
   withSearchPath
 } from "@frank/adapters"
-import { encodeEnvelope, Ids, Ledger, minorToFranks, Outbox, sourceEventId } from "@frank/core"
+import { encodeEnvelope, Ids, Ledger, minorToFranks, Outbox, sourceEventId, type PartnerId } from "@frank/core"
 import { Clock, Effect, Layer } from "effect"
 import pg from "pg"
+import { testPartner } from "@frank/core/testing"
 
 const url = process.env.DATABASE_URL ?? ""
 if (url.length === 0) {
@@ -78,8 +79,8 @@ const SQL = {
 }
 
 interface Baseline {
-  readonly reserve: (partnerId: string, taskId: string, now: number) => Promise<void>
-  readonly confirm: (partnerId: string, taskId: string, now: number) => Promise<void>
+  readonly reserve: (partnerId: PartnerId, taskId: string, now: number) => Promise<void>
+  readonly confirm: (partnerId: PartnerId, taskId: string, now: number) => Promise<void>
   /** Statement texts sent so far, when recording (BEGIN/COMMIT excluded, as on the engine side). */
   readonly recorded: Array<string>
   recording: boolean
@@ -134,7 +135,7 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
       })
   }
   const entry = (
-    partnerId: string,
+    partnerId: PartnerId,
     id: string,
     type: string,
     kind: string,
@@ -143,7 +144,7 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
     now: number
   ) => [partnerId, id, type, kind, amount, null, taskId, null, null, kind, `task ${taskId}`, now]
   /** The parameters the outbox sends for `billing.settled`, built by the engine's own pure helpers. */
-  const settledEvent = (partnerId: string, taskId: string, transactionId: string, now: number) => {
+  const settledEvent = (partnerId: PartnerId, taskId: string, transactionId: string, now: number) => {
     const head = {
       partnerId,
       id: sourceEventId(partnerId, "billing.settled", transactionId),
@@ -213,13 +214,13 @@ const rate = (pairs: number, started: Start): Round => {
 
 const newAccount = (side: string) =>
   Effect.gen(function* () {
-    const partnerId = `bench-${side}-${randomUUID()}`
+    const partnerId = testPartner(`bench-${side}-${randomUUID()}`)
     yield* Effect.flatMap(Ledger, (l) => l.credit(partnerId, { kind: "topup", amountMinor: 1_000_000_000 }))
     return partnerId
   })
 
 /** `workers` fibers take pair indexes until `pairs` are done or the round's time is up. */
-const enginePairs = (partnerId: string, pairs: number, workers: number) =>
+const enginePairs = (partnerId: PartnerId, pairs: number, workers: number) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
     let next = 0

@@ -23,6 +23,7 @@ import { EventStore, WebhookStore } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
 import { CLAIM_DUE_0012 } from "./support/pastWorkerFunctions.js"
+import { testPartner } from "@frank/core/testing"
 
 const url = databaseUrlOrExit("bench/webhooks-deleted")
 const DELETED = Number(process.env.DELETED ?? 5_000)
@@ -30,7 +31,7 @@ const CLAIMS = Number(process.env.CLAIMS ?? 40)
 const EVENTS = Number(process.env.EVENTS ?? 500)
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const CLAIM_ROWS = 64
-const PARTNER = "p_deleting"
+const PARTNER = testPartner("p_deleting")
 /**
  * The live endpoint's id sorts amid the deleted ones' (random, as v4 ids are): a lookup by partner
  * alone walks the primary key in id order and stops at the first match, so an id sorting first

@@ -17,13 +17,14 @@ import { WebhookStore } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
 import type { EndpointId } from "@frank/core"
+import { testPartner } from "@frank/core/testing"
 
 const url = databaseUrlOrExit("bench/webhooks-paused")
 const BACKLOG = Number(process.env.BACKLOG ?? 20_000)
 const CLAIMS = Number(process.env.CLAIMS ?? 50)
 const CLAIM_ROWS = 64
-const PAUSED = { partnerId: "p_paused", id: "00000000-0000-0000-0000-00000000000a" as EndpointId }
-const ACTIVE = { partnerId: "p_active", id: "00000000-0000-0000-0000-00000000000b" as EndpointId }
+const PAUSED = { partnerId: testPartner("p_paused"), id: "00000000-0000-0000-0000-00000000000a" as EndpointId }
+const ACTIVE = { partnerId: testPartner("p_active"), id: "00000000-0000-0000-0000-00000000000b" as EndpointId }
 
 /** Writes `n` pending deliveries of one endpoint, due at `from` + 1 … `from` + n (one event: claims do not read it twice). */
 const pendingDeliveries = (endpoint: typeof PAUSED, n: number, from: number) =>

@@ -45,12 +45,14 @@ import {
   Secrets,
   USER_AGENT,
   Webhooks,
-  WebhookSettings
+  WebhookSettings,
+  type PartnerId
 } from "@frank/core"
 import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import PgBoss from "pg-boss"
 import { Agent, request } from "undici"
+import { testPartner } from "@frank/core/testing"
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 /**
@@ -393,7 +395,7 @@ const engineBackends = Effect.gen(function* () {
 
 const newEndpoint = Effect.gen(function* () {
   const webhooks = yield* Webhooks
-  const partnerId = `p_${randomUUID()}`
+  const partnerId = testPartner(`p_${randomUUID()}`)
   const endpoint = yield* webhooks.createEndpoint(partnerId, { url: receiver.url })
   return {
     partnerId,
@@ -415,7 +417,7 @@ const emitAll = (n: number, ep: Effect.Effect.Success<typeof newEndpoint>) =>
     )
   )
 
-const allDelivered = (partnerId: string, n: number) =>
+const allDelivered = (partnerId: PartnerId, n: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
       sql<{
@@ -426,7 +428,7 @@ const allDelivered = (partnerId: string, n: number) =>
   )
 
 /** Waits until the receiver got `n` more POSTs and Postgres has all `n` deliveries `delivered`. */
-const awaitDelivered = (partnerId: string, n: number, before: number) =>
+const awaitDelivered = (partnerId: PartnerId, n: number, before: number) =>
   Effect.gen(function* () {
     yield* Effect.promise(() => waitUntil(() => receiver.count() - before >= n, "engine deliveries"))
     while (!(yield* allDelivered(partnerId, n))) yield* Effect.sleep(5)

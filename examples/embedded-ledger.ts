@@ -8,13 +8,14 @@
  */
 import { OutboxOnMemory } from "@frank/core/testing"
 import { MemoryLedgerStore } from "@frank/adapters"
-import { Ids, Ledger, Pricing, sampleCatalog } from "@frank/core"
-import { Effect, Either, Layer } from "effect"
+import { Ids, Ledger, PartnerId, Pricing, sampleCatalog } from "@frank/core"
+import { Effect, Either, Layer, Schema } from "effect"
 
 export const program = Effect.gen(function* () {
   const ledger = yield* Ledger
   const pricing = yield* Pricing
-  const partnerId = "acme"
+  // Ports take a branded PartnerId: the host decodes its own account id (a UUID) once, where it enters.
+  const partnerId = Schema.decodeSync(PartnerId)("6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a")
 
   yield* ledger.credit(partnerId, {
     kind: "topup",

@@ -24,7 +24,8 @@ import {
   MemoryWebhookStore,
   ScriptedReceiver,
   Simulation,
-  SimulationEngine
+  SimulationEngine,
+  testPartner
 } from "@frank/core/testing"
 import { Context, Effect, Either, Layer, Schema, TestClock } from "effect"
 import { dataViolations, eventViolations } from "./support/eventCatalogCheck.js"
@@ -83,6 +84,7 @@ describe("the event catalog", () => {
           )
         })
       ).pipe(Layer.provide(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore)))
+      const p1 = testPartner("p1")
       const run = Effect.gen(function* () {
         yield* TestClock.setTime(T0)
         const webhooks = yield* Webhooks
@@ -92,14 +94,14 @@ describe("the event catalog", () => {
           "https://broken.example/hook",
           Array.from({ length: 200 }, () => 503)
         )
-        const broken = yield* webhooks.createEndpoint("p1", { url: "https://broken.example/hook" })
-        yield* webhooks.createEndpoint("p1", { url: "https://watching.example/hook" })
-        yield* ledger.credit("p1", { kind: "topup", amountMinor: 150_000, reference: "pay-1" })
-        yield* ledger.reserve("p1", { taskId: "t1", amountMinor: 60_000 })
-        yield* ledger.confirm("p1", { taskId: "t1", amountMinor: 12_345 })
-        yield* ledger.reserve("p1", { taskId: "t2", amountMinor: 10_000 })
-        yield* ledger.refund("p1", { taskId: "t2" })
-        yield* Effect.repeatN(webhooks.sendTest("p1", broken.id), 9)
+        const broken = yield* webhooks.createEndpoint(p1, { url: "https://broken.example/hook" })
+        yield* webhooks.createEndpoint(p1, { url: "https://watching.example/hook" })
+        yield* ledger.credit(p1, { kind: "topup", amountMinor: 150_000, reference: "pay-1" })
+        yield* ledger.reserve(p1, { taskId: "t1", amountMinor: 60_000 })
+        yield* ledger.confirm(p1, { taskId: "t1", amountMinor: 12_345 })
+        yield* ledger.reserve(p1, { taskId: "t2", amountMinor: 10_000 })
+        yield* ledger.refund(p1, { taskId: "t2" })
+        yield* Effect.repeatN(webhooks.sendTest(p1, broken.id), 9)
         yield* sim.advance(6 * DAY)
       })
       yield* run.pipe(Effect.provide(SimulationEngine({ stores: Recording })))

@@ -9,6 +9,7 @@ import { MemoryProcessedEvents } from "@frank/adapters"
 import { sign } from "@frank/core"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Ref, TestClock } from "effect"
+import { Webhook as StandardWebhook } from "standardwebhooks"
 import { handleDelivery } from "../examples/receiver/handleDelivery.js"
 
 const ROOT = resolve(import.meta.dirname, "..")
@@ -273,6 +274,34 @@ describe("examples/receiver handleDelivery", () => {
         body: { eventId: id, result: "Duplicate" }
       })
       expect(yield* Ref.get(calls)).toBe(2)
+    }).pipe(Effect.provide(MemoryProcessedEvents))
+  )
+
+  it.effect("processes a Standard Webhooks delivery signed by the specification's library, once", () =>
+    Effect.gen(function* () {
+      const t = 1_800_000_000
+      yield* TestClock.setTime(t * 1000)
+      const standardSecret = `whsec_${Buffer.alloc(32, 42).toString("base64")}`
+      const id = randomUUID()
+      const body = envelope(id)
+      const headers = {
+        "webhook-id": id,
+        "webhook-timestamp": String(t),
+        "webhook-signature": new StandardWebhook(standardSecret).sign(id, new Date(t * 1000), body)
+      }
+      const delivery = { headers, rawBody: new TextEncoder().encode(body) }
+      const ok = () => Effect.void
+      expect(yield* handleDelivery([standardSecret], delivery, ok)).toEqual({
+        status: 200,
+        body: { eventId: id, result: "Processed" }
+      })
+      expect(yield* handleDelivery([standardSecret], delivery, ok)).toEqual({
+        status: 200,
+        body: { eventId: id, result: "Duplicate" }
+      })
+      // Signed for another message id: not this delivery's.
+      const forged = { ...delivery, headers: { ...headers, "webhook-id": randomUUID() } }
+      expect((yield* handleDelivery([standardSecret], forged, ok)).status).toBe(401)
     }).pipe(Effect.provide(MemoryProcessedEvents))
   )
 })

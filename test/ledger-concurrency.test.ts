@@ -3,7 +3,7 @@
  * affordable number succeed, on embedded PGlite and, when DATABASE_URL is set (as in CI), on
  * PostgreSQL with a pool large enough for the transactions to really contend for the row lock.
  */
-import { OutboxOnMemory } from "@frank/core/testing"
+import { OutboxOnMemory, testPartner } from "@frank/core/testing"
 import { makePgliteTestLayer, makePostgresTestLayer } from "@frank/adapters"
 import { availableMinor, foldEntries, Ids, InsufficientFunds, Ledger, type LedgerStore } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
@@ -27,7 +27,7 @@ for (const [engine, store] of engines) {
     it.effect("50 parallel reservations of 30 ₣ on 1000 ₣: exactly 33 succeed, available never below zero", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const partnerId = `p_reserve_${engine}`
+        const partnerId = testPartner(`p_reserve_${engine}`)
         yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1000 * FRANK })
 
         // A reader samples the balance while the reservations race.
@@ -67,7 +67,7 @@ for (const [engine, store] of engines) {
     it.effect("parallel confirms and refunds of the same holds settle each hold exactly once", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const partnerId = `p_settle_${engine}`
+        const partnerId = testPartner(`p_settle_${engine}`)
         yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1000 * FRANK })
         yield* Effect.forEach(
           Array.from({ length: 10 }, (_, i) => i),
@@ -96,7 +96,7 @@ for (const [engine, store] of engines) {
     it.effect("parallel first movements of a new partner create its account once and lose nothing", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const partnerId = `p_first_${engine}`
+        const partnerId = testPartner(`p_first_${engine}`)
         yield* Effect.all(
           Array.from({ length: 20 }, (_, i) =>
             ledger.credit(partnerId, { kind: "topup", amountMinor: (i + 1) * FRANK, reference: `pay-${i}` })

@@ -1,7 +1,7 @@
 /**
  * The CSV export at its real limit: 10,000 rows, then the truncation comment with the total.
  */
-import { OutboxOnMemory } from "@frank/core/testing"
+import { OutboxOnMemory, testPartner } from "@frank/core/testing"
 import { MemoryLedgerStore } from "@frank/adapters"
 import { CSV_EXPORT_MAX_ROWS, csvExportStream, Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
@@ -17,9 +17,13 @@ layer(
   it.effect("10,001 matching rows export 10,000 and end with # truncated: 10001", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger
-      for (let i = 0; i < CSV_EXPORT_MAX_ROWS + 1; i++) yield* ledger.credit("p", { kind: "bonus", amountMinor: 1 })
+      for (let i = 0; i < CSV_EXPORT_MAX_ROWS + 1; i++)
+        yield* ledger.credit(testPartner("p"), { kind: "bonus", amountMinor: 1 })
       const chunks = yield* Stream.runCollect(
-        csvExportStream(ledger.streamEntries("p", {}, CSV_EXPORT_MAX_ROWS), ledger.countEntries("p", {}))
+        csvExportStream(
+          ledger.streamEntries(testPartner("p"), {}, CSV_EXPORT_MAX_ROWS),
+          ledger.countEntries(testPartner("p"), {})
+        )
       )
       const text = Array.from(chunks).join("")
       const lines = text.split("\r\n").filter((l) => l.length > 0)

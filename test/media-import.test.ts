@@ -13,6 +13,7 @@ import { Effect, Either, Stream } from "effect"
 import { buildConnector } from "undici"
 import { FilesRoot, filesEngine } from "./support/filesEngine.js"
 import { fixture, type MediaServer, startMediaServer } from "./support/mediaServer.js"
+import { testPartner } from "@frank/core/testing"
 
 let server: MediaServer
 
@@ -26,7 +27,7 @@ afterAll(async () => {
 const MIB = 1024 * 1024
 
 const importUrl = (kind: FileKind, url: string) =>
-  Effect.flatMap(StoredFiles, (files) => Effect.either(files.importFile("p_media", { kind, url })))
+  Effect.flatMap(StoredFiles, (files) => Effect.either(files.importFile(testPartner("p_media"), { kind, url })))
 
 const fixtureUrl = (name: string, query = "") => `${server.baseUrl}/fixtures/${name}${query}`
 

@@ -25,6 +25,7 @@ import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 import { tasksEngine } from "./contract/tasksContract.js"
+import { testPartner } from "@frank/core/testing"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
 const url = process.env.DATABASE_URL
@@ -64,7 +65,7 @@ for (const [name, database] of engines)
       "a failing event write rolls back the status, the charge and billing.settled; a later report settles once",
       () =>
         Effect.gen(function* () {
-          const partnerId = `p_${randomUUID()}`
+          const partnerId = testPartner(`p_${randomUUID()}`)
           const ledger = yield* Ledger
           const tasks = yield* Tasks
           const webhooks = yield* Webhooks

@@ -28,12 +28,14 @@ import {
   WebhookStore,
   WebhookTransport,
   EventStore,
-  sendEach
+  sendEach,
+  type PartnerId
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Option, Redacted, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 import pg from "pg"
+import { testPartner } from "@frank/core/testing"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
 const url = process.env.DATABASE_URL
@@ -93,7 +95,7 @@ const untilEndpointLockWait = (failure: string) => untilEndpointLockWaits(true, 
  * A business transaction of `partnerId` that emitted one event (fanned out to its endpoints, so
  * holding them `FOR KEY SHARE`) and stays open until `release`.
  */
-const openTransaction = (partnerId: string) =>
+const openTransaction = (partnerId: PartnerId) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const outbox = yield* Outbox
@@ -166,7 +168,7 @@ for (const [engine, database] of engines) {
         const sql = yield* SqlClient.SqlClient
         const ledger = yield* Ledger
         const webhooks = yield* Webhooks
-        const partnerId = `p_${randomUUID()}`
+        const partnerId = testPartner(`p_${randomUUID()}`)
         yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/hook" })
         const failed = yield* sql
           .withTransaction(
@@ -202,7 +204,7 @@ for (const [engine, database] of engines) {
           const ledger = yield* Ledger
           const outbox = yield* Outbox
           const announced = yield* Announced
-          const partnerId = `p_${randomUUID()}`
+          const partnerId = testPartner(`p_${randomUUID()}`)
           yield* (yield* Webhooks).createEndpoint(partnerId, { url: "https://receiver.example/hook" })
           yield* signalled
           const before = yield* Ref.get(announced)
@@ -229,7 +231,7 @@ for (const [engine, database] of engines) {
         const webhooks = yield* Webhooks
         const recorded = yield* Recorded
         const sql = yield* SqlClient.SqlClient
-        const partnerId = `p_${randomUUID()}`
+        const partnerId = testPartner(`p_${randomUUID()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/two-workers" })
         const EVENTS = 200
         // Two independent workers (own claim tokens, own loops), as two host instances would run.
@@ -276,7 +278,7 @@ for (const [engine, database] of engines) {
         const webhooks = yield* Webhooks
         const store = yield* WebhookStore
         const sql = yield* SqlClient.SqlClient
-        const partnerId = `p_${randomUUID()}`
+        const partnerId = testPartner(`p_${randomUUID()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/paused" })
         for (let i = 0; i < 3; i++) yield* webhooks.sendTest(partnerId, endpoint.id)
         const flagged = Effect.map(
@@ -310,7 +312,7 @@ for (const [engine, database] of engines) {
       Effect.gen(function* () {
         const webhooks = yield* Webhooks
         const store = yield* WebhookStore
-        const partnerId = `p_${randomUUID()}`
+        const partnerId = testPartner(`p_${randomUUID()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, {
           url: "https://receiver.example/paused-mid-attempt"
         })
@@ -463,7 +465,7 @@ for (const [engine, database] of engines) {
                 const store = yield* WebhookStore
                 const ledger = yield* Ledger
                 const sql = yield* SqlClient.SqlClient
-                const partnerId = `p_${randomUUID()}`
+                const partnerId = testPartner(`p_${randomUUID()}`)
                 const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/deleted" })
                 const now = yield* Clock.currentTimeMillis
                 // A delivery of this endpoint claimed by a worker (the retry and replay cases start there).
@@ -538,7 +540,7 @@ for (const [engine, database] of engines) {
             const webhooks = yield* Webhooks
             const store = yield* EventStore
             const sql = yield* SqlClient.SqlClient
-            const partnerId = `p_${randomUUID()}`
+            const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/late-fan-out" })
             const now = yield* Clock.currentTimeMillis
             const event = { partnerId, id: randomUUID(), type: "webhook.test" as const, occurredAt: now, payload: "{}" }
@@ -588,7 +590,7 @@ for (const [engine, database] of engines) {
             const webhooks = yield* Webhooks
             const store = yield* WebhookStore
             const sql = yield* SqlClient.SqlClient
-            const partnerId = `p_${randomUUID()}`
+            const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/cut-short" })
             yield* webhooks.sendTest(partnerId, endpoint.id)
             yield* webhooks.sendTest(partnerId, endpoint.id)
@@ -653,7 +655,7 @@ for (const [engine, database] of engines) {
           Effect.gen(function* () {
             const webhooks = yield* Webhooks
             const sql = yield* SqlClient.SqlClient
-            const partnerId = `p_${randomUUID()}`
+            const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/busy" })
             const first = yield* openTransaction(partnerId)
             const deletion = yield* Effect.fork(webhooks.deleteEndpoint(partnerId, endpoint.id))

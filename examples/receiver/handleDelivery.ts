@@ -3,6 +3,9 @@
  *
  *   verify signature + timestamp  →  decode the signed body  →  consumeOnce(eventId, action)
  *
+ * Either signature scheme an endpoint can use verifies: Frank's X-Service-* headers, or the
+ * Standard Webhooks ones (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+ *
  * Answers: 200 for a processed event and for a duplicate (both stop Frank's retries); 401 when
  * the request is not provably Frank's; 400 when it is malformed; 500 when the action or the dedup
  * store failed, so Frank delivers the event again later.

@@ -11,11 +11,12 @@ import {
   type ClaimedDelivery,
   type EndpointId,
   type FinishedAttempt,
+  type PartnerId,
   type WebhookEndpoint,
   Webhooks,
   WebhookStore
 } from "@frank/core"
-import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, type Layer, TestClock } from "effect"
 import { eventViolations } from "../support/eventCatalogCheck.js"
 
@@ -26,17 +27,17 @@ const DAY = 24 * HOUR
 const TO_DEAD_LETTER = 516 * MINUTE
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 
-const newPartner = () => `p_${uuid()}`
+const newPartner = () => testPartner(`p_${uuid()}`)
 const newUrl = () => `https://health-${uuid().slice(0, 8)}.example/hook`
 const failing = Array.from({ length: 200 }, () => 503)
 
-const endpointOf = (partnerId: string, id: EndpointId) =>
+const endpointOf = (partnerId: PartnerId, id: EndpointId) =>
   Effect.flatMap(Webhooks, (w) =>
     Effect.map(w.listEndpoints(partnerId), (es) => es.find((e) => e.id === id) as WebhookEndpoint)
   )
 
 /** Registers an endpoint at `url` answering with `answers` first. */
-const endpointAt = (partnerId: string, answers: ReadonlyArray<number>, eventTypes?: ReadonlyArray<string>) =>
+const endpointAt = (partnerId: PartnerId, answers: ReadonlyArray<number>, eventTypes?: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const url = newUrl()
     yield* (yield* ScriptedReceiver).script(url, answers)
@@ -45,7 +46,7 @@ const endpointAt = (partnerId: string, answers: ReadonlyArray<number>, eventType
   })
 
 /** Sends `n` test events to the endpoint now. */
-const sendTests = (partnerId: string, id: EndpointId, n: number) =>
+const sendTests = (partnerId: PartnerId, id: EndpointId, n: number) =>
   Effect.flatMap(Webhooks, (w) => Effect.repeatN(w.sendTest(partnerId, id), n - 1))
 
 /** The bodies of the `webhook.endpoint.disabled` events that reached `url`. */

@@ -13,10 +13,18 @@ import {
   Ledger,
   type ProfileInput,
   sourceEventId,
-  Webhooks
+  Webhooks,
+  type PartnerId
 } from "@frank/core"
 import { InvoiceId, parseId } from "@frank/core"
-import { type EngineStores, MemoryBank, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import {
+  type EngineStores,
+  MemoryBank,
+  ScriptedReceiver,
+  Simulation,
+  SimulationEngine,
+  testPartner
+} from "@frank/core/testing"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0)
@@ -44,14 +52,14 @@ const engine = (stores: Layer.Layer<InvoiceContractStores, unknown>) =>
 const setup = Effect.gen(function* () {
   yield* TestClock.setTime(T0)
   const invoices = yield* Invoices
-  const partnerId = `p_${uuid()}`
+  const partnerId = testPartner(`p_${uuid()}`)
   const url = `https://receiver-${uuid().slice(0, 8)}.example/hook`
   yield* (yield* Webhooks).createEndpoint(partnerId, { url })
   const profile = yield* invoices.saveProfile(partnerId, romashka)
   return { invoices, partnerId, url, profile }
 })
 
-const eventsOf = (partnerId: string) =>
+const eventsOf = (partnerId: PartnerId) =>
   Effect.flatMap(Webhooks, (w) =>
     Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries.map((d) => d.eventType).sort())
   )
@@ -81,7 +89,7 @@ export const invoicesContract = (
       () =>
         Effect.gen(function* () {
           const invoices = yield* Invoices
-          const partnerId = `p_${uuid()}`
+          const partnerId = testPartner(`p_${uuid()}`)
           expect(yield* invoices.getProfile(partnerId)).toBeUndefined()
           const tooEarly = yield* Effect.flip(
             invoices.saveProfile(partnerId, { ...romashka, expectedProfileRevision: 1 })
@@ -109,14 +117,14 @@ export const invoicesContract = (
           expect(stale).toMatchObject({ _tag: "ProfileRevisionConflict", status: 409, currentRevision: 2 })
           expect(yield* invoices.getProfile(partnerId)).toMatchObject({ revision: 2, email: "new@romashka.example" })
           // Another partner's profile is its own.
-          expect(yield* invoices.getProfile(`p_${uuid()}`)).toBeUndefined()
+          expect(yield* invoices.getProfile(testPartner(`p_${uuid()}`))).toBeUndefined()
         })
     )
 
     it.effect("profile race: saves from the same revision, concurrently: exactly one wins, the others get 409", () =>
       Effect.gen(function* () {
         const invoices = yield* Invoices
-        const partnerId = `p_${uuid()}`
+        const partnerId = testPartner(`p_${uuid()}`)
         yield* invoices.saveProfile(partnerId, romashka)
         const attempts = yield* Effect.all(
           Array.from({ length: 8 }, (_, i) =>
@@ -134,7 +142,7 @@ export const invoicesContract = (
         expect(current?.revision).toBe(2)
         expect(current?.phone).toBe(won[0]?.right.phone)
         // Two first saves race too.
-        const fresh = `p_${uuid()}`
+        const fresh = testPartner(`p_${uuid()}`)
         const firsts = yield* Effect.all(
           [Effect.either(invoices.saveProfile(fresh, romashka)), Effect.either(invoices.saveProfile(fresh, romashka))],
           {
@@ -148,7 +156,7 @@ export const invoicesContract = (
     it.effect("profile validation lists every violation at once and saves nothing", () =>
       Effect.gen(function* () {
         const invoices = yield* Invoices
-        const partnerId = `p_${uuid()}`
+        const partnerId = testPartner(`p_${uuid()}`)
         const e = yield* Effect.flip(
           invoices.saveProfile(partnerId, { inn: "7707083894", kpp: "12", email: "not-an-email", ogrn: "123" })
         )
@@ -173,7 +181,7 @@ export const invoicesContract = (
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
         const invoices = yield* Invoices
-        const partnerId = `p_${uuid()}`
+        const partnerId = testPartner(`p_${uuid()}`)
         expect(
           yield* Effect.flip(invoices.create(partnerId, { amountRub: 100, expectedProfileRevision: 1 }))
         ).toMatchObject({
@@ -231,8 +239,8 @@ export const invoicesContract = (
         const last = yield* invoices.history(partnerId, 3, 2)
         expect(last.items.map((i) => i.amountRub)).toEqual([10])
         expect((yield* invoices.history(partnerId)).limit).toBe(20)
-        expect((yield* invoices.history(`p_${uuid()}`)).total).toBe(0)
-        const stranger = `p_${uuid()}`
+        expect((yield* invoices.history(testPartner(`p_${uuid()}`))).total).toBe(0)
+        const stranger = testPartner(`p_${uuid()}`)
         expect(yield* Effect.flip(invoices.get(stranger, ids[0]!))).toMatchObject({
           code: "INVOICE_NOT_FOUND",
           status: 404

@@ -2,7 +2,7 @@
  * The storage contract suite of the ledger: the same cases run against every LedgerStore
  * implementation (memory, PGlite, Postgres). A store is done when it passes them all.
  */
-import { OutboxOnMemory } from "@frank/core/testing"
+import { OutboxOnMemory, testPartner } from "@frank/core/testing"
 import {
   csvExportStream,
   foldEntries,
@@ -13,7 +13,8 @@ import {
   Ledger,
   type LedgerStore,
   TariffStore,
-  ReferenceConflict
+  ReferenceConflict,
+  type PartnerId
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Stream, TestClock } from "effect"
@@ -23,13 +24,13 @@ const DAY = 86_400_000
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0) // 2026-11-01T10:00Z, a fixed simulated time
 
 /** A fresh partner per case keeps cases independent on a shared database. */
-const newPartner = () => `p_${uuid()}`
+const newPartner = () => testPartner(`p_${uuid()}`)
 
-const allEntries = (partnerId: string) =>
+const allEntries = (partnerId: PartnerId) =>
   Effect.flatMap(Ledger, (l) => Effect.map(l.listEntries(partnerId, {}, 0, 10_000), (p) => p.items))
 
 /** Totals kept by the store always equal the fold of its rows. */
-const expectFolded = (partnerId: string) =>
+const expectFolded = (partnerId: PartnerId) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const totals = yield* ledger.totals(partnerId)

@@ -24,11 +24,13 @@ import {
   ReferenceConflict,
   Secrets,
   Webhooks,
-  WebhookSettings
+  WebhookSettings,
+  type PartnerId
 } from "@frank/core"
 import { parseId, PaymentId } from "@frank/core"
 import type { EngineStores } from "@frank/core/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { testPartner } from "@frank/core/testing"
 
 const SANDBOX_SECRET = Redacted.make("contract-sandbox-secret")
 const BASE_URL = "https://frank.test"
@@ -51,9 +53,9 @@ export const paymentsEngine = <E>(stores: Layer.Layer<PaymentStores, E>) => {
   )
 }
 
-const newPartner = () => `p_${uuid()}`
+const newPartner = () => testPartner(`p_${uuid()}`)
 
-const link = (partnerId: string, amountRub: number, idempotencyKey: string = uuid(), description?: string) =>
+const link = (partnerId: PartnerId, amountRub: number, idempotencyKey: string = uuid(), description?: string) =>
   Effect.flatMap(Payments, (p) => p.createLink(partnerId, { amountRub, idempotencyKey, description }))
 
 /** A signed sandbox notification for this payment, as the acquirer would send it. */
@@ -62,13 +64,13 @@ const notice = (p: Payment, status: PaymentStatus, amountRub = p.amountRub) =>
 
 const receive = (raw: ReturnType<typeof notice>) => Effect.flatMap(Payments, (p) => p.receiveNotification(raw))
 
-const totalFranks = (partnerId: string) =>
+const totalFranks = (partnerId: PartnerId) =>
   Effect.flatMap(Ledger, (l) => Effect.map(l.balance(partnerId), (b) => b.total))
 
-const topupEntries = (partnerId: string) =>
+const topupEntries = (partnerId: PartnerId) =>
   Effect.flatMap(Ledger, (l) => Effect.map(l.listEntries(partnerId, { type: "topup" }, 0, 100), (page) => page.items))
 
-const statusOf = (partnerId: string, id: PaymentId) =>
+const statusOf = (partnerId: PartnerId, id: PaymentId) =>
   Effect.flatMap(Payments, (p) => Effect.map(p.get(partnerId, id), (x) => x.status))
 
 export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentStores, E>) => {

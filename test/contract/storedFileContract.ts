@@ -5,12 +5,13 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { parseId, type StoredFile, StoredFileId, StoredFileLookup, StoredFileStore } from "@frank/core"
+import { parseId, type StoredFile, StoredFileId, StoredFileLookup, StoredFileStore, type PartnerId } from "@frank/core"
 import { Effect, type Layer, Option, Schema } from "effect"
+import { testPartner } from "@frank/core/testing"
 
 const newId = () => uuid() as StoredFileId
 
-const file = (partnerId: string, overrides: Partial<StoredFile> = {}): StoredFile => {
+const file = (partnerId: PartnerId, overrides: Partial<StoredFile> = {}): StoredFile => {
   const id = newId()
   return {
     id,
@@ -33,7 +34,7 @@ export const storedFileContract = (
     it.effect("round-trips every kind with exactly its measurements", () =>
       Effect.gen(function* () {
         const store = yield* StoredFileStore
-        const partner = `p_${uuid()}`
+        const partner = testPartner(`p_${uuid()}`)
         const files = [
           file(partner),
           file(partner, {
@@ -68,9 +69,9 @@ export const storedFileContract = (
       Effect.gen(function* () {
         const store = yield* StoredFileStore
         const lookup = yield* StoredFileLookup
-        const mine = file(`p_${uuid()}`)
+        const mine = file(testPartner(`p_${uuid()}`))
         yield* store.insert(mine)
-        const other = `p_${uuid()}`
+        const other = testPartner(`p_${uuid()}`)
         expect(yield* store.get(other, mine.id)).toBeUndefined()
         expect(yield* store.get(mine.partnerId, newId())).toBeUndefined()
         expect(yield* store.findForServing(newId())).toBeUndefined()
@@ -89,7 +90,7 @@ export const storedFileContract = (
     it.effect("refuses a second record with the same id", () =>
       Effect.gen(function* () {
         const store = yield* StoredFileStore
-        const f = file(`p_${uuid()}`)
+        const f = file(testPartner(`p_${uuid()}`))
         yield* store.insert(f)
         const again = yield* Effect.either(store.insert({ ...f, sizeBytes: 1 }))
         expect(again._tag).toBe("Left")

@@ -20,7 +20,8 @@ import {
   Tasks,
   TaskSettings,
   type TaskStore,
-  Webhooks
+  Webhooks,
+  type PartnerId
 } from "@frank/core"
 import { parseId, TaskId } from "@frank/core"
 import {
@@ -29,7 +30,8 @@ import {
   ManualGenerationProvider,
   MemoryStoredFileLookup,
   OwnedFiles,
-  SimulationEngine
+  SimulationEngine,
+  testPartner
 } from "@frank/core/testing"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 
@@ -61,7 +63,7 @@ const image: EstimateRequest = { modelId: "gpt-image-1", prompt: "a lighthouse a
 const setup = (franks = 5000) =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
-    const partnerId = `p_${uuid()}`
+    const partnerId = testPartner(`p_${uuid()}`)
     if (franks > 0) yield* (yield* Ledger).credit(partnerId, { kind: "bonus", amountMinor: franks * 100 })
     yield* (yield* Webhooks).createEndpoint(partnerId, { url: `https://receiver-${uuid().slice(0, 8)}.example/hook` })
     return { partnerId, tasks: yield* Tasks, ledger: yield* Ledger }
@@ -72,16 +74,16 @@ const quoteMinor = (request: EstimateRequest) =>
   Effect.map(Pricing, (p) => franksToMinor(Either.getOrThrow(p.estimate(request, 0)).totalFranks)!)
 
 /** Event types written for the partner, sorted (events of one transaction share their time, so their order is not defined). */
-const eventTypes = (partnerId: string) =>
+const eventTypes = (partnerId: PartnerId) =>
   Effect.flatMap(Webhooks, (w) =>
     Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries.map((d) => d.eventType).sort())
   )
 
-const deliveriesOf = (partnerId: string) =>
+const deliveriesOf = (partnerId: PartnerId) =>
   Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
 
 /** The ledger rows of one task, oldest first, as `type:kind:amount`. */
-const taskRows = (partnerId: string, taskId: string) =>
+const taskRows = (partnerId: PartnerId, taskId: string) =>
   Effect.flatMap(Ledger, (l) =>
     Effect.map(l.listEntries(partnerId, {}, 0, 100), (page) =>
       page.items
@@ -154,7 +156,7 @@ export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores |
         const unknown = yield* Effect.flip(tasks.launch(partnerId, { modelId: "no-such-model" }))
         expect(unknown).toMatchObject({ _tag: "TaskRequestInvalid", code: "PRICING_MODEL_UNKNOWN", status: 400 })
         const foreign = uuid()
-        yield* (yield* OwnedFiles).add(`p_${uuid()}`, foreign)
+        yield* (yield* OwnedFiles).add(testPartner(`p_${uuid()}`), foreign)
         const missing = uuid()
         const bad = yield* Effect.flip(
           tasks.launch(partnerId, {
@@ -388,7 +390,7 @@ export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores |
           const failed = yield* tasks.list(partnerId, { status: "failed" }, 0, 10)
           expect(failed).toMatchObject({ total: 1, items: [{ id: ids[1], status: "failed" }] })
 
-          const stranger = `p_${uuid()}`
+          const stranger = testPartner(`p_${uuid()}`)
           expect(yield* Effect.flip(tasks.get(stranger, ids[0]!))).toMatchObject({
             _tag: "TaskNotFound",
             code: "TASK_NOT_FOUND",

@@ -17,14 +17,16 @@ import {
   sourceEventId,
   verifyWebhook,
   Webhooks,
-  WebhookStore
+  WebhookStore,
+  type PartnerId
 } from "@frank/core"
 import {
   type EngineStores,
   ScriptedReceiver,
   type ScriptedAnswer,
   Simulation,
-  SimulationEngine
+  SimulationEngine,
+  testPartner
 } from "@frank/core/testing"
 import { Effect, Either, type Layer, Schema, TestClock } from "effect"
 
@@ -32,7 +34,7 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 
-const newPartner = () => `p_${uuid()}`
+const newPartner = () => testPartner(`p_${uuid()}`)
 /** An id in upper case as it reaches the engine: decoded at the edge, as the HTTP handlers do. */
 const upper = <A>(schema: Schema.Schema<A, string>, id: string): A => Schema.decodeSync(schema)(id.toUpperCase())
 const newUrl = () => `https://receiver-${uuid().slice(0, 8)}.example/hook`
@@ -58,10 +60,10 @@ const setup = (answers: ReadonlyArray<ScriptedAnswer> = [], eventTypes?: Readonl
     return { webhooks, partnerId, url, endpoint }
   })
 
-const deliveriesOf = (partnerId: string) =>
+const deliveriesOf = (partnerId: PartnerId) =>
   Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
 
-const onlyDelivery = (partnerId: string) =>
+const onlyDelivery = (partnerId: PartnerId) =>
   Effect.map(deliveriesOf(partnerId), (ds) => {
     expect(ds).toHaveLength(1)
     return ds[0] as (typeof ds)[number]

@@ -11,6 +11,7 @@ import { PartnerApi, routeTable } from "@frank/core/http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { arbitraryOf, type JsonSchema, resolveRef } from "./fuzz/schemaArbitrary.js"
+import { undocumented } from "./fuzz/documentedCodes.js"
 import { bodyMutation, contentTypes, encode, type FuzzRequest, pathId, queryMutation } from "./fuzz/mutations.js"
 import { adminCredit, newPartner, type Partner } from "./hostClient.js"
 import { type RunningHost, spawnHost } from "./spawnHost.js"
@@ -133,7 +134,7 @@ const rssBytes = (pid: number) => {
 type Fuzzed = { readonly op: Operation; readonly r: FuzzRequest; readonly anonymous: boolean }
 
 /** Sends `part` of the requests; answers what broke, by operation and status. */
-const fuzzPart = async (part: ReadonlyArray<Fuzzed>, tally: Tally): Promise<Map<string, string>> => {
+const fuzzPart = async (doc: JsonSchema, part: ReadonlyArray<Fuzzed>, tally: Tally): Promise<Map<string, string>> => {
   const failures = new Map<string, string>()
   await pool(part, 8, async ({ op, r, anonymous }) => {
     const auth = anonymous ? {} : op.sessionOnly ? partner.cookie : partner.key
@@ -163,6 +164,8 @@ const fuzzPart = async (part: ReadonlyArray<Fuzzed>, tally: Tally): Promise<Map<
         signature,
         `${r.method} ${r.path}?${r.query} [${r.contentType}] ${(r.body ?? "").slice(0, 200)} => ${res.text.slice(0, 300)}`
       )
+    const unlisted = broken ? undefined : undocumented(doc, op.method, op.path, res.status, res.text)
+    if (unlisted !== undefined) failures.set(`${op.method} ${op.path}: ${unlisted}`, res.text.slice(0, 300))
   })
   return failures
 }
@@ -179,10 +182,11 @@ const PARTS = 4
 
 describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () => {
   let requests: ReadonlyArray<Fuzzed> = []
+  let doc: JsonSchema
   const tally: Tally = { retried: 0, statuses: new Map(), unauthorized: new Map() }
 
   beforeAll(async () => {
-    const doc = await (await fetch(`${host.baseUrl}/openapi.json`)).json()
+    doc = await (await fetch(`${host.baseUrl}/openapi.json`)).json()
     const operations = operationsOf(doc)
     expect(operations.length).toBeGreaterThanOrEqual(30)
     const perOperation = Math.ceil(TOTAL / operations.length)
@@ -194,9 +198,9 @@ describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () =
   })
 
   for (let part = 0; part < PARTS; part++)
-    it(`${TOTAL} generated and mutated requests, part ${part + 1} of ${PARTS}: no 5xx, every 4xx with the envelope`, async () => {
+    it(`${TOTAL} generated and mutated requests, part ${part + 1} of ${PARTS}: no 5xx, every 4xx with the envelope and a documented code`, async () => {
       const size = Math.ceil(requests.length / PARTS)
-      const failures = await fuzzPart(requests.slice(part * size, (part + 1) * size), tally)
+      const failures = await fuzzPart(doc, requests.slice(part * size, (part + 1) * size), tally)
       expect([...failures].map(([k, v]) => `${k}: ${v}`)).toEqual([])
     })
 

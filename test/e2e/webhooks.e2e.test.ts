@@ -142,7 +142,7 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const p = await newPartner(host, "Hooks LLC")
     const rx = await receiver()
     const created = await createEndpoint(p, { url: rx.url })
-    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
     expect(created.view).toMatchObject({
       url: rx.url,
       active: true,
@@ -174,6 +174,7 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const verified = await verify(r, created.secret)
     expect(verified).toEqual({
       ok: true,
+      scheme: "frank",
       eventId,
       eventType: "webhook.test",
       timestampSeconds: Number(r.headers["x-service-timestamp"])
@@ -404,7 +405,7 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     const rotated = await call(host, "POST", `/v1/webhooks/endpoints/${id}/rotate-secret`, { headers: p.key })
     expect(rotated.status, rotated.text).toBe(200)
     const newSecret = rotated.json.secret as string
-    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
     expect(newSecret).not.toBe(oldSecret)
     const validUntil = Date.parse(rotated.json.previousSecretValidUntil)
     expect(validUntil - before).toBeGreaterThanOrEqual(6 * 3600_000)

@@ -13,6 +13,7 @@ import { createConfig, lintFromString } from "@redocly/openapi-core"
 import openapiTS, { astToString } from "openapi-typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminCredit, freshIp, newPartner } from "../e2e/hostClient.js"
+import type { JsonSchema } from "../e2e/fuzz/schemaArbitrary.js"
 import { call, type RunningHost, spawnHost } from "../e2e/spawnHost.js"
 
 const ROOT = resolve(import.meta.dirname, "../..")
@@ -63,17 +64,25 @@ describe("the OpenAPI document", () => {
     }
   })
 
-  it("answers per operation only what it can: the balance has no 400 and no 404, key changes a 404", () => {
+  it("answers per operation only what it can: the balance has no 404, key changes a 404, bodies 413 and 415", () => {
+    const codes = (responses: Record<string, JsonSchema>, status: string) =>
+      responses[status].content["application/json"].schema.allOf[1].properties.code.enum
     const balance = doc.paths["/v1/billing/balance"].get.responses
-    expect(Object.keys(balance).sort()).toEqual(["200", "401", "403", "429", "500"])
+    expect(Object.keys(balance).sort()).toEqual(["200", "400", "401", "403", "429", "500"])
+    // Any query parameter, declared or not, is refused with a NUL character in it.
+    expect(codes(balance, "400")).toEqual(["VALIDATION_FAILED"])
     expect(balance["401"].content["application/json"].schema.allOf[1].properties.code.enum).toEqual([
       "API_KEY_EXPIRED",
       "API_KEY_INVALID"
     ])
     const update = doc.paths["/v1/billing/api-keys/{id}"].patch.responses
-    expect(update["404"].content["application/json"].schema.allOf[1].properties.code.enum).toEqual([
-      "API_KEY_NOT_FOUND"
-    ])
+    // An id with a slash in it names no route at all.
+    expect(codes(update, "404")).toEqual(["API_KEY_NOT_FOUND", "ROUTE_NOT_FOUND"])
+    expect(codes(update, "413")).toEqual(["PAYLOAD_TOO_LARGE"])
+    expect(codes(update, "415")).toEqual(["UNSUPPORTED_MEDIA_TYPE"])
+    expect(update["415"].content["application/json"].schema.allOf[0].$ref).toBe(
+      "#/components/schemas/UnsupportedMediaType"
+    )
     expect(update["401"].content["application/json"].schema.allOf[1].properties.code.enum).toContain("SESSION_EXPIRED")
     const launch = doc.paths["/v1/tasks"].post.responses
     expect(launch["402"].content["application/json"].schema.allOf[0].$ref).toBe(

@@ -10,14 +10,15 @@ import {
   type LedgerEntry,
   Payments,
   totalsAreValid,
-  Webhooks
+  Webhooks,
+  type PartnerId
 } from "@frank/core"
 import { type DeliveryRecord, encodeCursor } from "@frank/core"
 import { Effect, Either } from "effect"
 import { acknowledged, Receivers } from "./receiver.js"
 import type { PartnerModel, World } from "./world.js"
 
-const allEntries = (partnerId: string) =>
+const allEntries = (partnerId: PartnerId) =>
   Effect.flatMap(Ledger, (l) =>
     Effect.flatMap(l.countEntries(partnerId, {}), (n) =>
       Effect.map(l.listEntries(partnerId, {}, 0, Math.max(1, n)), (page) => page.items)
@@ -127,7 +128,7 @@ export const stepViolations = (world: World) =>
     return out
   })
 
-export const allDeliveries = (partnerId: string) =>
+export const allDeliveries = (partnerId: PartnerId) =>
   Effect.gen(function* () {
     const webhooks = yield* Webhooks
     const out: Array<DeliveryRecord> = []

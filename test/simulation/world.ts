@@ -3,7 +3,7 @@
  * the changes it asked for. Operations pick their targets here; invariants compare the engine's
  * state with it.
  */
-import type { EndpointId, EventType, InvoiceId, KeyId, PaymentId, TaskId } from "@frank/core"
+import type { EndpointId, EventType, InvoiceId, KeyId, PartnerId, PaymentId, TaskId } from "@frank/core"
 
 export interface EndpointModel {
   readonly id: EndpointId
@@ -15,7 +15,7 @@ export interface EndpointModel {
 }
 
 export interface PartnerModel {
-  readonly id: string
+  readonly id: PartnerId
   readonly index: number
   /** Task ids of holds the campaign reserved on the ledger directly. */
   readonly holds: Array<string>

@@ -1,8 +1,10 @@
 /**
  * The Node signer must produce the very bytes core's Web Crypto signer does (receivers verify
- * with either), including non-ASCII secrets and bodies, and attempts built with it must verify.
+ * with either), including non-ASCII secrets and bodies, in both schemes, and attempts built with
+ * it must verify: Frank's with the receiver kit, Standard Webhooks with the specification's
+ * library and Svix's (libraries no one here wrote).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import {
   attemptRequest,
   attemptRequests,
@@ -11,8 +13,16 @@ import {
   webCryptoWebhookSigner
 } from "@frank/core"
 import { Effect, Exit } from "effect"
-import { NodeWebhookSigner, nodeSignNow, nodeWebhookSigner } from "../src/webhooks/NodeWebhookSigner.js"
-import type { DeliveryId, EndpointId } from "@frank/core"
+import { Webhook as StandardWebhook } from "standardwebhooks"
+import { Webhook as SvixWebhook } from "svix"
+import {
+  NodeWebhookSigner,
+  nodeSignNow,
+  nodeSignStandardNow,
+  nodeWebhookSigner
+} from "../src/webhooks/NodeWebhookSigner.js"
+import type { DeliveryId, EndpointId, SignatureScheme } from "@frank/core"
+import { testPartner } from "@frank/core/testing"
 
 const encoder = new TextEncoder()
 
@@ -42,7 +52,7 @@ describe("NodeWebhookSigner", () => {
     Effect.gen(function* () {
       const now = 1_800_000_000_000
       const claim = {
-        partnerId: "p1",
+        partnerId: testPartner("p1"),
         id: "d1" as DeliveryId,
         endpointId: "ep1" as EndpointId,
         eventId: "e1",
@@ -52,6 +62,7 @@ describe("NodeWebhookSigner", () => {
         secret: "whsec_new",
         previousSecret: "whsec_old",
         previousSecretValidUntil: now + 60_000,
+        signatureScheme: "frank",
         state: { status: "delivering", attempts: 1, nextAttemptAt: null, leaseUntil: now + 60_000 },
         claimToken: "t"
       } satisfies ClaimedDelivery
@@ -65,6 +76,81 @@ describe("NodeWebhookSigner", () => {
       // Built with the whole batch signed in one loop (the worker's path), the request is the same one.
       const batch = yield* attemptRequests([claim], now).pipe(Effect.provide(NodeWebhookSigner))
       expect(batch).toEqual([Exit.succeed(request)])
+    })
+  )
+
+  it.effect("signs Standard Webhooks exactly as the Web Crypto signer, new and base64url secrets alike", () =>
+    Effect.gen(function* () {
+      const cases: ReadonlyArray<readonly [string, string, number, string]> = [
+        [`whsec_${Buffer.alloc(32, 1).toString("base64")}`, "msg_1", 1_700_000_000, '{"eventId":"e1"}'],
+        // An endpoint's secret from before: base64url without padding, with - and _.
+        [`whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => 250 - i)).toString("base64url")}`, "e", 1, ""],
+        [`whsec_${Buffer.alloc(24, 9).toString("base64")}`, "ünï", 4_102_444_800, '{"text":"Привет"}']
+      ]
+      for (const [secret, messageId, ts, body] of cases) {
+        const bytes = encoder.encode(body)
+        const node = yield* nodeWebhookSigner.signStandard(secret, messageId, ts, bytes)
+        expect(node).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/)
+        expect(node).toBe(yield* webCryptoWebhookSigner.signStandard(secret, messageId, ts, bytes))
+        expect(nodeSignStandardNow(secret, messageId, ts, bytes)).toBe(node)
+        expect(
+          yield* nodeWebhookSigner.signStandardEach([{ secret, messageId, timestampSeconds: ts, body: bytes }])
+        ).toEqual([Exit.succeed(node)])
+      }
+      // A secret that is not base64 fails its own signature, on both signers.
+      const [bad] = yield* nodeWebhookSigner.signStandardEach([
+        { secret: "whsec_not base64!", messageId: "m", timestampSeconds: 1, body: new Uint8Array() }
+      ])
+      expect(bad !== undefined && Exit.isFailure(bad)).toBe(true)
+      expect(
+        Exit.isFailure(
+          yield* Effect.exit(webCryptoWebhookSigner.signStandard("whsec_not base64!", "m", 1, new Uint8Array()))
+        )
+      ).toBe(true)
+    })
+  )
+
+  it.effect("standard and both attempts verify with the standardwebhooks and svix libraries", () =>
+    Effect.gen(function* () {
+      const now = 1_800_000_000_000
+      const current = `whsec_${Buffer.alloc(32, 3).toString("base64")}`
+      const previous = `whsec_${Buffer.alloc(32, 4).toString("base64")}`
+      const claim = (signatureScheme: SignatureScheme): ClaimedDelivery => ({
+        partnerId: testPartner("p1"),
+        id: "d1" as DeliveryId,
+        endpointId: "ep1" as EndpointId,
+        eventId: "0b7c6a52-8f0e-4c31-9d7a-2f1b9c2c1a01",
+        eventType: "webhook.test",
+        payload: '{"eventId":"0b7c6a52-8f0e-4c31-9d7a-2f1b9c2c1a01","eventType":"webhook.test"}',
+        url: "https://receiver.example/hook",
+        secret: current,
+        previousSecret: previous,
+        previousSecretValidUntil: now + 60_000,
+        signatureScheme,
+        state: { status: "delivering", attempts: 1, nextAttemptAt: null, leaseUntil: now + 60_000 },
+        claimToken: "t"
+      })
+      const [standard, both] = yield* Effect.forEach(["standard-webhooks", "both"] as const, (scheme) =>
+        attemptRequest(claim(scheme), now).pipe(Effect.provide(NodeWebhookSigner))
+      )
+      if (standard === undefined || both === undefined) return expect.unreachable()
+      expect(Object.keys(standard.headers).some((h) => h.startsWith("X-Service"))).toBe(false)
+      expect(standard.headers["webhook-signature"]).toMatch(/^v1,\S+ v1,\S+$/)
+      expect(both.headers["X-Service-Signature"]).toMatch(/^sha256=/)
+      const payload = new TextDecoder().decode(standard.body)
+      vi.setSystemTime(now)
+      try {
+        for (const request of [standard, both])
+          for (const secret of [current, previous]) {
+            expect(() => new StandardWebhook(secret).verify(payload, request.headers)).not.toThrow()
+            expect(() => new SvixWebhook(secret).verify(payload, request.headers)).not.toThrow()
+          }
+        expect(() =>
+          new StandardWebhook(`whsec_${Buffer.alloc(32, 5).toString("base64")}`).verify(payload, both.headers)
+        ).toThrow()
+      } finally {
+        vi.useRealTimers()
+      }
     })
   )
 })

@@ -10,6 +10,7 @@ import { Effect, Layer, TestClock } from "effect"
 import { extractText, getDocumentProxy } from "unpdf"
 import { SANDBOX_TERM_MS, SandboxBank, sandboxBankLayer } from "../src/sandbox/bank/SandboxBank.js"
 import { pgliteTestDatabase } from "../src/sql/testDatabase.js"
+import { testPartner } from "@frank/core/testing"
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0)
 const BASE = "http://127.0.0.1:8080"
@@ -28,7 +29,7 @@ const payer: CompanyRequisites = {
 const issue = (amountRub: number, comment: string | null = null) =>
   Effect.gen(function* () {
     const bank = yield* BankGateway
-    const partnerId = `p_${randomUUID()}`
+    const partnerId = testPartner(`p_${randomUUID()}`)
     const invoiceId = randomUUID() as InvoiceId
     const issued = yield* bank.createInvoice({
       partnerId,
@@ -109,9 +110,11 @@ layer(sandboxBankLayer({ publicBaseUrl: BASE }).pipe(Layer.provideMerge(pgliteTe
             status: 404
           })
           // Another partner's reference finds nothing at the bank.
-          expect(yield* Effect.flip(a.bank.fetchStatus({ ...a.ref, partnerId: "p_other" }))).toMatchObject({
-            _tag: "BankUnavailable"
-          })
+          expect(yield* Effect.flip(a.bank.fetchStatus({ ...a.ref, partnerId: testPartner("p_other") }))).toMatchObject(
+            {
+              _tag: "BankUnavailable"
+            }
+          )
         })
     )
 

@@ -20,7 +20,13 @@ import {
   TaskSettings
 } from "@frank/core"
 import type { TaskId } from "@frank/core"
-import { MemoryLedgerStore, MemoryStoredFileLookup, MemoryTaskStore, OutboxOnMemory } from "@frank/core/testing"
+import {
+  MemoryLedgerStore,
+  MemoryStoredFileLookup,
+  MemoryTaskStore,
+  OutboxOnMemory,
+  testPartner
+} from "@frank/core/testing"
 import { type Duration, Effect, Layer, TestClock } from "effect"
 
 const engine = (autoCompleteAfter: Duration.DurationInput | undefined) =>
@@ -41,7 +47,7 @@ const engine = (autoCompleteAfter: Duration.DurationInput | undefined) =>
   )
 
 const funded = Effect.gen(function* () {
-  const partnerId = `p_${crypto.randomUUID()}`
+  const partnerId = testPartner(`p_${crypto.randomUUID()}`)
   yield* (yield* Ledger).credit(partnerId, { kind: "bonus", amountMinor: 500_000 })
   return { partnerId, tasks: yield* Tasks, ledger: yield* Ledger }
 })
@@ -114,7 +120,7 @@ layer(engine(undefined))("sandbox provider without auto-completion", (it) => {
 })
 
 const task = (over: Partial<Task>): Task => ({
-  partnerId: "p",
+  partnerId: testPartner("p"),
   id: "0b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b" as TaskId,
   status: "running",
   modelId: "m",

@@ -4,7 +4,7 @@
  * keyset pages of the export stream, daily usage computed in SQL against the reference fold, and
  * int8 values that would not survive as JS numbers.
  */
-import { OutboxOnMemory } from "@frank/core/testing"
+import { OutboxOnMemory, testPartner } from "@frank/core/testing"
 import { SqlClient, Statement } from "@effect/sql"
 import {
   Ids,
@@ -14,7 +14,8 @@ import {
   LedgerStore,
   StoreError,
   sumUsageByDay,
-  type TransactionType
+  type TransactionType,
+  type PartnerId
 } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Either, Layer, Runtime, Stream } from "effect"
@@ -30,9 +31,9 @@ const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => makePostgresTestLayer(url)])
 
 let partners = 0
-const newPartner = (tag: string) => `p_${tag}_${++partners}`
+const newPartner = (tag: string) => testPartner(`p_${tag}_${++partners}`)
 
-const accountRows = (partnerId: string) =>
+const accountRows = (partnerId: PartnerId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
       sql<{ n: number }>`SELECT count(*) AS n FROM ledger_accounts WHERE partner_id = ${partnerId}`,
@@ -49,7 +50,7 @@ interface RawEntry {
   readonly occurredAt: number
 }
 
-const insertRaw = (partnerId: string, rows: ReadonlyArray<RawEntry>) =>
+const insertRaw = (partnerId: PartnerId, rows: ReadonlyArray<RawEntry>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     rows.length === 0
       ? Effect.void
@@ -101,7 +102,7 @@ for (const [engine, store] of engines) {
           })
         )
         expect((yield* ledger.totals(p)).totalMinor).toBe(500)
-        expect(yield* accountRows(`${p}_neighbour`)).toBe(1)
+        expect(yield* accountRows(testPartner(`${p}_neighbour`))).toBe(1)
       })
     )
 

@@ -20,6 +20,7 @@ import {
   sqlWebhookStoreLayer,
   WEBHOOK_NOTIFY_CHANNEL
 } from "../src/index.js"
+import { testPartner } from "@frank/core/testing"
 
 describe("NOTIFY payload check", () => {
   layer(Layer.empty)((it) => {
@@ -103,7 +104,7 @@ if (url !== undefined && url.length > 0) {
     Effect.gen(function* () {
       const webhooks = yield* Webhooks
       const sql = yield* SqlClient.SqlClient
-      const partnerId = `p_${randomUUID()}`
+      const partnerId = testPartner(`p_${randomUUID()}`)
       const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/notify" })
       const onAppend = yield* notify(webhooks.sendTest(partnerId, endpoint.id))
       const [delivery] = yield* sql<{

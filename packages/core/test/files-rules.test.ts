@@ -39,7 +39,7 @@ import {
   WEBM,
   WEBM_AUDIO
 } from "../src/index.js"
-import { FilesOnMemory, type ScriptedFile, ScriptedMedia } from "../src/testing/index.js"
+import { FilesOnMemory, type ScriptedFile, ScriptedMedia, testPartner } from "../src/testing/index.js"
 
 const sniffed = (mimeType: string, extension = "x"): Sniffed => ({ mimeType, extension })
 const codeOf = <A>(e: Either.Either<A, { readonly _tag: string; readonly code?: string }>) =>
@@ -215,7 +215,7 @@ const servePng = serve(PNG_URL, {
 
 describe("StoredFiles on memory", () => {
   const importAs = (partnerId: string, request: { kind: FileKind; url?: string; storedFileId?: string }) =>
-    Effect.flatMap(StoredFiles, (s) => Effect.either(s.importFile(partnerId, request)))
+    Effect.flatMap(StoredFiles, (s) => Effect.either(s.importFile(testPartner(partnerId), request)))
 
   it.effect("needs exactly one of url and storedFileId", () =>
     Effect.gen(function* () {
@@ -250,8 +250,8 @@ describe("StoredFiles on memory", () => {
         codeOf(yield* importAs("p1", { kind: "image", storedFileId: "6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a" }))
       ).toBe("FILE_NOT_FOUND")
       const store = yield* StoredFileStore
-      expect(yield* store.owns("p1", first.file.id)).toBe(true)
-      expect(yield* store.owns("p2", first.file.id)).toBe(false)
+      expect(yield* store.owns(testPartner("p1"), first.file.id)).toBe(true)
+      expect(yield* store.owns(testPartner("p2"), first.file.id)).toBe(false)
       // The URL's token opens the file; any other token, or another id, does not.
       const files = yield* StoredFiles
       const token = first.url.split("/").pop() ?? ""

@@ -16,6 +16,7 @@ import {
   LedgerRules,
   type NewLedgerEntry
 } from "../src/index.js"
+import { testPartner } from "@frank/core/testing"
 
 type Command =
   | { op: "credit"; kind: "topup" | "bonus" | "adjustment"; amount: number; reference?: string }
@@ -56,7 +57,7 @@ const simulate = (commands: ReadonlyArray<Command>) => {
     const taskId = "task" in c ? `t${c.task}` : undefined
     const reference = c.op === "credit" ? c.reference : undefined
     const snap: LedgerRules.Snapshot = {
-      partnerId: "p",
+      partnerId: testPartner("p"),
       totals,
       hold: taskId === undefined ? undefined : holds.get(taskId),
       referenced: reference === undefined ? undefined : entries.find((e) => e.reference === reference)
@@ -143,7 +144,7 @@ describe("ledger rules (property)", () => {
 
 describe("ledger rules (examples)", () => {
   const snap = (totals: AccountTotals, hold?: Hold): LedgerRules.Snapshot => ({
-    partnerId: "p",
+    partnerId: testPartner("p"),
     totals,
     hold,
     referenced: undefined

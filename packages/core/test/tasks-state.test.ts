@@ -4,11 +4,12 @@ import { canonicalJson, resolveLaunch, sameLaunch } from "../src/tasks/LaunchReq
 import type { TaskId } from "../src/EntityIds.js"
 import type { Task, TaskStatus } from "../src/tasks/Task.js"
 import { outcomeProblem, type TaskOutcome, type TaskOutput, transitionTask } from "../src/tasks/TaskState.js"
+import { testPartner } from "@frank/core/testing"
 
 const ctx = { now: 5_000, contentUrl: "https://frank.test/v1/tasks/t1/result" }
 
 const task = (status: TaskStatus, over: Partial<Task> = {}): Task => ({
-  partnerId: "p1",
+  partnerId: testPartner("p1"),
   id: "t1" as TaskId,
   status,
   modelId: "gpt-image-1",

@@ -2,8 +2,16 @@
  * A claimed batch's slots, and the worker keeping one attempt's failure to itself.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type SignInput, signEachNow, signEachWith, Webhooks, WebhookSigner } from "@frank/core"
-import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import {
+  type SignInput,
+  type StandardSignInput,
+  signEachNow,
+  signEachWith,
+  signStandardEachNow,
+  Webhooks,
+  WebhookSigner
+} from "@frank/core"
+import { ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { type Context, Effect, TestClock } from "effect"
 import { makeBatchSlots } from "../src/webhooks/worker/batchSlots.js"
 
@@ -45,18 +53,19 @@ const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer
     (broken, signer) => {
       const sign: Signer["sign"] = (secret, timestamp, body) =>
         secret === broken ? Effect.dieMessage("no key") : signer.sign(secret, timestamp, body)
-      return { sign, signEach: signEachWith(sign) }
+      return { ...signer, sign, signEach: signEachWith(sign) }
     }
   ],
   [
     "a synchronous signer",
-    (broken) => {
+    (broken, signer) => {
       // Any signature will do: the scripted receiver records requests, it does not verify them.
       const signNow = (secret: string, timestamp: number) => {
         if (secret === broken) throw new Error("no key")
         return `sha256=${timestamp}-${secret.length}`
       }
       return {
+        ...signer,
         sign: (secret, timestamp) => Effect.sync(() => signNow(secret, timestamp)),
         signEach: signEachNow(signNow)
       }
@@ -75,10 +84,10 @@ describe("DeliveryWorker with a batch", () => {
           const receiver = yield* ScriptedReceiver
           const sim = yield* Simulation
           const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) =>
-            webhooks.createEndpoint("p1", { url: `https://${name}.example/hook` })
+            webhooks.createEndpoint(testPartner("p1"), { url: `https://${name}.example/hook` })
           )
           const secretOfB = endpoints[1]?.secret ?? ""
-          yield* Effect.forEach(endpoints, (e) => webhooks.sendTest("p1", e.id))
+          yield* Effect.forEach(endpoints, (e) => webhooks.sendTest(testPartner("p1"), e.id))
           // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
           const signer = yield* WebhookSigner
           yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, breakSigner(secretOfB, signer)))
@@ -86,7 +95,7 @@ describe("DeliveryWorker with a batch", () => {
             "a.example",
             "c.example"
           ])
-          const statusOf = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) =>
+          const statusOf = Effect.map(webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined), ({ deliveries }) =>
             Object.fromEntries(deliveries.map((d) => [endpoints.findIndex((e) => e.id === d.endpointId), d.status]))
           )
           expect(yield* statusOf).toEqual({ 0: "delivered", 1: "delivering", 2: "delivered" })
@@ -95,6 +104,35 @@ describe("DeliveryWorker with a batch", () => {
           expect(yield* statusOf).toEqual({ 0: "delivered", 1: "uncertain", 2: "delivered" })
         }).pipe(Effect.provide(SimulationEngine()))
     )
+
+  it.effect("a Standard Webhooks signature that dies fails its own attempt; the batch's Frank ones go out", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const webhooks = yield* Webhooks
+      const receiver = yield* ScriptedReceiver
+      const sim = yield* Simulation
+      const frank = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://frank.example/hook" })
+      const standard = yield* webhooks.createEndpoint(testPartner("p1"), {
+        url: "https://standard.example/hook",
+        signatureScheme: "standard-webhooks"
+      })
+      yield* Effect.forEach([frank, standard], (e) => webhooks.sendTest(testPartner("p1"), e.id))
+      const signer = yield* WebhookSigner
+      const broken: Signer = {
+        ...signer,
+        signStandardEach: signStandardEachNow(() => {
+          throw new Error("no key")
+        })
+      }
+      yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, broken))
+      expect((yield* receiver.received).map((r) => new URL(r.url).hostname)).toEqual(["frank.example"])
+      const { deliveries } = yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)
+      expect(Object.fromEntries(deliveries.map((d) => [d.endpointId, d.status]))).toEqual({
+        [frank.id]: "delivered",
+        [standard.id]: "delivering"
+      })
+    }).pipe(Effect.provide(SimulationEngine()))
+  )
 
   it.effect("a class-based synchronous signer keeps its `this` when the worker signs with it", () =>
     Effect.gen(function* () {
@@ -114,13 +152,28 @@ describe("DeliveryWorker with a batch", () => {
         signNow(secret: string, timestamp: number, body: Uint8Array) {
           return `${this.prefix}${timestamp}-${secret.length}-${body.length}`
         }
+        signStandard(secret: string, messageId: string, timestamp: number, body: Uint8Array) {
+          return Effect.sync(() => this.signStandardNow(secret, messageId, timestamp, body))
+        }
+        signStandardEach(inputs: ReadonlyArray<StandardSignInput>) {
+          return signStandardEachNow((secret, messageId, timestamp, body) =>
+            this.signStandardNow(secret, messageId, timestamp, body)
+          )(inputs)
+        }
+        signStandardNow(_secret: string, messageId: string, timestamp: number, _body: Uint8Array) {
+          return `v1,${messageId}-${timestamp}`
+        }
       }
-      const endpoint = yield* webhooks.createEndpoint("p1", { url: "https://a.example/hook" })
-      yield* webhooks.sendTest("p1", endpoint.id)
+      const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), {
+        url: "https://a.example/hook",
+        signatureScheme: "both"
+      })
+      const { event } = yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
       yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, new PrefixSigner()))
       const [request] = yield* receiver.received
       expect(request?.headers["X-Service-Signature"]).toMatch(/^sha256=\d+-\d+-\d+$/)
-      const { deliveries } = yield* webhooks.listDeliveries("p1", {}, 10, undefined)
+      expect(request?.headers["webhook-signature"]).toBe(`v1,${event.id}-${T0 / 1000}`)
+      const { deliveries } = yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)
       expect(deliveries.map((d) => d.status)).toEqual(["delivered"])
     }).pipe(Effect.provide(SimulationEngine()))
   )

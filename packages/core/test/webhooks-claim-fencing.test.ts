@@ -13,7 +13,7 @@ import {
   WebhookTransport,
   sendEach
 } from "@frank/core"
-import { MemoryWebhookStore } from "@frank/core/testing"
+import { MemoryWebhookStore, testPartner } from "@frank/core/testing"
 import { Deferred, Duration, Effect, Fiber, Layer, TestClock } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
 
@@ -70,9 +70,12 @@ describe("DeliveryWorker fencing", () => {
         yield* TestClock.setTime(T0)
         const webhooks = yield* Webhooks
         const worker = yield* DeliveryWorker
-        const endpoint = yield* webhooks.createEndpoint("p1", { url: "https://receiver.test/hook" })
-        yield* webhooks.sendTest("p1", endpoint.id)
-        const delivery = Effect.map(webhooks.listDeliveries("p1", {}, 10, undefined), ({ deliveries }) => deliveries[0])
+        const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://receiver.test/hook" })
+        yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
+        const delivery = Effect.map(
+          webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined),
+          ({ deliveries }) => deliveries[0]
+        )
         const fiber = yield* Effect.fork(worker.run)
         yield* settleUntil(
           "the first attempt",
@@ -82,7 +85,7 @@ describe("DeliveryWorker fencing", () => {
         yield* TestClock.adjust(Duration.millis(config.leaseMs + 2 * config.sweepIntervalMs))
         const expired = yield* delivery
         expect(expired?.status).toBe("uncertain")
-        yield* webhooks.replay("p1", expired!.id)
+        yield* webhooks.replay(testPartner("p1"), expired!.id)
         yield* settleUntil(
           "the replayed attempt",
           Effect.sync(() => held.length === 2)

@@ -19,25 +19,26 @@ const dead = (at: number) => ({ at, delivered: false })
 const policy = { afterMs: 5_000, minFailures: 2 }
 
 /** The rule applied outcome by outcome, in time order: what a batch must equal. */
-const oneByOne = (h: EndpointHealth, outcomes: ReadonlyArray<{ at: number; delivered: boolean }>) =>
-  [...outcomes]
-    .sort((a, b) => a.at - b.at || Number(a.delivered) - Number(b.delivered))
-    .reduce((acc, o) => {
-      if (o.delivered)
-        return {
+const oneByOne = (h: EndpointHealth, outcomes: ReadonlyArray<{ at: number; delivered: boolean }>) => {
+  let acc = h
+  const inOrder = [...outcomes].sort((a, b) => a.at - b.at || Number(a.delivered) - Number(b.delivered))
+  for (const o of inOrder)
+    acc = o.delivered
+      ? {
           ...acc,
           lastSuccessAt: Math.max(acc.lastSuccessAt ?? o.at, o.at),
           failingSince: null,
           strikes: 0,
           strikesSince: null
         }
-      return {
-        ...acc,
-        failingSince: acc.failingSince ?? o.at,
-        strikes: acc.strikes + 1,
-        strikesSince: acc.strikesSince ?? o.at
-      }
-    }, h)
+      : {
+          ...acc,
+          failingSince: acc.failingSince ?? o.at,
+          strikes: acc.strikes + 1,
+          strikesSince: acc.strikesSince ?? o.at
+        }
+  return acc
+}
 
 describe("endpoint health rules", () => {
   it("a dead letter starts the failing span and counts; a success ends it", () => {

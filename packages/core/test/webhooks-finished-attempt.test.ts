@@ -11,9 +11,10 @@ import {
   finishedAttempt
 } from "@frank/core"
 import { Either, Option } from "effect"
+import { testPartner } from "@frank/core/testing"
 
 const claim = (attempts: number, status: "delivering" | "pending" = "delivering"): ClaimedDelivery => ({
-  partnerId: "p1",
+  partnerId: testPartner("p1"),
   id: "d1" as DeliveryId,
   endpointId: "e1" as EndpointId,
   eventId: "ev1",
@@ -23,6 +24,7 @@ const claim = (attempts: number, status: "delivering" | "pending" = "delivering"
   secret: "whsec_a",
   previousSecret: null,
   previousSecretValidUntil: null,
+  signatureScheme: "frank",
   state: {
     status,
     attempts,

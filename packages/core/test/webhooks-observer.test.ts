@@ -4,7 +4,7 @@
  */
 import { expect, it } from "@effect/vitest"
 import { DeliveryObserver, type FinishedAttempt, Webhooks } from "@frank/core"
-import { type ScriptedAnswer, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import { type ScriptedAnswer, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Context, Effect, Layer, Logger, Ref, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 10, 1)
@@ -33,8 +33,8 @@ const testEventAnswered = (answers: ReadonlyArray<ScriptedAnswer>) =>
     const sim = yield* Simulation
     const url = "https://receiver.example/observed"
     yield* (yield* ScriptedReceiver).script(url, answers)
-    const endpoint = yield* webhooks.createEndpoint("partner-1", { url })
-    yield* webhooks.sendTest("partner-1", endpoint.id)
+    const endpoint = yield* webhooks.createEndpoint(testPartner("partner-1"), { url })
+    yield* webhooks.sendTest(testPartner("partner-1"), endpoint.id)
     yield* sim.advance("10 minutes")
     return { webhooks, sim, endpoint }
   })
@@ -49,7 +49,7 @@ it.effect("reports every written outcome once and the leases that ran out", () =
       "recorded Answered/200→delivered"
     ])
     // The worker dies mid-request: nothing is recorded, and the sweep after the lease expires it.
-    yield* webhooks.sendTest("partner-1", endpoint.id)
+    yield* webhooks.sendTest(testPartner("partner-1"), endpoint.id)
     yield* sim.advance("5 minutes")
     expect((yield* Ref.get(reports)).slice(3)).toEqual(["expired 1"])
   }).pipe(Effect.provide(SimulationEngine().pipe(Layer.provideMerge(Recording))))
@@ -58,7 +58,7 @@ it.effect("reports every written outcome once and the leases that ran out", () =
 it.effect("an observer that dies does not stop the worker", () =>
   Effect.gen(function* () {
     const { webhooks } = yield* testEventAnswered([503, 200])
-    const { deliveries } = yield* webhooks.listDeliveries("partner-1", {}, 10, undefined)
+    const { deliveries } = yield* webhooks.listDeliveries(testPartner("partner-1"), {}, 10, undefined)
     expect(deliveries.map((d) => [d.status, d.responseCodes])).toEqual([["delivered", [503, 200]]])
   }).pipe(
     Effect.provide(

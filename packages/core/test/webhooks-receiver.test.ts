@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { decodeReceivedEvent } from "../src/webhooks/receiver/ReceivedEvent.js"
 import { sign } from "../src/webhooks/signature.js"
+import { signStandard } from "../src/webhooks/standardSignature.js"
 import { verifyWebhookEffect, WebhookRejected } from "../src/webhooks/verifyWebhookEffect.js"
 
 const secret = "whsec_current"
@@ -35,6 +36,7 @@ describe("verifyWebhookEffect", () => {
       const headers = yield* headersFor(body)
       yield* TestClock.setTime(ts * 1000 + 300_000)
       expect(yield* verifyWebhookEffect({ secret, headers, rawBody: body })).toEqual({
+        scheme: "frank",
         eventId: envelope.eventId,
         eventType: "billing.settled",
         timestampSeconds: ts
@@ -65,8 +67,39 @@ describe("verifyWebhookEffect", () => {
   )
 })
 
+describe("verifyWebhookEffect on a Standard Webhooks delivery", () => {
+  it.effect("verifies webhook-signature with the whsec_ secret's decoded key and reports the scheme", () =>
+    Effect.gen(function* () {
+      const standardSecret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`
+      yield* TestClock.setTime(ts * 1000)
+      const signature = yield* Effect.promise(() => signStandard(standardSecret, envelope.eventId, ts, body))
+      const headers = {
+        "webhook-id": envelope.eventId,
+        "webhook-timestamp": String(ts),
+        "webhook-signature": signature
+      }
+      expect(yield* verifyWebhookEffect({ secret: standardSecret, headers, rawBody: body })).toEqual({
+        scheme: "standard-webhooks",
+        eventId: envelope.eventId,
+        eventType: null,
+        timestampSeconds: ts
+      })
+      // webhook-id is signed: another id in the header is a mismatch, not a fresh event.
+      const forged = yield* Effect.flip(
+        verifyWebhookEffect({ secret: standardSecret, headers: { ...headers, "webhook-id": "fresh" }, rawBody: body })
+      )
+      expect(forged).toMatchObject({ reason: "signature_mismatch", status: 401 })
+    })
+  )
+})
+
 describe("decodeReceivedEvent", () => {
-  const verified = { eventId: envelope.eventId, eventType: envelope.eventType, timestampSeconds: ts }
+  const verified = {
+    scheme: "frank" as const,
+    eventId: envelope.eventId,
+    eventType: envelope.eventType as string | null,
+    timestampSeconds: ts
+  }
 
   it.effect("decodes the envelope from bytes or text", () =>
     Effect.gen(function* () {
@@ -82,6 +115,17 @@ describe("decodeReceivedEvent", () => {
       const otherType = yield* Effect.flip(decodeReceivedEvent(body, { ...verified, eventType: "task.failed" }))
       expect(otherType).toMatchObject({ reason: "header_mismatch", status: 400 })
     })
+  )
+
+  it.effect(
+    "a Standard Webhooks delivery has no type header: the body's type stands, its id must match webhook-id",
+    () =>
+      Effect.gen(function* () {
+        const standard = { ...verified, scheme: "standard-webhooks" as const, eventType: null }
+        expect(yield* decodeReceivedEvent(body, standard)).toEqual(envelope)
+        const otherId = yield* Effect.flip(decodeReceivedEvent(body, { ...standard, eventId: "another-message" }))
+        expect(otherId).toMatchObject({ reason: "header_mismatch", status: 400 })
+      })
   )
 
   it.effect("refuses bodies that are not the envelope: bad JSON, missing fields, invalid UTF-8", () =>

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { DeliveryWorker, EventStore, Webhooks, WebhookStore } from "@frank/core"
-import { makeMemoryWebhookStore, ScriptedReceiver } from "@frank/core/testing"
+import { makeMemoryWebhookStore, ScriptedReceiver, testPartner } from "@frank/core/testing"
 import { Clock, Context, Duration, Effect, Fiber, Layer } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
 
@@ -35,14 +35,14 @@ describe("DeliveryWorker waiting", () => {
       const webhooks = yield* Webhooks
       const store = yield* WebhookStore
       const worker = yield* DeliveryWorker
-      const endpoint = yield* webhooks.createEndpoint("p1", { url: "https://a.example/hook" })
-      yield* webhooks.sendTest("p1", endpoint.id)
+      const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://a.example/hook" })
+      yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
       // Another instance claimed the delivery and died: its 50 ms lease runs out after our first sweep.
       yield* store.claimDue(yield* Clock.currentTimeMillis, config.leaseMs, 10, "dead-instance/1")
       const fiber = yield* Effect.fork(worker.run)
       yield* Effect.sleep(Duration.millis(500))
       yield* Fiber.interrupt(fiber)
-      const [delivery] = (yield* webhooks.listDeliveries("p1", {}, 10, undefined)).deliveries
+      const [delivery] = (yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)).deliveries
       // Swept as soon as the lease ran out, not at the next scheduled sweep (2 s).
       expect(delivery?.status).toBe("uncertain")
       // A handful of loop turns, not hundreds of store round trips.

@@ -33,6 +33,7 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
 import { deliveryWorkerLayer } from "../src/workers/deliveryWorker.js"
 import { makeNotifyOrigin } from "../src/workers/notifyOrigin.js"
+import { testPartner } from "@frank/core/testing"
 
 describe("notify origin", () => {
   it("knows its own payload only, and differs per instance", () => {
@@ -133,7 +134,7 @@ if (url !== undefined && url.length > 0) {
         Effect.gen(function* () {
           const webhooks = yield* Webhooks
           const sql = yield* SqlClient.SqlClient
-          const partnerId = `p_${randomUUID()}`
+          const partnerId = testPartner(`p_${randomUUID()}`)
           const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/notify" })
           const heard = yield* listenFor((p) => p === origin.payload)
           yield* webhooks.sendTest(partnerId, endpoint.id)
@@ -311,7 +312,7 @@ if (url !== undefined && url.length > 0) {
             ),
             Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 2, applicationName }))
           )
-          const partnerId = `p_${randomUUID()}`
+          const partnerId = testPartner(`p_${randomUUID()}`)
           const endpoint = yield* webhooks.createEndpoint(partnerId, { url: receiverUrl })
           yield* Layer.build(instanceB)
           const listening = sql<{

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Webhooks } from "@frank/core"
-import { ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
+import { ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, Layer, TestClock } from "effect"
 import { Metrics } from "../src/metrics/Metrics.js"
 import { attemptAnswer, deliveryObserverLayer, webhookBacklogGauges } from "../src/metrics/webhookMetrics.js"
@@ -37,9 +37,9 @@ describe("webhook metrics", () => {
       const sim = yield* Simulation
       const url = "https://receiver.example/metrics"
       yield* receiver.script(url, [503, "timeout", 200, 200])
-      const endpoint = yield* webhooks.createEndpoint("partner-1", { url })
-      yield* webhooks.sendTest("partner-1", endpoint.id)
-      yield* webhooks.sendTest("partner-1", endpoint.id)
+      const endpoint = yield* webhooks.createEndpoint(testPartner("partner-1"), { url })
+      yield* webhooks.sendTest(testPartner("partner-1"), endpoint.id)
+      yield* webhooks.sendTest(testPartner("partner-1"), endpoint.id)
       // Due since T0 and not attempted yet: the worker has not run.
       yield* TestClock.setTime(T0 + 90_000)
       let text = yield* body
@@ -68,13 +68,13 @@ describe("webhook metrics", () => {
         url,
         Array.from({ length: 12 }, () => 503)
       )
-      const endpoint = yield* webhooks.createEndpoint("partner-2", { url })
-      yield* webhooks.sendTest("partner-2", endpoint.id)
-      yield* webhooks.sendTest("partner-2", endpoint.id)
+      const endpoint = yield* webhooks.createEndpoint(testPartner("partner-2"), { url })
+      yield* webhooks.sendTest(testPartner("partner-2"), endpoint.id)
+      yield* webhooks.sendTest(testPartner("partner-2"), endpoint.id)
       // Both dead-letter at 8 h 36 min; a day after that the rule (1 day, 2 dead letters) pauses the endpoint.
       yield* sim.advance("33 hours")
       expect(yield* body).toMatch(/^frank_webhook_endpoints_disabled_total\{reason="failing"\} 1$/m)
-      expect((yield* webhooks.listEndpoints("partner-2"))[0]?.health.disabledReason).toBe("failing")
+      expect((yield* webhooks.listEndpoints(testPartner("partner-2")))[0]?.health.disabledReason).toBe("failing")
     }).pipe(
       Effect.provide(
         webhookBacklogGauges.pipe(

@@ -1,13 +1,13 @@
 // A strict TypeScript embedder, typechecked against the shipped .d.ts (moduleResolution node16
 // and bundler) by the pack-install test. It is compiled, not run: the .mjs programs run.
-import { Ledger, type LedgerError, Pricing, type StoreError, sampleCatalog } from "@frank/core"
+import { Ledger, type LedgerError, Pricing, type StoreError, sampleCatalog, type PartnerId } from "@frank/core"
 import { PartnerApi } from "@frank/core/http"
 import { MemoryLedgerStore, OutboxOnMemory, SimulationEngine } from "@frank/core/testing"
 import { makePgliteTestLayer, pgliteLayer, SqlLedgerStore } from "@frank/adapters"
 import { Effect, Either, Layer } from "effect"
 
 export const spend = (
-  partnerId: string,
+  partnerId: PartnerId,
   amountMinor: number
 ): Effect.Effect<number, LedgerError | StoreError, Ledger> =>
   Effect.gen(function* () {

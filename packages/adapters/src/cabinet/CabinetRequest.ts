@@ -4,7 +4,7 @@
  * spec's 60/min session limit (a 429 page saying when to try again).
  */
 import { HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
-import { Access, RateLimiter, rateLimitHeaders } from "@frank/core"
+import { Access, RateLimiter, rateLimitHeaders, type PartnerId } from "@frank/core"
 import { isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect, Option } from "effect"
 import { type CabinetOptions, SESSION_COOKIE } from "./CabinetOptions.js"
@@ -12,7 +12,7 @@ import { barePage, htmlResponse, type PageFrame } from "./html.js"
 import { isLang, LANG_COOKIE, type Lang, pickLang, stringsFor } from "./i18n.js"
 
 export interface CabinetContext extends PageFrame {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly query: URLSearchParams
   readonly method: string
 }

@@ -12,7 +12,8 @@ import {
   type SessionRecord,
   SessionStore,
   type SignInRecord,
-  type SignInRedemption
+  type SignInRedemption,
+  type PartnerId
 } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
 
@@ -47,7 +48,7 @@ export const MemorySessionStore = Layer.sync(SessionStore, () => {
 export const makeMemoryApiKeyStore = Effect.gen(function* () {
   const keys = new Map<string, ApiKeyRecord>()
   const lock = yield* Effect.makeSemaphore(1)
-  const ofPartner = (partnerId: string) => [...keys.values()].filter((k) => k.partnerId === partnerId)
+  const ofPartner = (partnerId: PartnerId) => [...keys.values()].filter((k) => k.partnerId === partnerId)
   const store: ApiKeyStoreShape = {
     issue: (partnerId, decide) =>
       lock.withPermits(1)(

@@ -2,11 +2,11 @@
  * The sandbox acquirer's own records: what an outside acquirer would keep about the payments it
  * was asked to create. The engine never reads them; they reach the engine only as notifications.
  */
-import type { PaymentId, PaymentStatus, StoreError } from "@frank/core"
+import type { PaymentId, PaymentStatus, StoreError, PartnerId } from "@frank/core"
 import { Context, type Effect } from "effect"
 
 export interface SandboxPayment {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   /** The engine's payment id, given to the acquirer as the order id. */
   readonly orderId: PaymentId
   /** The acquirer's own id of the payment. */

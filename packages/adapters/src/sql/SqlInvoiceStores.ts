@@ -20,7 +20,8 @@ import {
   InvoiceStore,
   type InvoiceStoreShape,
   requisitesOf,
-  storeErrorFor
+  storeErrorFor,
+  type PartnerId
 } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
@@ -34,7 +35,7 @@ export const makeSqlCompanyProfileStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(PROFILE_COLUMNS)
 
-  const read = (partnerId: string) =>
+  const read = (partnerId: PartnerId) =>
     Effect.map(
       sql<CompanyProfile>`SELECT ${columns} FROM company_profiles WHERE partner_id = ${partnerId}`,
       (rows) => rows[0]
@@ -74,7 +75,7 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(INVOICE_COLUMNS)
 
-  const select = (partnerId: string, id: string, forUpdate: boolean) =>
+  const select = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
     Effect.map(
       sql<InvoiceRow>`SELECT ${columns} FROM legal_invoices WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))

@@ -14,7 +14,8 @@ import {
   type Snapshot,
   TariffStore,
   type TariffStoreShape,
-  type TransactRequest
+  type TransactRequest,
+  type PartnerId
 } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
@@ -26,7 +27,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
   const entryColumns = sql.literal(ENTRY_COLUMNS)
   const holdColumns = sql.literal(HOLD_COLUMNS)
 
-  const selectAccountForUpdate = (partnerId: string) =>
+  const selectAccountForUpdate = (partnerId: PartnerId) =>
     sql<AccountRow>`SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = ${partnerId} FOR UPDATE`
 
   /**
@@ -34,7 +35,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
    * statement; a first movement inserts with ON CONFLICT DO NOTHING (a concurrent first movement
    * may win, then we wait for its commit) and locks the row that now surely exists.
    */
-  const lockAccount = (partnerId: string) =>
+  const lockAccount = (partnerId: PartnerId) =>
     Effect.gen(function* () {
       const locked = yield* selectAccountForUpdate(partnerId)
       if (locked[0] !== undefined) return toTotals(locked[0])
@@ -43,13 +44,13 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
       return toTotals(created[0])
     })
 
-  const selectHold = (partnerId: string, taskId: string, forUpdate: boolean) =>
+  const selectHold = (partnerId: PartnerId, taskId: string, forUpdate: boolean) =>
     Effect.map(
       sql<Hold>`SELECT ${holdColumns} FROM ledger_holds WHERE partner_id = ${partnerId} AND task_id = ${taskId}${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => rows[0]
     )
 
-  const selectReferenced = (partnerId: string, reference: string) =>
+  const selectReferenced = (partnerId: PartnerId, reference: string) =>
     Effect.map(
       sql<LedgerEntry>`SELECT ${entryColumns} FROM ledger_entries WHERE partner_id = ${partnerId} AND reference = ${reference}`,
       (rows) => rows[0]
@@ -113,7 +114,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
     ...reads,
 
     claimLowBalance: (partnerId, now, minIntervalMs) =>
-      sql<{ partnerId: string }>`
+      sql<{ partnerId: PartnerId }>`
         INSERT INTO webhook_low_balance_marks (partner_id, emitted_at) VALUES (${partnerId}, ${now})
         ON CONFLICT (partner_id) DO UPDATE SET emitted_at = EXCLUDED.emitted_at
         WHERE webhook_low_balance_marks.emitted_at <= ${now - minIntervalMs}

@@ -10,7 +10,7 @@
  *   deadlock against other movements, which lock the account only.
  */
 import { SqlClient } from "@effect/sql"
-import { type Payment, PaymentStore, type PaymentStoreShape, storeErrorFor } from "@frank/core"
+import { type Payment, PaymentStore, type PaymentStoreShape, storeErrorFor, type PartnerId } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
 
@@ -23,7 +23,7 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
 
-  const select = (partnerId: string, id: string, forUpdate: boolean) =>
+  const select = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
     Effect.map(
       sql<Payment>`SELECT ${columns} FROM payments WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => rows[0]
@@ -65,7 +65,7 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
 
     locate: (id) =>
       Effect.map(
-        sql<{ partnerId: string }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`,
+        sql<{ partnerId: PartnerId }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`,
         (rows) => rows[0]?.partnerId
       ).pipe(Effect.mapError(storeError("locate"))),
 

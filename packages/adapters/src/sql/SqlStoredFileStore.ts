@@ -11,12 +11,13 @@ import {
   StoredFileLookup,
   StoredFileStore,
   type StoredFileStoreShape,
-  storeErrorFor
+  storeErrorFor,
+  type PartnerId
 } from "@frank/core"
 import { Context, Effect, Layer } from "effect"
 
 interface Row {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: StoredFileId
   readonly kind: FileKind
   readonly mimeType: string
@@ -58,7 +59,7 @@ const storeError = storeErrorFor("stored file store")
 export const makeSqlStoredFileStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
-  const get = (partnerId: string, id: StoredFileId) =>
+  const get = (partnerId: PartnerId, id: StoredFileId) =>
     Effect.map(
       sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`,
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))

@@ -24,13 +24,14 @@ import {
   type TaskStatus,
   TaskStore,
   type TaskStoreShape,
-  storeErrorFor
+  storeErrorFor,
+  type PartnerId
 } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
 
 interface TaskRow {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: TaskId
   readonly status: TaskStatus
   readonly modelId: string
@@ -123,7 +124,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(TASK_COLUMNS)
 
-  const selectOne = (partnerId: string, id: string, forUpdate: boolean) =>
+  const selectOne = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
     Effect.map(
       sql<TaskRow>`SELECT ${columns} FROM tasks WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
@@ -164,7 +165,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
       }).pipe(Effect.mapError(storeError("list"))),
 
     update: <E>(
-      partnerId: string,
+      partnerId: PartnerId,
       id: TaskId,
       decide: (current: Task) => TaskChange | undefined,
       alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>

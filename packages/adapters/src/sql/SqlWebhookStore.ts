@@ -28,10 +28,12 @@ import {
   EventStore,
   type EventStoreShape,
   type EventType,
+  type SignatureScheme,
   type WebhookEndpoint,
   WebhookStore,
   type WebhookStoreShape,
-  storeErrorFor
+  storeErrorFor,
+  type PartnerId
 } from "@frank/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { endpointHealthSql } from "./endpointHealthSql.js"
@@ -54,7 +56,9 @@ const storeError = storeErrorFor("webhook store")
 type EndpointRow = Omit<WebhookEndpoint, "health"> & EndpointHealth
 
 const ENDPOINT_COLUMNS =
-  "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at"
+  "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at" +
+  // Migration 0017.
+  ", signature_scheme"
 
 /** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
 const PURGES_PER_SWEEP = 100
@@ -69,7 +73,7 @@ const endpointFromRow = (r: EndpointRow): WebhookEndpoint => {
 }
 
 interface DeliveryRow {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: DeliveryId
   readonly endpointId: EndpointId
   readonly eventId: string
@@ -104,7 +108,7 @@ const deliveryFromRow = (r: DeliveryRow): DeliveryRecord => ({ ...r, responseCod
  * the hot path, and the row is mapped to a ClaimedDelivery right away anyway).
  */
 interface ClaimRow {
-  readonly partner_id: string
+  readonly partner_id: PartnerId
   readonly id: DeliveryId
   readonly endpoint_id: EndpointId
   readonly event_id: string
@@ -116,6 +120,7 @@ interface ClaimRow {
   readonly secret: string
   readonly previous_secret: string | null
   readonly previous_secret_valid_until: number | null
+  readonly signature_scheme: SignatureScheme
 }
 
 export interface SqlWebhookStoreOptions {
@@ -159,7 +164,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      * `FOR NO KEY UPDATE` when changing it: a patch or a rotation must not wait for the business
      * transactions holding `FOR KEY SHARE` on the endpoint (see `pendingGuard`); only a deletion does.
      */
-    const selectEndpoint = (partnerId: string, id: string, forUpdate: boolean) =>
+    const selectEndpoint = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
       Effect.map(
         sql<EndpointRow>`SELECT ${endpointColumns}, ${health.columns} FROM webhook_endpoints ${health.join}
         WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR NO KEY UPDATE OF webhook_endpoints` : sql``}`,
@@ -169,6 +174,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
     const writeEndpoint = (e: WebhookEndpoint) =>
       sql`UPDATE webhook_endpoints SET url = ${e.url}, event_types = ${e.eventTypes === null ? null : [...e.eventTypes]}, active = ${e.active},
       secret = ${e.secret}, previous_secret = ${e.previousSecret}, previous_secret_valid_until = ${e.previousSecretValidUntil},
+      signature_scheme = ${e.signatureScheme},
       updated_at = ${e.updatedAt} WHERE partner_id = ${e.partnerId} AND id = ${e.id}::uuid`
 
     /**
@@ -182,7 +188,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      * forever. `KEY SHARE` because writers do not conflict with each other, nor with a patch or
      * rotation (`FOR NO KEY UPDATE`).
      */
-    const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: string; readonly endpointId: string }>) =>
+    const pendingGuard = (targets: ReadonlyArray<{ readonly partnerId: PartnerId; readonly endpointId: string }>) =>
       sql`SELECT 1 FROM webhook_endpoints
       WHERE (partner_id, id) IN (SELECT * FROM unnest(${targets.map((t) => t.partnerId)}::text[], ${targets.map((t) => t.endpointId)}::uuid[]))
       FOR KEY SHARE`
@@ -195,7 +201,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
     DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
 
     /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
-    const markDeleted = (partnerId: string, id: string, now: number, purgeLater: boolean) =>
+    const markDeleted = (partnerId: PartnerId, id: string, now: number, purgeLater: boolean) =>
       sql`WITH marked AS (
         UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
         secret = '', previous_secret = NULL, previous_secret_valid_until = NULL, purge_pending = ${purgeLater}
@@ -212,7 +218,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      * in later statements that see their rows, removes its pending deliveries and clears the mark.
      * True when it purged.
      */
-    const purgeIfHeld = (partnerId: string, id: string, skipLocked: boolean) =>
+    const purgeIfHeld = (partnerId: PartnerId, id: string, skipLocked: boolean) =>
       sql.withTransaction(
         Effect.gen(function* () {
           const [held] = yield* sql`SELECT id FROM webhook_endpoints
@@ -234,7 +240,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      * nothing) and runs `alongside` on the result, all in one transaction.
      */
     const changeEndpoint = <E>(
-      partnerId: string,
+      partnerId: PartnerId,
       id: string,
       change: (current: WebhookEndpoint) => WebhookEndpoint | undefined,
       alongside: (next: WebhookEndpoint) => Effect.Effect<void, E>
@@ -276,6 +282,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
                 secret: endpoint.secret,
                 previousSecret: endpoint.previousSecret,
                 previousSecretValidUntil: endpoint.previousSecretValidUntil,
+                signatureScheme: endpoint.signatureScheme,
                 createdAt: endpoint.createdAt,
                 updatedAt: endpoint.updatedAt
               })}`
@@ -395,6 +402,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
                 secret: r.secret,
                 previousSecret: r.previous_secret,
                 previousSecretValidUntil: r.previous_secret_valid_until,
+                signatureScheme: r.signature_scheme,
                 state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.lease_until },
                 claimToken
               })
@@ -469,7 +477,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
           // is skipped, not waited for: the sweep runs in the worker's loop, which must not queue
           // behind a partner's transaction. SKIP LOCKED already in the listing, so that held ones
           // cannot fill the batch and keep the rest waiting.
-          const waiting = yield* sql<{ partnerId: string; id: string }>`SELECT partner_id, id FROM webhook_endpoints
+          const waiting = yield* sql<{ partnerId: PartnerId; id: string }>`SELECT partner_id, id FROM webhook_endpoints
           WHERE purge_pending AND deleted_at <= ${now} ORDER BY deleted_at LIMIT ${PURGES_PER_SWEEP} FOR UPDATE SKIP LOCKED`
           let purged = 0
           for (const endpoint of waiting) if (yield* purgeIfHeld(endpoint.partnerId, endpoint.id, true)) purged++

@@ -4,7 +4,7 @@
  * index ledger_entries_newest serves.
  */
 import type { SqlClient } from "@effect/sql"
-import type { EntryFilter, EntryPage, LedgerEntry, StoreError, UsageDay } from "@frank/core"
+import type { EntryFilter, EntryPage, LedgerEntry, StoreError, UsageDay, PartnerId } from "@frank/core"
 import { Chunk, Effect, Option, Stream } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
 import { ENTRY_COLUMNS } from "./ledgerRows.js"
@@ -20,7 +20,7 @@ interface Cursor {
 export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
   const columns = sql.literal(ENTRY_COLUMNS)
 
-  const where = (partnerId: string, f: EntryFilter) =>
+  const where = (partnerId: PartnerId, f: EntryFilter) =>
     sql.and([
       sql`partner_id = ${partnerId}`,
       ...(f.type === undefined ? [] : [sql`type = ${f.type}`]),
@@ -29,14 +29,14 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
       ...(f.untilMs === undefined ? [] : [sql`occurred_at < ${f.untilMs}`])
     ])
 
-  const count = (partnerId: string, filter: EntryFilter) =>
+  const count = (partnerId: PartnerId, filter: EntryFilter) =>
     Effect.map(
       sql<{ n: number }>`SELECT count(*) AS n FROM ledger_entries WHERE ${where(partnerId, filter)}`,
       (rows) => rows[0]?.n ?? 0
     )
 
   const listEntries = (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: EntryFilter,
     offset: number,
     limit: number
@@ -53,18 +53,18 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
       Effect.mapError(toStoreError("listEntries", partnerId))
     )
 
-  const countEntries = (partnerId: string, filter: EntryFilter): Effect.Effect<number, StoreError> =>
+  const countEntries = (partnerId: PartnerId, filter: EntryFilter): Effect.Effect<number, StoreError> =>
     count(partnerId, filter).pipe(Effect.mapError(toStoreError("countEntries", partnerId)))
 
   /** One page strictly after `after` in newest-first order (keyset, not OFFSET: every page costs the same). */
-  const page = (partnerId: string, filter: EntryFilter, after: Option.Option<Cursor>, size: number) =>
+  const page = (partnerId: PartnerId, filter: EntryFilter, after: Option.Option<Cursor>, size: number) =>
     sql<LedgerEntry>`SELECT ${columns} FROM ledger_entries
       WHERE ${where(partnerId, filter)}
         AND ${Option.match(after, { onNone: () => sql`TRUE`, onSome: (c) => sql`(occurred_at, seq) < (${c.occurredAt}, ${c.seq})` })}
       ORDER BY occurred_at DESC, seq DESC LIMIT ${size}`
 
   const streamEntries = (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: EntryFilter,
     maxRows: number
   ): Stream.Stream<LedgerEntry, StoreError> => {
@@ -93,7 +93,7 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
    * negatively, everything else not at all. floor() on numeric keeps the day boundary exact.
    */
   const usageByDay = (
-    partnerId: string,
+    partnerId: PartnerId,
     fromMs: number,
     untilMs: number
   ): Effect.Effect<ReadonlyArray<UsageDay>, StoreError> =>

@@ -56,21 +56,30 @@ export interface AccessShape {
   /** Exchanges a sign-in token for a new session; the token cannot be used again. */
   readonly redeemSignIn: (
     token: string
-  ) => Effect.Effect<{ token: string; expiresAt: number; partnerId: string }, SignInLinkInvalid | StoreError>
+  ) => Effect.Effect<{ token: string; expiresAt: number; partnerId: PartnerId }, SignInLinkInvalid | StoreError>
   /** Sign-out: the session's token stops working at once. */
   readonly endSession: (token: string) => Effect.Effect<void, StoreError>
-  readonly authenticateSession: (token: string) => Effect.Effect<{ partnerId: string }, SessionAuthError | StoreError>
+  readonly authenticateSession: (
+    token: string
+  ) => Effect.Effect<{ partnerId: PartnerId }, SessionAuthError | StoreError>
   readonly authenticateKey: (raw: string) => Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError>
-  readonly issueKey: (partnerId: string, cmd: IssueKeyCommand) => Effect.Effect<IssuedKey, KeyIssueError | StoreError>
+  readonly issueKey: (
+    partnerId: PartnerId,
+    cmd: IssueKeyCommand
+  ) => Effect.Effect<IssuedKey, KeyIssueError | StoreError>
   readonly issueLegacyKey: (partnerId: PartnerId) => Effect.Effect<string, PartnerNotFound | StoreError>
   readonly changeKey: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: KeyId,
     cmd: ChangeKeyCommand
   ) => Effect.Effect<KeyView, KeyChangeError | StoreError>
-  readonly revokeKey: (partnerId: string, id: KeyId, reason?: string | undefined) => Effect.Effect<boolean, StoreError>
+  readonly revokeKey: (
+    partnerId: PartnerId,
+    id: KeyId,
+    reason?: string | undefined
+  ) => Effect.Effect<boolean, StoreError>
   readonly listKeys: (
-    partnerId: string,
+    partnerId: PartnerId,
     viewer: { readonly restrictedKeyId?: string | undefined }
   ) => Effect.Effect<ReadonlyArray<KeyView>, StoreError>
 }
@@ -91,7 +100,7 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
         )
 
       const clampTtl = (ttlSeconds: number) => Math.min(Math.max(1, Math.floor(ttlSeconds)), MAX_SESSION_TTL_SECONDS)
-      const openSession = (partnerId: string, ttlSeconds: number) =>
+      const openSession = (partnerId: PartnerId, ttlSeconds: number) =>
         Effect.gen(function* () {
           const token = toBase64Url(yield* secrets.randomBytes(32))
           const now = yield* Clock.currentTimeMillis

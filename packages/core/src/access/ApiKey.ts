@@ -2,7 +2,7 @@
  * API keys: the stored record, the raw formats, and the pure rules of issuing, changing and
  * authenticating (spec "API key", "Scopes", docs/contract.md §5 key rows).
  */
-import type { KeyId } from "../EntityIds.js"
+import type { KeyId, PartnerId } from "../EntityIds.js"
 import { Either } from "effect"
 import {
   ApiKeyExpired,
@@ -33,7 +33,7 @@ export const LEGACY_KEY = /^svc_[0-9a-f]{32}$/
 
 export interface ApiKeyRecord {
   readonly id: KeyId
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   /** `live` keys are issued from the cabinet; `legacy` keys exist only to be refused with 403. */
   readonly kind: "live" | "legacy"
   readonly keyHash: string
@@ -87,7 +87,7 @@ export interface NewKeyMaterial {
 
 /** Decides an issue against the partner's current keys (read under the partner's lock). */
 export const decideIssue = (
-  partnerId: string,
+  partnerId: PartnerId,
   existing: ReadonlyArray<ApiKeyRecord>,
   cmd: IssueKeyCommand,
   material: NewKeyMaterial,

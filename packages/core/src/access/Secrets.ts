@@ -42,8 +42,12 @@ export const toHex = (bytes: Uint8Array): string => {
   return out
 }
 
-export const toBase64Url = (bytes: Uint8Array): string => {
+/** Standard base64 (RFC 4648 §4) with padding. */
+export const toBase64 = (bytes: Uint8Array): string => {
   let bin = ""
   for (const b of bytes) bin += String.fromCharCode(b)
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+  return btoa(bin)
 }
+
+export const toBase64Url = (bytes: Uint8Array): string =>
+  toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")

@@ -5,13 +5,14 @@
 import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
 import { DAY_SECONDS } from "../timeUnits.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export const DEFAULT_SESSION_TTL_SECONDS = DAY_SECONDS
 export const MAX_SESSION_TTL_SECONDS = 30 * DAY_SECONDS
 
 export interface SessionRecord {
   readonly id: string
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly tokenHash: string
   readonly createdAt: number
   readonly expiresAt: number
@@ -21,7 +22,7 @@ export interface SessionRecord {
 export const SIGN_IN_TTL_SECONDS = 15 * 60
 
 export interface SignInRecord {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly tokenHash: string
   /** The lifetime of the session the link opens. */
   readonly sessionTtlSeconds: number

@@ -4,7 +4,7 @@
  * and signs, so the signed body never changes between attempts or replays.
  */
 import { derivedId } from "../Ids.js"
-import type { EndpointId } from "../EntityIds.js"
+import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { TypedEventData } from "./EventData.js"
 import type { EventType } from "./EventType.js"
 
@@ -23,7 +23,7 @@ export type EventDraft = TypedEventData & {
 }
 
 export interface WebhookEvent {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: string
   readonly type: EventType
   readonly occurredAt: number
@@ -38,7 +38,7 @@ export type EventTarget =
 export const toSubscribers: EventTarget = { _tag: "Subscribers" }
 
 /** UUID v5 of `partnerId:eventType:sourceId` (docs/contract.md §5 "event ids"). */
-export const sourceEventId = (partnerId: string, type: EventType, sourceId: string): string =>
+export const sourceEventId = (partnerId: PartnerId, type: EventType, sourceId: string): string =>
   derivedId(`${partnerId}:${type}:${sourceId}`)
 
 /** `data` as encoded by its type's schema (`encodeEventData`). */

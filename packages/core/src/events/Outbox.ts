@@ -20,6 +20,7 @@ import {
 } from "./Event.js"
 import { EventAnnouncer } from "./EventAnnouncer.js"
 import { EventStore } from "./EventStore.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export interface EmittedEvent {
   readonly event: WebhookEvent
@@ -28,7 +29,11 @@ export interface EmittedEvent {
 
 export interface OutboxShape {
   /** Writes the event and its deliveries; joins the caller's transaction. */
-  readonly emit: (partnerId: string, draft: EventDraft, target?: EventTarget) => Effect.Effect<EmittedEvent, StoreError>
+  readonly emit: (
+    partnerId: PartnerId,
+    draft: EventDraft,
+    target?: EventTarget
+  ) => Effect.Effect<EmittedEvent, StoreError>
   /**
    * Call after the transaction committed: wakes this process's worker, and announces to others
    * when an EventAnnouncer is provided. Inside a transaction still open (a caller's, which the

@@ -3,13 +3,13 @@
  * holds what was learned from them. `mimeType` is the sniffed format's, never the source's claim.
  */
 import type { FileKind } from "./FileKind.js"
-import type { StoredFileId } from "../EntityIds.js"
+import type { StoredFileId, PartnerId } from "../EntityIds.js"
 import type { Measurements } from "./Measurements.js"
 
 export interface StoredFile {
   /** UUID v4. */
   readonly id: StoredFileId
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly kind: FileKind
   readonly mimeType: string
   readonly sizeBytes: number
@@ -20,5 +20,5 @@ export interface StoredFile {
 }
 
 /** Blob keys group a partner's files; characters outside [A-Za-z0-9._-] are replaced, ids are unique anyway. */
-export const blobKeyFor = (partnerId: string, fileId: string): string =>
+export const blobKeyFor = (partnerId: PartnerId, fileId: string): string =>
   `${partnerId.replace(/[^A-Za-z0-9._-]/g, "_")}/${fileId}`

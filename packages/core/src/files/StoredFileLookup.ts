@@ -6,11 +6,11 @@
  * A file of another partner answers false exactly like a missing one: foreign ids never leak.
  */
 import { Context, type Effect } from "effect"
-import type { StoredFileId } from "../EntityIds.js"
+import type { StoredFileId, PartnerId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 
 export interface StoredFileLookupShape {
-  readonly owns: (partnerId: string, fileId: StoredFileId) => Effect.Effect<boolean, StoreError>
+  readonly owns: (partnerId: PartnerId, fileId: StoredFileId) => Effect.Effect<boolean, StoreError>
 }
 
 export class StoredFileLookup extends Context.Tag("@frank/core/StoredFileLookup")<

@@ -4,7 +4,7 @@
  * It is also the StoredFileLookup other areas use to check ownership.
  */
 import { Context, type Effect } from "effect"
-import type { StoredFileId } from "../EntityIds.js"
+import type { StoredFileId, PartnerId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type { StoredFile } from "./StoredFile.js"
 import type { StoredFileLookupShape } from "./StoredFileLookup.js"
@@ -12,7 +12,7 @@ import type { StoredFileLookupShape } from "./StoredFileLookup.js"
 export interface StoredFileStoreShape extends StoredFileLookupShape {
   readonly insert: (file: StoredFile) => Effect.Effect<void, StoreError>
   /** The partner's file; a foreign or unknown id (or one that is no UUID) is undefined. */
-  readonly get: (partnerId: string, id: StoredFileId) => Effect.Effect<StoredFile | undefined, StoreError>
+  readonly get: (partnerId: PartnerId, id: StoredFileId) => Effect.Effect<StoredFile | undefined, StoreError>
   /**
    * By id alone, for serving the file at its URL: the one read not scoped by partner, because the
    * URL's unguessable token (checked by the caller) is the authorisation, not a partner's key.

@@ -8,7 +8,7 @@
  */
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Secrets } from "../access/Secrets.js"
-import { parseId, StoredFileId } from "../EntityIds.js"
+import { parseId, StoredFileId, type PartnerId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { BlobStore, type BlobRead } from "./BlobStore.js"
@@ -49,7 +49,7 @@ export interface OpenedFile {
 
 export interface StoredFilesShape {
   readonly importFile: (
-    partnerId: string,
+    partnerId: PartnerId,
     request: ImportRequest
   ) => Effect.Effect<ImportedFile, ImportError | StoreError>
   /** The file behind a URL's id and token; a wrong token answers exactly like an unknown id. */
@@ -90,7 +90,7 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
 
       const withUrl = (file: StoredFile) => Effect.map(urls.urlFor(file), (url): ImportedFile => ({ file, url }))
 
-      const reimport = (partnerId: string, kind: FileKind, raw: string) =>
+      const reimport = (partnerId: PartnerId, kind: FileKind, raw: string) =>
         Effect.gen(function* () {
           const id = Option.getOrUndefined(parseId(StoredFileId)(raw))
           if (id === undefined) return yield* new ImportSourceInvalid({ message: "storedFileId must be a UUID v4" })
@@ -103,7 +103,7 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
           return yield* withUrl(file)
         })
 
-      const download = (partnerId: string, kind: FileKind, raw: string) =>
+      const download = (partnerId: PartnerId, kind: FileKind, raw: string) =>
         Effect.gen(function* () {
           const url = yield* fromEither(checkImportUrl(raw, settings))
           const maxBytes = maxBytesFor(kind)

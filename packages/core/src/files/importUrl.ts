@@ -24,8 +24,3 @@ export const checkImportUrl = (
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 
 export const isUuidV4 = (s: string): boolean => UUID_V4.test(s)
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** Any UUID syntax: stores accept simulation ids (v5) too; the API insists on v4. */
-export const isUuid = (s: string): boolean => UUID.test(s)

@@ -14,12 +14,13 @@ import {
   TooManyRequests,
   Unauthorized
 } from "./ApiError.js"
+import type { PartnerId } from "../EntityIds.js"
 
 /** The authenticated API key of the current request. */
 export class CurrentApiKey extends Context.Tag("@frank/core/CurrentApiKey")<
   CurrentApiKey,
   {
-    readonly partnerId: string
+    readonly partnerId: PartnerId
     readonly keyId: string
     readonly access: "full" | "restricted"
     readonly scopes: ReadonlyArray<string>
@@ -29,7 +30,7 @@ export class CurrentApiKey extends Context.Tag("@frank/core/CurrentApiKey")<
 /** The authenticated cabinet session of the current request. */
 export class CurrentSession extends Context.Tag("@frank/core/CurrentSession")<
   CurrentSession,
-  { readonly partnerId: string }
+  { readonly partnerId: PartnerId }
 >() {}
 
 /**

@@ -4,7 +4,7 @@
  * validation, internal errors) are added there; this table lists what the operation itself adds.
  * Codes come from the domain errors the handler's services fail with (their types name them).
  */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 429 | 500
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 500
 export type CodesByStatus = Partial<Record<ErrorStatus, ReadonlyArray<string>>>
 
 export interface OperationDoc {
@@ -65,13 +65,18 @@ export const partnerOperationDocs: Readonly<Record<string, OperationDoc>> = {
   "ledger.export": { summary: "Export ledger transactions as CSV" },
   "ledger.usageDaily": { summary: "Spend per day" },
   "webhooks.listEndpoints": { summary: "List webhook endpoints" },
+  "webhooks.getEndpoint": { summary: "Read one webhook endpoint", codes: { 404: ["WEBHOOK_ENDPOINT_NOT_FOUND"] } },
   "webhooks.createEndpoint": {
     summary: "Register a webhook endpoint",
     codes: { 400: [...WEBHOOK_URL, "WEBHOOK_EVENT_TYPE_UNKNOWN", "WEBHOOK_ENDPOINT_LIMIT_EXCEEDED"] }
   },
   "webhooks.updateEndpoint": {
     summary: "Change a webhook endpoint",
-    codes: { 400: [...WEBHOOK_URL, "WEBHOOK_EVENT_TYPE_UNKNOWN"], 404: ["WEBHOOK_ENDPOINT_NOT_FOUND"] }
+    codes: {
+      400: [...WEBHOOK_URL, "WEBHOOK_EVENT_TYPE_UNKNOWN"],
+      404: ["WEBHOOK_ENDPOINT_NOT_FOUND"],
+      409: ["WEBHOOK_SECRET_ROTATION_REQUIRED"]
+    }
   },
   "webhooks.deleteEndpoint": { summary: "Delete a webhook endpoint", codes: { 404: ["WEBHOOK_ENDPOINT_NOT_FOUND"] } },
   "webhooks.rotateSecret": {

@@ -38,9 +38,24 @@ const ENVELOPE_BY_STATUS: Record<ErrorStatus, string> = {
   403: "Forbidden",
   404: "NotFound",
   409: "Conflict",
+  413: "PayloadTooLarge",
+  415: "UnsupportedMediaType",
   429: "TooManyRequests",
   500: "InternalError"
 }
+
+/** Envelopes of statuses no API error class declares: a server in front of the API answers them. */
+const plainEnvelope = (status: number, description: string): Json => ({
+  type: "object",
+  required: ["statusCode", "message", "code"],
+  properties: {
+    statusCode: { type: "number", enum: [status] },
+    message: { type: "string" },
+    code: { type: "string" }
+  },
+  additionalProperties: false,
+  description
+})
 const ERROR_STATUSES = Object.keys(ENVELOPE_BY_STATUS)
 
 const GENERATION_FAILURE: Json = {
@@ -67,13 +82,36 @@ const merge = (...sources: ReadonlyArray<CodesByStatus | undefined>): Map<string
   return out
 }
 
-/** What an operation can answer: its own codes, its authentication's, validation and 500. */
-const codesOf = (op: Json, doc: OperationDoc | undefined, auth: AuthCodes): Map<string, Set<string>> => {
+/**
+ * Codes the server in front of the handlers answers for requests that carry a body (POST, PUT,
+ * PATCH), whatever the operation: the reference host refuses oversized and non-JSON bodies.
+ */
+export type BodyRefusalCodes = CodesByStatus
+
+const BODY_METHODS = new Set(["post", "put", "patch"])
+
+/**
+ * What an operation can answer: its own codes, its authentication's, validation (any query
+ * parameter, declared or not, is checked for NUL characters), a path that names no route (an id
+ * with a slash in it), the body refusals and 500.
+ */
+const codesOf = (
+  method: string,
+  op: Json,
+  doc: OperationDoc | undefined,
+  auth: AuthCodes,
+  bodyRefusals: BodyRefusalCodes | undefined
+): Map<string, Set<string>> => {
   const schemes = ((op.security ?? []) as ReadonlyArray<Json>).flatMap((s) => Object.keys(s))
-  const takesInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined
-  return merge(takesInput ? { 400: ["VALIDATION_FAILED"] } : undefined, ...schemes.map((s) => auth[s]), doc?.codes, {
-    500: ["INTERNAL_ERROR"]
-  })
+  const hasPathParameters = ((op.parameters ?? []) as ReadonlyArray<Json>).some((p) => p.in === "path")
+  return merge(
+    { 400: ["VALIDATION_FAILED"] },
+    hasPathParameters ? { 404: ["ROUTE_NOT_FOUND"] } : undefined,
+    BODY_METHODS.has(method) ? bodyRefusals : undefined,
+    ...schemes.map((s) => auth[s]),
+    doc?.codes,
+    { 500: ["INTERNAL_ERROR"] }
+  )
 }
 
 const errorResponse = (previous: Json | undefined, envelope: string, codes: ReadonlyArray<string>): Json => ({
@@ -92,13 +130,13 @@ const errorResponse = (previous: Json | undefined, envelope: string, codes: Read
 
 /** The OpenApi.Transform of the partner API (and of the host's, with the admin operations added). */
 export const documentErrors =
-  (docs: Readonly<Record<string, OperationDoc>>, auth: AuthCodes) =>
+  (docs: Readonly<Record<string, OperationDoc>>, auth: AuthCodes, bodyRefusals?: BodyRefusalCodes) =>
   (spec: Json): Json => {
     for (const [path, item] of Object.entries(spec.paths as Json))
-      for (const op of Object.values(item as Json) as ReadonlyArray<Json>) {
+      for (const [method, op] of Object.entries(item as Json) as ReadonlyArray<[string, Json]>) {
         const doc = docs[op.operationId as string]
         if (doc !== undefined) op.summary = doc.summary
-        const codes = codesOf(op, doc, auth)
+        const codes = codesOf(method, op, doc, auth, bodyRefusals)
         for (const status of ERROR_STATUSES) {
           const set = codes.get(status)
           if (set === undefined) delete op.responses[status]
@@ -111,6 +149,10 @@ export const documentErrors =
         }
       }
     spec.components.schemas.GenerationFailure = GENERATION_FAILURE
+    if (bodyRefusals?.[413] !== undefined)
+      spec.components.schemas.PayloadTooLarge = plainEnvelope(413, "The request body is over the server's limit")
+    if (bodyRefusals?.[415] !== undefined)
+      spec.components.schemas.UnsupportedMediaType = plainEnvelope(415, "Request bodies are JSON")
     // Without servers a client generator has no base URL and linters refuse the document; this
     // document is served by the host it describes.
     if (spec.servers === undefined || spec.servers.length === 0)

@@ -10,14 +10,14 @@
  * four calls over the bank's API; the sandbox bank of the adapters package implements them on
  * its own tables.
  */
-import type { InvoiceId } from "../EntityIds.js"
+import type { InvoiceId, PartnerId } from "../EntityIds.js"
 import { Context, type Effect } from "effect"
 import type { CompanyRequisites } from "./CompanyProfile.js"
 import type { BankUnavailable } from "./InvoiceError.js"
 import type { InvoiceStatus } from "./InvoiceState.js"
 
 export interface BankInvoiceRequest {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   /** Frank's invoice id: the bank keeps it as the external reference and prints it in the purpose. */
   readonly invoiceId: InvoiceId
   readonly amountRub: number
@@ -36,7 +36,7 @@ export interface BankInvoice {
 
 /** Which invoice a call is about: the bank's id plus Frank's reference (adapters may use either). */
 export interface BankInvoiceRef {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly invoiceId: InvoiceId
   readonly bankInvoiceId: string
 }

@@ -1,3 +1,4 @@
+import type { PartnerId } from "../EntityIds.js"
 /**
  * The company profile a partner invoices under (spec "Company profile"): the payer's requisites
  * printed on every legal-entity invoice, with a revision number for optimistic concurrency. The
@@ -24,7 +25,7 @@ export interface CompanyRequisites {
 }
 
 export interface CompanyProfile extends CompanyRequisites {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   /** 1 on the first save, +1 on every save after it. */
   readonly revision: number
   readonly createdAt: number

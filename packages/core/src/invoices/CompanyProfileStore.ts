@@ -6,6 +6,7 @@
 import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { CompanyProfile, CompanyRequisites } from "./CompanyProfile.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export type ProfileSave =
   | { readonly _tag: "Saved"; readonly profile: CompanyProfile }
@@ -13,13 +14,13 @@ export type ProfileSave =
   | { readonly _tag: "Stale"; readonly currentRevision: number }
 
 export interface CompanyProfileStoreShape {
-  readonly get: (partnerId: string) => Effect.Effect<CompanyProfile | undefined, StoreError>
+  readonly get: (partnerId: PartnerId) => Effect.Effect<CompanyProfile | undefined, StoreError>
   /**
    * Creates the profile at revision 1 when `expectedRevision` is 0 and none exists; otherwise
    * replaces it and increments the revision when the stored revision equals `expectedRevision`.
    */
   readonly save: (
-    partnerId: string,
+    partnerId: PartnerId,
     requisites: CompanyRequisites,
     expectedRevision: number,
     now: number

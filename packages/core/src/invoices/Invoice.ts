@@ -4,7 +4,7 @@
  * issued for, so a later profile change never rewrites an issued invoice.
  */
 import type { CompanyRequisites } from "./CompanyProfile.js"
-import type { InvoiceId } from "../EntityIds.js"
+import type { InvoiceId, PartnerId } from "../EntityIds.js"
 import type { InvoiceStatus } from "./InvoiceState.js"
 
 /** Spec "Limits": amountRub integer 1..100000; comment up to 140 characters. */
@@ -16,7 +16,7 @@ export const MAX_COMMENT_LENGTH = 140
 export const MINOR_PER_RUB = 100
 
 export interface Invoice {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: InvoiceId
   /** The number the bank printed on the invoice. */
   readonly number: string

@@ -3,7 +3,7 @@
  * (test/contract/invoicesContract.ts) holds both to the same behaviour.
  */
 import { Context, type Effect } from "effect"
-import type { InvoiceId } from "../EntityIds.js"
+import type { InvoiceId, PartnerId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type { Invoice } from "./Invoice.js"
 
@@ -23,8 +23,8 @@ export interface InvoiceStep<A> {
 export interface InvoiceStoreShape {
   readonly insert: (invoice: Invoice) => Effect.Effect<void, StoreError>
   /** A foreign or malformed id is simply not found. */
-  readonly get: (partnerId: string, id: InvoiceId) => Effect.Effect<Invoice | undefined, StoreError>
-  readonly list: (partnerId: string, offset: number, limit: number) => Effect.Effect<InvoicePage, StoreError>
+  readonly get: (partnerId: PartnerId, id: InvoiceId) => Effect.Effect<Invoice | undefined, StoreError>
+  readonly list: (partnerId: PartnerId, offset: number, limit: number) => Effect.Effect<InvoicePage, StoreError>
   /**
    * Runs `step` on the invoice under an exclusive lock and writes what it decides, in ONE
    * transaction with everything the step itself writes (a ledger credit, outbox events — on SQL
@@ -33,7 +33,7 @@ export interface InvoiceStoreShape {
    * invoice.
    */
   readonly modify: <A, E, R>(
-    partnerId: string,
+    partnerId: PartnerId,
     id: InvoiceId,
     step: (current: Invoice) => Effect.Effect<InvoiceStep<A>, E, R>
   ) => Effect.Effect<A | undefined, E | StoreError, R>

@@ -10,7 +10,7 @@
  * with `paymentId` = the invoice id, is written in the same transaction.
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import type { InvoiceId } from "../EntityIds.js"
+import type { InvoiceId, PartnerId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { StoreError } from "../StoreError.js"
@@ -51,31 +51,31 @@ export const DEFAULT_INVOICE_PAGE_SIZE = 20
 export const MAX_INVOICE_PAGE_SIZE = 100
 
 export interface InvoicesShape {
-  readonly getProfile: (partnerId: string) => Effect.Effect<CompanyProfile | undefined, StoreError>
+  readonly getProfile: (partnerId: PartnerId) => Effect.Effect<CompanyProfile | undefined, StoreError>
   readonly saveProfile: (
-    partnerId: string,
+    partnerId: PartnerId,
     input: ProfileInput
   ) => Effect.Effect<CompanyProfile, ProfileInvalid | ProfileRevisionConflict | StoreError>
   readonly create: (
-    partnerId: string,
+    partnerId: PartnerId,
     input: CreateInvoiceInput
   ) => Effect.Effect<
     Invoice,
     InvoiceRequestInvalid | ProfileRequired | ProfileRevisionConflict | BankUnavailable | StoreError
   >
-  readonly history: (partnerId: string, page?: number, limit?: number) => Effect.Effect<InvoiceHistory, StoreError>
-  readonly get: (partnerId: string, id: InvoiceId) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
+  readonly history: (partnerId: PartnerId, page?: number, limit?: number) => Effect.Effect<InvoiceHistory, StoreError>
+  readonly get: (partnerId: PartnerId, id: InvoiceId) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>
   readonly pdf: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: InvoiceId
   ) => Effect.Effect<InvoiceDocument, InvoiceNotFound | BankUnavailable | StoreError>
   /** Asks the bank for the invoice's status and applies it. */
   readonly refresh: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: InvoiceId
   ) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
   readonly sbpLink: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: InvoiceId
   ) => Effect.Effect<SbpLink, InvoiceNotFound | InvoiceNotPayable | BankUnavailable | StoreError>
   /**
@@ -83,7 +83,7 @@ export interface InvoicesShape {
    * trust: it is a prompt to `refresh`, exactly as a partner's refresh is.
    */
   readonly bankNotice: (
-    partnerId: string,
+    partnerId: PartnerId,
     invoiceId: InvoiceId
   ) => Effect.Effect<Invoice, InvoiceNotFound | BankUnavailable | StoreError>
   /**
@@ -91,7 +91,7 @@ export interface InvoicesShape {
    * and concurrent reports are harmless: the state machine refuses what is not a legal move.
    */
   readonly applyBankStatus: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: InvoiceId,
     reported: InvoiceStatus
   ) => Effect.Effect<Invoice, InvoiceNotFound | StoreError>

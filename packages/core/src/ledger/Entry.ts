@@ -3,6 +3,7 @@
  */
 import { Schema } from "effect"
 import type { Minor } from "../Money.js"
+import type { PartnerId } from "../EntityIds.js"
 
 /** Row types of the partner API (spec "Transaction"). */
 export const TransactionType = Schema.Literal("topup", "reservation", "confirm", "refund", "debit", "bonus_reversal")
@@ -32,7 +33,7 @@ export type EntryKind = typeof EntryKind.Type
 
 export interface LedgerEntry {
   readonly id: string
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   /** Monotonic position inside the store; orders rows written in the same millisecond. */
   readonly seq: number
   readonly type: TransactionType

@@ -4,12 +4,13 @@
  */
 import { Schema } from "effect"
 import type { Minor } from "../Money.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export const HoldStatus = Schema.Literal("open", "confirmed", "refunded")
 export type HoldStatus = typeof HoldStatus.Type
 
 export interface Hold {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly taskId: string
   readonly status: HoldStatus
   readonly reservedMinor: Minor

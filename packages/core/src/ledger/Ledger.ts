@@ -20,53 +20,54 @@ import type { LedgerError } from "./LedgerError.js"
 import { LedgerStore, type EntryPage, type TransactRequest } from "./LedgerStore.js"
 import * as rules from "./rules.js"
 import type { UsageDay } from "./dailyUsage.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export interface LedgerShape {
   readonly credit: (
-    partnerId: string,
+    partnerId: PartnerId,
     cmd: rules.CreditCommand
   ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
   readonly reverseBonus: (
-    partnerId: string,
+    partnerId: PartnerId,
     cmd: rules.OutflowCommand
   ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
   readonly debit: (
-    partnerId: string,
+    partnerId: PartnerId,
     cmd: rules.OutflowCommand
   ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
   readonly refundSpend: (
-    partnerId: string,
+    partnerId: PartnerId,
     cmd: rules.OutflowCommand
   ) => Effect.Effect<rules.MovementResult, LedgerError | StoreError>
   readonly reserve: (
-    partnerId: string,
+    partnerId: PartnerId,
     cmd: rules.ReserveCommand
   ) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
   readonly confirm: (
-    partnerId: string,
+    partnerId: PartnerId,
     cmd: rules.ConfirmCommand
   ) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
   readonly refund: (
-    partnerId: string,
+    partnerId: PartnerId,
     cmd: rules.RefundCommand
   ) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
-  readonly totals: (partnerId: string) => Effect.Effect<AccountTotals, StoreError>
-  readonly balance: (partnerId: string) => Effect.Effect<Balance, StoreError>
-  readonly hold: (partnerId: string, taskId: string) => Effect.Effect<Hold | undefined, StoreError>
+  readonly totals: (partnerId: PartnerId) => Effect.Effect<AccountTotals, StoreError>
+  readonly balance: (partnerId: PartnerId) => Effect.Effect<Balance, StoreError>
+  readonly hold: (partnerId: PartnerId, taskId: string) => Effect.Effect<Hold | undefined, StoreError>
   readonly listEntries: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: EntryFilter,
     offset: number,
     limit: number
   ) => Effect.Effect<EntryPage, StoreError>
-  readonly countEntries: (partnerId: string, filter: EntryFilter) => Effect.Effect<number, StoreError>
+  readonly countEntries: (partnerId: PartnerId, filter: EntryFilter) => Effect.Effect<number, StoreError>
   readonly streamEntries: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: EntryFilter,
     maxRows: number
   ) => Stream.Stream<LedgerEntry, StoreError>
   readonly usageByDay: (
-    partnerId: string,
+    partnerId: PartnerId,
     fromMs: number,
     untilMs: number
   ) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
@@ -95,11 +96,11 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
 
       const run =
         <C, A extends { readonly replayed: boolean; readonly totals: AccountTotals }>(
-          request: (partnerId: string, cmd: C) => TransactRequest,
+          request: (partnerId: PartnerId, cmd: C) => TransactRequest,
           rule: (snap: rules.Snapshot, cmd: C, ctx: rules.RuleContext) => Either.Either<rules.Decision<A>, LedgerError>,
           effects: (cmd: C) => Effects<A>
         ) =>
-        (partnerId: string, cmd: C) =>
+        (partnerId: PartnerId, cmd: C) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const entryIds: readonly [string, string] = [yield* ids.next, yield* ids.next]
@@ -118,11 +119,11 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
             return result
           })
 
-      const byReference = (partnerId: string, cmd: { reference?: string | undefined }): TransactRequest => ({
+      const byReference = (partnerId: PartnerId, cmd: { reference?: string | undefined }): TransactRequest => ({
         partnerId,
         reference: cmd.reference
       })
-      const byTask = (partnerId: string, cmd: { taskId: string }): TransactRequest => ({
+      const byTask = (partnerId: PartnerId, cmd: { taskId: string }): TransactRequest => ({
         partnerId,
         taskId: cmd.taskId
       })

@@ -11,9 +11,10 @@ import type { Hold } from "./Hold.js"
 import type { LedgerError } from "./LedgerError.js"
 import type { Decision, Snapshot } from "./rules.js"
 import type { UsageDay } from "./dailyUsage.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export interface TransactRequest {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   /** Load (and lock) this task's hold into the snapshot. */
   readonly taskId?: string | undefined
   /** Load the partner's entry carrying this idempotency reference into the snapshot. */
@@ -39,30 +40,30 @@ export interface LedgerStoreShape {
     rule: (snapshot: Snapshot) => Either.Either<Decision<A>, LedgerError>,
     followUp?: (result: A) => Effect.Effect<void, StoreError>
   ) => Effect.Effect<A, LedgerError | StoreError>
-  readonly totals: (partnerId: string) => Effect.Effect<AccountTotals, StoreError>
-  readonly hold: (partnerId: string, taskId: string) => Effect.Effect<Hold | undefined, StoreError>
+  readonly totals: (partnerId: PartnerId) => Effect.Effect<AccountTotals, StoreError>
+  readonly hold: (partnerId: PartnerId, taskId: string) => Effect.Effect<Hold | undefined, StoreError>
   /** Newest first. */
   readonly listEntries: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: EntryFilter,
     offset: number,
     limit: number
   ) => Effect.Effect<EntryPage, StoreError>
-  readonly countEntries: (partnerId: string, filter: EntryFilter) => Effect.Effect<number, StoreError>
+  readonly countEntries: (partnerId: PartnerId, filter: EntryFilter) => Effect.Effect<number, StoreError>
   /** Newest first, at most `maxRows`, read in bounded pages so memory stays flat. */
   readonly streamEntries: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: EntryFilter,
     maxRows: number
   ) => Stream.Stream<LedgerEntry, StoreError>
   readonly usageByDay: (
-    partnerId: string,
+    partnerId: PartnerId,
     fromMs: number,
     untilMs: number
   ) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
   /** Records a low-balance emission unless one was recorded less than `minIntervalMs` ago; true when recorded. */
   readonly claimLowBalance: (
-    partnerId: string,
+    partnerId: PartnerId,
     now: number,
     minIntervalMs: number
   ) => Effect.Effect<boolean, StoreError>

@@ -9,11 +9,12 @@ import type { StoreError } from "../StoreError.js"
 import type { AccountTotals } from "./Account.js"
 import type { LedgerStoreShape } from "./LedgerStore.js"
 import { isLow, LOW_BALANCE_INTERVAL_MS, lowBalanceEvent } from "./ledgerEvents.js"
+import type { PartnerId } from "../EntityIds.js"
 
 /** Answers the number of deliveries created. */
 export const checkLowBalance =
   (store: LedgerStoreShape, outbox: OutboxShape) =>
-  (partnerId: string, totals: AccountTotals): Effect.Effect<number, StoreError> =>
+  (partnerId: PartnerId, totals: AccountTotals): Effect.Effect<number, StoreError> =>
     isLow(totals)
       ? Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis

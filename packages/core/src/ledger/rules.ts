@@ -18,10 +18,11 @@ import {
   type LedgerError,
   ReferenceConflict
 } from "./LedgerError.js"
+import type { PartnerId } from "../EntityIds.js"
 
 /** What a rule sees: the locked account and, when the command names one, its hold or referenced entry. */
 export interface Snapshot {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly totals: AccountTotals
   readonly hold: Hold | undefined
   readonly referenced: LedgerEntry | undefined

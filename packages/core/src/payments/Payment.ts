@@ -4,7 +4,7 @@
  * keeps its own under `providerPaymentId`.
  */
 import { Schema } from "effect"
-import type { PaymentId } from "../EntityIds.js"
+import type { PaymentId, PartnerId } from "../EntityIds.js"
 import { MINOR_PER_FRANK, type Minor } from "../Money.js"
 
 export const PaymentStatus = Schema.Literal("pending", "authorized", "confirmed", "canceled", "rejected", "failed")
@@ -19,7 +19,7 @@ export const PAYMENT_MAX_IDEMPOTENCY_KEY_LENGTH = 128
 export const PAYMENT_HISTORY_SIZE = 50
 
 export interface Payment {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: PaymentId
   /** Whole rubles; credited as the same number of franks. */
   readonly amountRub: number

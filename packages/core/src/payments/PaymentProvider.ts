@@ -7,13 +7,13 @@
  */
 import { Context, type Effect } from "effect"
 import type { PaymentStatus } from "./Payment.js"
-import type { PaymentId } from "../EntityIds.js"
+import type { PaymentId, PartnerId } from "../EntityIds.js"
 import type { PaymentNotificationInvalid, PaymentProviderError } from "./PaymentError.js"
 
 export interface ProviderPaymentRequest {
   /** Our payment id: the acquirer's order id, and the key that makes `createPayment` idempotent. */
   readonly paymentId: PaymentId
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly amountRub: number
   readonly description: string | null
 }

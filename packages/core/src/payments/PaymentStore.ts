@@ -3,7 +3,7 @@
  * (Postgres and PGlite); one contract suite holds both to the same behaviour.
  */
 import { Context, type Effect } from "effect"
-import type { PaymentId } from "../EntityIds.js"
+import type { PaymentId, PartnerId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type { Payment } from "./Payment.js"
 
@@ -27,20 +27,20 @@ export interface PaymentStoreShape {
    * later ones read it back); undefined when there is no such payment.
    */
   readonly attachProvider: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: PaymentId,
     provider: { readonly providerPaymentId: string; readonly paymentUrl: string },
     now: number
   ) => Effect.Effect<Payment | undefined, StoreError>
-  readonly get: (partnerId: string, id: PaymentId) => Effect.Effect<Payment | undefined, StoreError>
+  readonly get: (partnerId: PartnerId, id: PaymentId) => Effect.Effect<Payment | undefined, StoreError>
   /**
    * The partner a payment id belongs to. Acquirer notifications name the payment only (one
    * acquirer serves every partner), so this is the one lookup not scoped by partner, like the
    * webhook worker's claims.
    */
-  readonly locate: (id: PaymentId) => Effect.Effect<string | undefined, StoreError>
+  readonly locate: (id: PaymentId) => Effect.Effect<PartnerId | undefined, StoreError>
   /** The partner's newest payments first, at most `limit`. */
-  readonly listRecent: (partnerId: string, limit: number) => Effect.Effect<ReadonlyArray<Payment>, StoreError>
+  readonly listRecent: (partnerId: PartnerId, limit: number) => Effect.Effect<ReadonlyArray<Payment>, StoreError>
   /**
    * Runs `change` on the locked payment and writes the payment it decides, in one transaction:
    * concurrent updates of one payment serialize, and effects `change` runs on the same database
@@ -48,7 +48,7 @@ export interface PaymentStoreShape {
    * `change` writes nothing. Undefined when there is no such payment.
    */
   readonly update: <A, E, R>(
-    partnerId: string,
+    partnerId: PartnerId,
     id: PaymentId,
     change: (current: Payment) => Effect.Effect<PaymentChange<A>, E, R>
   ) => Effect.Effect<A | undefined, E | StoreError, R>

@@ -15,7 +15,7 @@
  * ledger's reference idempotency backs that up.
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { parseId, PaymentId } from "../EntityIds.js"
+import { parseId, PaymentId, type PartnerId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
@@ -56,15 +56,15 @@ export type NotificationError = PaymentNotFound | PaymentNotificationInvalid | L
 
 export interface PaymentsShape {
   readonly createLink: (
-    partnerId: string,
+    partnerId: PartnerId,
     input: NewPaymentLink
   ) => Effect.Effect<
     PaymentLink,
     PaymentRequestInvalid | PaymentIdempotencyConflict | PaymentProviderError | StoreError
   >
   /** The last 50 payments, newest first. */
-  readonly history: (partnerId: string) => Effect.Effect<ReadonlyArray<Payment>, StoreError>
-  readonly get: (partnerId: string, id: PaymentId) => Effect.Effect<Payment, PaymentNotFound | StoreError>
+  readonly history: (partnerId: PartnerId) => Effect.Effect<ReadonlyArray<Payment>, StoreError>
+  readonly get: (partnerId: PartnerId, id: PaymentId) => Effect.Effect<Payment, PaymentNotFound | StoreError>
   /** Applies an authenticated notification: a legal transition moves the payment, anything else changes nothing. */
   readonly applyNotification: (
     notification: PaymentNotification
@@ -73,7 +73,7 @@ export interface PaymentsShape {
   readonly receiveNotification: (raw: RawNotification) => Effect.Effect<NotificationOutcome, NotificationError>
   /** Reads the status at the acquirer and applies it as a notification (recovers a lost notification). */
   readonly refresh: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: PaymentId
   ) => Effect.Effect<NotificationOutcome, NotificationError | PaymentProviderError>
 }

@@ -5,6 +5,7 @@
  */
 import type { LimitRule } from "./FixedWindow.js"
 import { MINUTE_MS } from "../timeUnits.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export interface RateLimitConfig {
   readonly perApiKeyPerMinute: number
@@ -52,8 +53,8 @@ export interface RequestIdentity {
   readonly ip: string
   readonly apiKeyId?: string | undefined
   /** The partner of a cabinet session. */
-  readonly sessionPartnerId?: string | undefined
-  readonly partnerId?: string | undefined
+  readonly sessionPartnerId?: PartnerId | undefined
+  readonly partnerId?: PartnerId | undefined
 }
 
 const IMPORT_ROUTE = "POST /service/jobs/import"

@@ -2,11 +2,12 @@
 import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { Plan } from "./Plan.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export interface TariffStoreShape {
   /** `base` when none was assigned. */
-  readonly assignedPlan: (partnerId: string) => Effect.Effect<Plan, StoreError>
-  readonly setAssignedPlan: (partnerId: string, plan: Plan) => Effect.Effect<void, StoreError>
+  readonly assignedPlan: (partnerId: PartnerId) => Effect.Effect<Plan, StoreError>
+  readonly setAssignedPlan: (partnerId: PartnerId, plan: Plan) => Effect.Effect<void, StoreError>
 }
 
 export class TariffStore extends Context.Tag("@frank/core/TariffStore")<TariffStore, TariffStoreShape>() {}

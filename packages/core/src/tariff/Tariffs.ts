@@ -9,13 +9,14 @@ import type { Plan } from "./Plan.js"
 import type { TariffConfig } from "./TariffConfig.js"
 import { TariffStore } from "./TariffStore.js"
 import { discountPercentOf, type TariffView, tariffView } from "./tariffView.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
   Tariffs,
   {
-    readonly view: (partnerId: string) => Effect.Effect<TariffView, StoreError>
-    readonly discountPercent: (partnerId: string) => Effect.Effect<number, StoreError>
-    readonly assign: (partnerId: string, plan: Plan) => Effect.Effect<void, StoreError>
+    readonly view: (partnerId: PartnerId) => Effect.Effect<TariffView, StoreError>
+    readonly discountPercent: (partnerId: PartnerId) => Effect.Effect<number, StoreError>
+    readonly assign: (partnerId: PartnerId, plan: Plan) => Effect.Effect<void, StoreError>
     /** The tiers in force (the cabinet shows the next plan's discount). */
     readonly config: TariffConfig
   }
@@ -26,7 +27,7 @@ export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
       Effect.gen(function* () {
         const ledger = yield* LedgerStore
         const plans = yield* TariffStore
-        const inputs = (partnerId: string) =>
+        const inputs = (partnerId: PartnerId) =>
           Effect.all([plans.assignedPlan(partnerId), Effect.map(ledger.totals(partnerId), (t) => t.usedMinor)], {
             concurrency: 2
           })

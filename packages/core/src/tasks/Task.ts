@@ -5,7 +5,7 @@
  * Money is in minor units (1 ₣ = 100), times are epoch milliseconds from Effect's Clock.
  */
 import { Schema } from "effect"
-import type { TaskId } from "../EntityIds.js"
+import type { TaskId, PartnerId } from "../EntityIds.js"
 import type { Minor } from "../Money.js"
 import type { EstimateRequest } from "../pricing/EstimateRequest.js"
 import type { Family, Quality } from "../pricing/Catalog.js"
@@ -53,7 +53,7 @@ export interface TaskFailure {
 }
 
 export interface Task {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: TaskId
   readonly status: TaskStatus
   readonly modelId: string

@@ -8,7 +8,7 @@
  * settlement does. On SQL the ledger store and the outbox join that transaction.
  */
 import { Context, type Effect } from "effect"
-import type { TaskId } from "../EntityIds.js"
+import type { TaskId, PartnerId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type { Task, TaskContent, TaskStatus } from "./Task.js"
 
@@ -40,10 +40,10 @@ export interface TaskStoreShape {
     task: Task,
     alongside: Effect.Effect<void, E | StoreError>
   ) => Effect.Effect<{ readonly task: Task; readonly created: boolean }, E | StoreError>
-  readonly get: (partnerId: string, id: TaskId) => Effect.Effect<Task | undefined, StoreError>
+  readonly get: (partnerId: PartnerId, id: TaskId) => Effect.Effect<Task | undefined, StoreError>
   /** Newest first (creation time, then id). */
   readonly list: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: TaskFilter,
     offset: number,
     limit: number
@@ -55,13 +55,13 @@ export interface TaskStoreShape {
    * Answers undefined when there is no such task.
    */
   readonly update: <E>(
-    partnerId: string,
+    partnerId: PartnerId,
     id: TaskId,
     decide: (current: Task) => TaskChange | undefined,
     alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>
   ) => Effect.Effect<{ readonly task: Task; readonly changed: boolean } | undefined, E | StoreError>
   /** The output bytes kept for a succeeded task. */
-  readonly content: (partnerId: string, id: TaskId) => Effect.Effect<TaskContent | undefined, StoreError>
+  readonly content: (partnerId: PartnerId, id: TaskId) => Effect.Effect<TaskContent | undefined, StoreError>
   /**
    * Operator access across partners (admin sandbox controls), by the task id alone. Task ids are
    * random UUIDs, so an id names at most one task.

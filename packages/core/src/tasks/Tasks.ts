@@ -13,7 +13,7 @@
  */
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { StoredFileLookup } from "../files/StoredFileLookup.js"
-import { parseId, StoredFileId, type TaskId } from "../EntityIds.js"
+import { parseId, StoredFileId, type TaskId, type PartnerId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
@@ -59,26 +59,26 @@ export type LaunchError = TaskRequestInvalid | IdempotencyKeyReused | LedgerErro
 
 export interface TasksShape {
   readonly launch: (
-    partnerId: string,
+    partnerId: PartnerId,
     request: LaunchTaskRequest,
     idempotencyKey?: string | undefined
   ) => Effect.Effect<Launched, LaunchError>
-  readonly get: (partnerId: string, id: TaskId) => Effect.Effect<Task, TaskNotFound | StoreError>
+  readonly get: (partnerId: PartnerId, id: TaskId) => Effect.Effect<Task, TaskNotFound | StoreError>
   readonly list: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: TaskFilter,
     offset: number,
     limit: number
   ) => Effect.Effect<TaskPage, StoreError>
   /** Records a provider's outcome; a terminal one settles the ledger in the same transaction. */
   readonly report: (
-    partnerId: string,
+    partnerId: PartnerId,
     taskId: TaskId,
     outcome: TaskOutcome
   ) => Effect.Effect<Reported, TaskNotFound | TaskOutcomeInvalid | LedgerError | StoreError>
   /** The output bytes the engine keeps for a succeeded task. */
   readonly result: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: TaskId
   ) => Effect.Effect<TaskContent, TaskNotFound | TaskResultUnavailable | StoreError>
   /** Operator lookup by id across partners (admin sandbox controls). */

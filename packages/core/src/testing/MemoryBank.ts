@@ -9,13 +9,14 @@ import { BankGateway, type BankGatewayShape, type BankInvoiceRef } from "../invo
 import { BankUnavailable } from "../invoices/InvoiceError.js"
 import type { InvoiceStatus } from "../invoices/InvoiceState.js"
 import { DAY_MS } from "../timeUnits.js"
+import type { PartnerId } from "../EntityIds.js"
 
 /** Payment term of the scripted bank's invoices. */
 export const MEMORY_BANK_TERM_MS = 5 * DAY_MS
 export const MEMORY_BANK_BASE_URL = "https://bank.test"
 
 interface BankSideInvoice {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly invoiceId: string
   readonly bankInvoiceId: string
   readonly amountRub: number

@@ -9,8 +9,9 @@ import type { CompanyProfile } from "../invoices/CompanyProfile.js"
 import { CompanyProfileStore, type CompanyProfileStoreShape } from "../invoices/CompanyProfileStore.js"
 import type { Invoice } from "../invoices/Invoice.js"
 import { InvoiceStore, type InvoiceStoreShape } from "../invoices/InvoiceStore.js"
+import type { PartnerId } from "../EntityIds.js"
 
-const key = (partnerId: string, id: string) => `${partnerId}\u0000${id}`
+const key = (partnerId: PartnerId, id: string) => `${partnerId}\u0000${id}`
 
 export const makeMemoryCompanyProfileStore = Effect.gen(function* () {
   const lock = yield* Effect.makeSemaphore(1)
@@ -43,7 +44,7 @@ export const makeMemoryInvoiceStore = Effect.gen(function* () {
   const invoices = new Map<string, Invoice>()
 
   /** Newest first, ties by id descending: the SQL store's order. */
-  const newestFirst = (partnerId: string): Invoice[] =>
+  const newestFirst = (partnerId: PartnerId): Invoice[] =>
     [...invoices.values()]
       .filter((i) => i.partnerId === partnerId)
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))

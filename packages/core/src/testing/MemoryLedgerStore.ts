@@ -14,6 +14,7 @@ import { sumUsageByDay } from "../ledger/dailyUsage.js"
 import type { Plan } from "../tariff/Plan.js"
 import { TariffStore, type TariffStoreShape } from "../tariff/TariffStore.js"
 import { Chunk, Context, Effect, Either, Layer, Stream } from "effect"
+import type { PartnerId } from "../EntityIds.js"
 
 interface PartnerBook {
   totals: AccountTotals
@@ -29,7 +30,7 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
   const lock = yield* Effect.makeSemaphore(1)
   let seq = 0
 
-  const book = (partnerId: string): PartnerBook => {
+  const book = (partnerId: PartnerId): PartnerBook => {
     let b = books.get(partnerId)
     if (b === undefined) {
       b = { totals: emptyTotals, plan: "base", entries: [], holds: new Map(), byReference: new Map() }
@@ -37,9 +38,9 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
     }
     return b
   }
-  const peek = (partnerId: string): PartnerBook | undefined => books.get(partnerId)
+  const peek = (partnerId: PartnerId): PartnerBook | undefined => books.get(partnerId)
 
-  const newestFirst = (partnerId: string, filter: EntryFilter): LedgerEntry[] => {
+  const newestFirst = (partnerId: PartnerId, filter: EntryFilter): LedgerEntry[] => {
     const entries = peek(partnerId)?.entries ?? []
     const out: LedgerEntry[] = []
     for (let i = entries.length - 1; i >= 0; i--) {

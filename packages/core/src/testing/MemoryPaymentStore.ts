@@ -7,6 +7,7 @@
 import { Effect, Layer } from "effect"
 import type { Payment } from "../payments/Payment.js"
 import { PaymentStore, type PaymentStoreShape } from "../payments/PaymentStore.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export const makeMemoryPaymentStore = Effect.gen(function* () {
   /** By payment id (ids are globally unique); partner checked on every read. */
@@ -17,7 +18,7 @@ export const makeMemoryPaymentStore = Effect.gen(function* () {
   const order = new Map<string, string[]>()
   const lock = yield* Effect.makeSemaphore(1)
 
-  const owned = (partnerId: string, id: string): Payment | undefined => {
+  const owned = (partnerId: PartnerId, id: string): Payment | undefined => {
     const p = byId.get(id)
     return p !== undefined && p.partnerId === partnerId ? p : undefined
   }

@@ -5,19 +5,20 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { StoredFileLookup } from "../files/StoredFileLookup.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export class OwnedFiles extends Context.Tag("@frank/core/testing/OwnedFiles")<
   OwnedFiles,
   {
     /** Makes `fileId` a stored file of `partnerId`. */
-    readonly add: (partnerId: string, fileId: string) => Effect.Effect<void>
+    readonly add: (partnerId: PartnerId, fileId: string) => Effect.Effect<void>
   }
 >() {}
 
 export const MemoryStoredFileLookup: Layer.Layer<StoredFileLookup | OwnedFiles> = Layer.effectContext(
   Effect.sync(() => {
     const owned = new Set<string>()
-    const key = (partnerId: string, fileId: string) => `${partnerId}\u0000${fileId.toLowerCase()}`
+    const key = (partnerId: PartnerId, fileId: string) => `${partnerId}\u0000${fileId.toLowerCase()}`
     return Context.make(StoredFileLookup, {
       owns: (partnerId, fileId) => Effect.sync(() => owned.has(key(partnerId, fileId)))
     }).pipe(

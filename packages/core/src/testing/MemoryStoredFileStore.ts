@@ -7,11 +7,12 @@ import type { StoredFile } from "../files/StoredFile.js"
 import { StoredFileLookup } from "../files/StoredFileLookup.js"
 import { StoredFileStore, type StoredFileStoreShape } from "../files/StoredFileStore.js"
 import { StoreError } from "../StoreError.js"
+import type { PartnerId } from "../EntityIds.js"
 
 export const makeMemoryStoredFileStore = (): StoredFileStoreShape => {
   // By id alone: ids are UUID v4, unique across partners; reads check the partner.
   const files = new Map<string, StoredFile>()
-  const get = (partnerId: string, id: string) => {
+  const get = (partnerId: PartnerId, id: string) => {
     const file = files.get(id.toLowerCase())
     return file !== undefined && file.partnerId === partnerId ? file : undefined
   }

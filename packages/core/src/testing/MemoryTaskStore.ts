@@ -9,6 +9,7 @@ import { Effect, Layer } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { Task, TaskContent } from "../tasks/Task.js"
 import { type TaskChange, TaskStore, type TaskStoreShape } from "../tasks/TaskStore.js"
+import type { PartnerId } from "../EntityIds.js"
 
 /** Newest first: creation time, then id (the SQL order). */
 const newestFirst = (a: Task, b: Task) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
@@ -17,8 +18,8 @@ export const makeMemoryTaskStore = Effect.gen(function* () {
   const tasks = new Map<string, Task>()
   const contents = new Map<string, TaskContent>()
   const lock = yield* Effect.makeSemaphore(1)
-  const key = (partnerId: string, id: string) => `${partnerId}\u0000${id.toLowerCase()}`
-  const partnerTasks = (partnerId: string) => [...tasks.values()].filter((t) => t.partnerId === partnerId)
+  const key = (partnerId: PartnerId, id: string) => `${partnerId}\u0000${id.toLowerCase()}`
+  const partnerTasks = (partnerId: PartnerId) => [...tasks.values()].filter((t) => t.partnerId === partnerId)
 
   const store: TaskStoreShape = {
     create: <E>(task: Task, alongside: Effect.Effect<void, E | StoreError>) =>
@@ -47,7 +48,7 @@ export const makeMemoryTaskStore = Effect.gen(function* () {
       }),
 
     update: <E>(
-      partnerId: string,
+      partnerId: PartnerId,
       id: string,
       decide: (current: Task) => TaskChange | undefined,
       alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>

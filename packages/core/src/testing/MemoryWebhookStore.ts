@@ -5,7 +5,7 @@
  * contract suite holds both to the same behaviour.
  */
 import { Context, Effect, Either, Layer } from "effect"
-import type { DeliveryId } from "../EntityIds.js"
+import type { DeliveryId, PartnerId } from "../EntityIds.js"
 import type { AttemptRecord, ClaimedDelivery, DeliveryRecord } from "../webhooks/Delivery.js"
 import { isBefore } from "../webhooks/Delivery.js"
 import { claimableAt, isClaimable } from "../webhooks/claimable.js"
@@ -26,7 +26,7 @@ interface StoredDelivery extends Omit<DeliveryRecord, "responseCodes" | "lastErr
   readonly attemptLog: ReadonlyArray<AttemptRecord>
 }
 
-const key = (partnerId: string, id: string) => `${partnerId}\u0000${id}`
+const key = (partnerId: PartnerId, id: string) => `${partnerId}\u0000${id}`
 
 /** Ids in code-point order, as SQL's `ORDER BY id` (uuid) puts lowercase UUIDs: the tie-break after a timestamp. */
 const byId = (a: { readonly id: string }, b: { readonly id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
@@ -47,12 +47,12 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
   let deliverySeq = 0
 
   const locked = <A>(f: () => A) => lock.withPermits(1)(Effect.sync(f))
-  const live = (partnerId: string, id: string) => {
+  const live = (partnerId: PartnerId, id: string) => {
     const e = endpoints.get(key(partnerId, id))
     return e !== undefined && e.deletedAt === null ? e : undefined
   }
   const endpointOf = (d: StoredDelivery) => endpoints.get(key(d.partnerId, d.endpointId))
-  const liveOf = (partnerId: string) =>
+  const liveOf = (partnerId: PartnerId) =>
     [...endpoints.values()].filter((e) => e.partnerId === partnerId && e.deletedAt === null)
 
   const store: WebhookStoreShape & EventStoreShape = {
@@ -206,6 +206,7 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
             secret: e.secret,
             previousSecret: e.previousSecret,
             previousSecretValidUntil: e.previousSecretValidUntil,
+            signatureScheme: e.signatureScheme,
             state: t.state,
             claimToken
           })

@@ -3,13 +3,14 @@
  * the deliveries page (docs/contract.md §5: newest first, `nextCursor` opaque or null).
  */
 import { Either } from "effect"
-import type { DeliveryId, EndpointId } from "../EntityIds.js"
+import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
 import type { DeliveryState, DeliveryStatus } from "./DeliveryState.js"
 import type { EventType } from "../events/EventType.js"
+import type { SignatureScheme } from "./SignatureScheme.js"
 import type { AttemptOutcome } from "./WebhookTransport.js"
 
 export interface DeliveryRecord extends DeliveryState {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: DeliveryId
   readonly endpointId: EndpointId
   readonly eventId: string
@@ -42,7 +43,7 @@ export interface FinishedAttempt {
 
 /** A delivery claimed by a worker, with everything the attempt needs. */
 export interface ClaimedDelivery {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: DeliveryId
   readonly endpointId: EndpointId
   readonly eventId: string
@@ -52,6 +53,7 @@ export interface ClaimedDelivery {
   readonly secret: string
   readonly previousSecret: string | null
   readonly previousSecretValidUntil: number | null
+  readonly signatureScheme: SignatureScheme
   /** The state after the claim (status `delivering`, attempt counted, lease set). */
   readonly state: DeliveryState
   /** Fences the outcome: only the claimer may record it, and only while it still holds the claim. */

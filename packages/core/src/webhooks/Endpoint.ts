@@ -3,8 +3,9 @@
  * secrets rotate, and which secrets sign a delivery at a given moment (spec "Webhook endpoint",
  * "Secret rotation", docs/contract.md §5 "signing key").
  */
-import type { EndpointId } from "../EntityIds.js"
+import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { EventType } from "../events/EventType.js"
+import type { SignatureScheme } from "./SignatureScheme.js"
 import { HOUR_MS } from "../timeUnits.js"
 import { afterActiveChange, type DisablePolicy, type EndpointHealth, meetsDisableRule } from "./EndpointHealth.js"
 
@@ -12,12 +13,15 @@ import { afterActiveChange, type DisablePolicy, type EndpointHealth, meetsDisabl
 export const MAX_ENDPOINTS_PER_PARTNER = 10
 /** Spec "Secret rotation": the old secret keeps signing for 6 hours. */
 export const ROTATION_GRACE_MS = 6 * HOUR_MS
-/** `whsec_` + 32 random bytes, base64url. */
+/**
+ * `whsec_` + 32 random bytes in padded standard base64, the form the Standard Webhooks libraries
+ * decode (endpoints made before migration 0017 keep their base64url secret until a rotation).
+ */
 export const SECRET_BYTES = 32
 export const SECRET_PREFIX = "whsec_"
 
 export interface WebhookEndpoint {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: EndpointId
   readonly url: string
   /** `null` subscribes to every event type (the default when `eventTypes` is omitted). */
@@ -26,6 +30,8 @@ export interface WebhookEndpoint {
   readonly secret: string
   readonly previousSecret: string | null
   readonly previousSecretValidUntil: number | null
+  /** Which headers sign its deliveries (SignatureScheme.ts). */
+  readonly signatureScheme: SignatureScheme
   readonly createdAt: number
   readonly updatedAt: number
   /** Last success, failing span, pause (EndpointHealth.ts). */
@@ -37,6 +43,7 @@ export interface EndpointPatch {
   readonly url?: string | undefined
   readonly eventTypes?: ReadonlyArray<EventType> | null | undefined
   readonly active?: boolean | undefined
+  readonly signatureScheme?: SignatureScheme | undefined
 }
 
 /** PATCH semantics: absent fields stay; `eventTypes: null` subscribes to everything; `active` moves the health's pause. */
@@ -45,6 +52,7 @@ export const applyPatch = (endpoint: WebhookEndpoint, patch: EndpointPatch, now:
   url: patch.url ?? endpoint.url,
   eventTypes: patch.eventTypes === undefined ? endpoint.eventTypes : patch.eventTypes,
   active: patch.active ?? endpoint.active,
+  signatureScheme: patch.signatureScheme ?? endpoint.signatureScheme,
   updatedAt: now,
   health: afterActiveChange(endpoint.health, endpoint.active, patch.active ?? endpoint.active, now)
 })

@@ -31,6 +31,14 @@ export class EndpointRequestInvalid extends Schema.TaggedError<EndpointRequestIn
   ...fields("VALIDATION_FAILED", 400),
   messages: Schema.Array(Schema.String)
 }) {}
+/**
+ * A switch to Standard Webhooks signing on an endpoint whose secret predates it (base64url, which
+ * the specification's libraries do not decode): rotate the secret first (docs/decisions.md).
+ */
+export class EndpointSecretNeedsRotation extends Schema.TaggedError<EndpointSecretNeedsRotation>()(
+  "EndpointSecretNeedsRotation",
+  fields("WEBHOOK_SECRET_ROTATION_REQUIRED", 409)
+) {}
 export class EndpointInactive extends Schema.TaggedError<EndpointInactive>()(
   "EndpointInactive",
   fields("WEBHOOK_ENDPOINT_INACTIVE", 409)

@@ -10,7 +10,7 @@
  * partner, and a claimed delivery carries its partner id from then on.
  */
 import { Context, type Effect, type Either } from "effect"
-import type { DeliveryId, EndpointId } from "../EntityIds.js"
+import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 import type {
   ClaimedDelivery,
@@ -32,7 +32,7 @@ export interface DueBacklog {
 
 /** An endpoint by its key. */
 export interface EndpointKey {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly id: EndpointId
 }
 
@@ -46,14 +46,14 @@ export interface WebhookStoreShape {
   /** Inserts unless the partner already has `maxPerPartner` endpoints; concurrent inserts cannot exceed it. */
   readonly insertEndpoint: (endpoint: WebhookEndpoint, maxPerPartner: number) => Effect.Effect<boolean, StoreError>
   /** Live (not deleted) endpoints, oldest first. */
-  readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
-  readonly getEndpoint: (partnerId: string, id: EndpointId) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
+  readonly listEndpoints: (partnerId: PartnerId) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
+  readonly getEndpoint: (partnerId: PartnerId, id: EndpointId) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
   /**
    * Replaces a live endpoint with what `change` (a pure rule: a patch, a rotation) decides from
    * the locked current one; undefined when there is none.
    */
   readonly modifyEndpoint: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId,
     change: (current: WebhookEndpoint) => WebhookEndpoint
   ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
@@ -64,7 +64,7 @@ export interface WebhookStoreShape {
    * answers the paused endpoint, or undefined when there was nothing to pause.
    */
   readonly disableEndpoint: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId,
     disable: (current: WebhookEndpoint) => WebhookEndpoint | undefined,
     alongside: (disabled: WebhookEndpoint) => Effect.Effect<void, StoreError>
@@ -88,7 +88,7 @@ export interface WebhookStoreShape {
    * there was none. A store may do it in two steps, the deletion committed first; if it stops in
    * between, `purgeDeletedEndpoints` finishes the second.
    */
-  readonly deleteEndpoint: (partnerId: string, id: EndpointId, now: number) => Effect.Effect<boolean, StoreError>
+  readonly deleteEndpoint: (partnerId: PartnerId, id: EndpointId, now: number) => Effect.Effect<boolean, StoreError>
 
   /**
    * Claims up to `limit` due deliveries of active endpoints, oldest due first, skipping rows other
@@ -141,15 +141,15 @@ export interface WebhookStoreShape {
   readonly dueBacklog: (now: number) => Effect.Effect<DueBacklog, StoreError>
 
   readonly listDeliveries: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: DeliveryFilter,
     limit: number,
     after: DeliveryCursor | undefined
   ) => Effect.Effect<DeliveryPage, StoreError>
-  readonly getDelivery: (partnerId: string, id: DeliveryId) => Effect.Effect<DeliveryRecord | undefined, StoreError>
+  readonly getDelivery: (partnerId: PartnerId, id: DeliveryId) => Effect.Effect<DeliveryRecord | undefined, StoreError>
   /** Runs `rule` on the locked delivery and writes the state it returns; undefined when there is no such delivery. */
   readonly updateDelivery: <E>(
-    partnerId: string,
+    partnerId: PartnerId,
     id: DeliveryId,
     rule: (snapshot: ReplaySnapshot) => Either.Either<DeliveryState, E>,
     now: number

@@ -4,8 +4,8 @@
  * folder; this service draws time, ids and randomness and hands the rules to the store.
  */
 import { Clock, Context, Effect, Either, Layer } from "effect"
-import { Secrets, toBase64Url } from "../access/Secrets.js"
-import type { DeliveryId, EndpointId } from "../EntityIds.js"
+import { Secrets, toBase64 } from "../access/Secrets.js"
+import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
 import { Ids } from "../Ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
 import type { StoreError } from "../StoreError.js"
@@ -30,6 +30,8 @@ import { newEndpointHealth } from "./EndpointHealth.js"
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
 import { replayRule } from "./replayRule.js"
+import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./SignatureScheme.js"
+import { isStandardSecret } from "./standardSignature.js"
 import {
   DeliveryCursorInvalid,
   DeliveryNotFound,
@@ -37,6 +39,7 @@ import {
   EndpointLimitExceeded,
   EndpointNotFound,
   EndpointRequestInvalid,
+  EndpointSecretNeedsRotation,
   EndpointUrlRejected,
   EventTypeUnknown,
   type ReplayError
@@ -48,45 +51,52 @@ export interface NewEndpoint {
   readonly url: string
   /** Omitted: every event type. */
   readonly eventTypes?: ReadonlyArray<string> | undefined
+  /** Omitted: `frank`. */
+  readonly signatureScheme?: SignatureScheme | undefined
 }
 
 export interface EndpointChange {
   readonly url?: string | undefined
   readonly eventTypes?: ReadonlyArray<string> | null | undefined
   readonly active?: boolean | undefined
+  readonly signatureScheme?: SignatureScheme | undefined
 }
 
 type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointRequestInvalid
 
 export interface WebhooksShape {
   readonly createEndpoint: (
-    partnerId: string,
+    partnerId: PartnerId,
     input: NewEndpoint
   ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointLimitExceeded | StoreError>
-  readonly listEndpoints: (partnerId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
+  readonly listEndpoints: (partnerId: PartnerId) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, StoreError>
+  readonly getEndpoint: (
+    partnerId: PartnerId,
+    id: EndpointId
+  ) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
   readonly updateEndpoint: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId,
     change: EndpointChange
-  ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | StoreError>
-  readonly deleteEndpoint: (partnerId: string, id: EndpointId) => Effect.Effect<void, EndpointNotFound | StoreError>
+  ) => Effect.Effect<WebhookEndpoint, RegistrationError | EndpointNotFound | EndpointSecretNeedsRotation | StoreError>
+  readonly deleteEndpoint: (partnerId: PartnerId, id: EndpointId) => Effect.Effect<void, EndpointNotFound | StoreError>
   readonly rotateSecret: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId
   ) => Effect.Effect<WebhookEndpoint, EndpointNotFound | StoreError>
   /** Enqueues `webhook.test` for exactly this endpoint. */
   readonly sendTest: (
-    partnerId: string,
+    partnerId: PartnerId,
     id: EndpointId
   ) => Effect.Effect<EmittedEvent, EndpointNotFound | EndpointInactive | StoreError>
   readonly listDeliveries: (
-    partnerId: string,
+    partnerId: PartnerId,
     filter: DeliveryFilter,
     limit: number | undefined,
     cursor: string | undefined
   ) => Effect.Effect<DeliveryPage, DeliveryCursorInvalid | StoreError>
   readonly replay: (
-    partnerId: string,
+    partnerId: PartnerId,
     deliveryId: DeliveryId
   ) => Effect.Effect<DeliveryRecord, ReplayError | StoreError>
 }
@@ -118,10 +128,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const outbox = yield* Outbox
       const settings = yield* WebhookSettings
 
-      const newSecret = Effect.map(
-        secrets.randomBytes(SECRET_BYTES),
-        (bytes) => `${SECRET_PREFIX}${toBase64Url(bytes)}`
-      )
+      const newSecret = Effect.map(secrets.randomBytes(SECRET_BYTES), (bytes) => `${SECRET_PREFIX}${toBase64(bytes)}`)
 
       const checkUrl = (raw: string) =>
         Either.match(checkEndpointUrl(raw, settings), {
@@ -157,6 +164,24 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const orNotFound = <A>(id: string, found: A | undefined) =>
         found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found)
 
+      /**
+       * Standard Webhooks signing needs a secret its libraries decode. Checked before the write:
+       * every secret issued since this scheme exists has that form, so a rotation racing this check
+       * can only make it pass, never fail.
+       */
+      const checkStandardSecret = (partnerId: PartnerId, id: EndpointId) =>
+        Effect.flatMap(store.getEndpoint(partnerId, id), (current) =>
+          current === undefined || isStandardSecret(current.secret)
+            ? Effect.void
+            : Effect.fail(
+                new EndpointSecretNeedsRotation({
+                  message:
+                    "this endpoint's secret predates Standard Webhooks signing and its libraries cannot decode it; " +
+                    "rotate the secret (POST .../rotate-secret), then set signatureScheme again"
+                })
+              )
+        )
+
       const createEndpoint: WebhooksShape["createEndpoint"] = (partnerId, input) =>
         Effect.gen(function* () {
           const checked = yield* checkRegistration(input.url, input.eventTypes)
@@ -172,6 +197,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
             secret: yield* newSecret,
             previousSecret: null,
             previousSecretValidUntil: null,
+            signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
             createdAt: now,
             updatedAt: now,
             health: newEndpointHealth
@@ -187,7 +213,14 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, id, change) =>
         Effect.gen(function* () {
           const checked = yield* checkRegistration(change.url, change.eventTypes)
-          const patch: EndpointPatch = { url: checked.url, eventTypes: checked.eventTypes, active: change.active }
+          const patch: EndpointPatch = {
+            url: checked.url,
+            eventTypes: checked.eventTypes,
+            active: change.active,
+            signatureScheme: change.signatureScheme
+          }
+          if (change.signatureScheme !== undefined && signsStandard(change.signatureScheme))
+            yield* checkStandardSecret(partnerId, id)
           const now = yield* Clock.currentTimeMillis
           const updated = yield* orNotFound(
             id,
@@ -248,6 +281,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       return {
         createEndpoint,
         listEndpoints: store.listEndpoints,
+        getEndpoint: (partnerId, id) => Effect.flatMap(store.getEndpoint(partnerId, id), (e) => orNotFound(id, e)),
         updateEndpoint,
         deleteEndpoint: (partnerId, id) =>
           Effect.gen(function* () {

@@ -1,41 +1,77 @@
 /**
- * The HTTP request of one attempt (spec "Delivery request"): the stored payload bytes, signed
- * over `{timestamp}.{body}` with the current secret and, during the rotation window, also with
- * the previous one.
+ * The HTTP request of one attempt: the stored payload bytes, signed with the current secret and,
+ * during the rotation window, also with the previous one, in the endpoint's scheme: Frank's
+ * X-Service-* headers (spec "Delivery request"), the Standard Webhooks headers, or both.
  */
 import { Effect, Exit } from "effect"
 import type { ClaimedDelivery } from "./Delivery.js"
 import { RECEIVER_TIMEOUT_MS } from "./DeliveryState.js"
 import { signingSecrets } from "./Endpoint.js"
-import { type SignInput, WebhookSigner } from "./WebhookSigner.js"
+import { signsFrank, signsStandard } from "./SignatureScheme.js"
+import { type SignInput, type StandardSignInput, WebhookSigner } from "./WebhookSigner.js"
 import type { AttemptRequest } from "./WebhookTransport.js"
 
 export const USER_AGENT = "Frank-Webhooks/1"
 
 const encoder = new TextEncoder()
 
-const requestOf = (
-  claim: ClaimedDelivery,
-  timestamp: number,
-  body: Uint8Array,
-  signature: string,
-  previousSignature: string | null
-): AttemptRequest => {
-  const headers: Record<string, string> = {
-    "Content-Type": "application/json",
-    "User-Agent": USER_AGENT,
-    "X-Service-Event": claim.eventType,
-    "X-Service-Event-Id": claim.eventId,
-    "X-Service-Timestamp": String(timestamp),
-    "X-Service-Signature": signature
+/** A claim's signatures: current secret's and previous one's (null outside the window), per scheme; null when the scheme is off. */
+interface Signatures {
+  readonly frank: readonly [string, string | null] | null
+  readonly standard: readonly [string, string | null] | null
+}
+
+const requestOf = (claim: ClaimedDelivery, timestamp: number, body: Uint8Array, s: Signatures): AttemptRequest => {
+  const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": USER_AGENT }
+  if (s.frank !== null) {
+    headers["X-Service-Event"] = claim.eventType
+    headers["X-Service-Event-Id"] = claim.eventId
+    headers["X-Service-Timestamp"] = String(timestamp)
+    headers["X-Service-Signature"] = s.frank[0]
+    if (s.frank[1] !== null) headers["X-Service-Signature-Previous"] = s.frank[1]
   }
-  if (previousSignature !== null) headers["X-Service-Signature-Previous"] = previousSignature
+  if (s.standard !== null) {
+    // The specification's names, lower case as it writes them; the message id is the event id,
+    // so a replay keeps it and receivers deduplicate on it.
+    headers["webhook-id"] = claim.eventId
+    headers["webhook-timestamp"] = String(timestamp)
+    headers["webhook-signature"] = s.standard[1] === null ? s.standard[0] : `${s.standard[0]} ${s.standard[1]}`
+  }
   return { url: claim.url, headers, body, timeoutMs: RECEIVER_TIMEOUT_MS }
 }
 
+/** Where a claim's signatures are in the batch's input lists: [current, previous], -1 when absent; null when the scheme is off. */
+interface Slots {
+  readonly frank: readonly [number, number] | null
+  readonly standard: readonly [number, number] | null
+}
+
+type Signed = ReadonlyArray<Exit.Exit<string>>
+
+/** Appends the inputs for the current and (when set) previous secret; answers their slots. */
+const addInputs = <I>(
+  inputs: Array<I>,
+  current: string,
+  previous: string | null,
+  input: (secret: string) => I
+): readonly [number, number] => [
+  inputs.push(input(current)) - 1,
+  previous === null ? -1 : inputs.push(input(previous)) - 1
+]
+
+/** The signatures at `slots` in `signed`, or the defect one of them died with. */
+const pick = (signed: Signed, slots: readonly [number, number] | null) =>
+  slots === null
+    ? Exit.succeed(null)
+    : Exit.zip(
+        signed[slots[0]] as Exit.Exit<string>,
+        slots[1] === -1 ? Exit.succeed(null) : (signed[slots[1]] as Exit.Exit<string>)
+      )
+
 /**
- * The attempts on `claims` sent at `now`, signed by the `WebhookSigner` in context in one call:
- * each claim's request, or the defect its signing died with (that attempt alone fails).
+ * The attempts on `claims` sent at `now`, signed by the `WebhookSigner` in context with one call
+ * per scheme in use (a batch of `frank` endpoints makes exactly the one call it always did): each
+ * claim's request, or the defect its signing died with (that attempt alone fails).
  */
 export const attemptRequests = (
   claims: ReadonlyArray<ClaimedDelivery>,
@@ -44,25 +80,39 @@ export const attemptRequests = (
   Effect.flatMap(WebhookSigner, (signer) => {
     const timestampSeconds = Math.floor(now / 1000)
     const bodies = claims.map((c) => encoder.encode(c.payload))
-    const inputs: Array<SignInput> = []
-    // Where claim i's signatures are in `inputs`: the current secret's, and the previous one's or -1.
-    const currentAt: Array<number> = []
-    const previousAt: Array<number> = []
-    claims.forEach((claim, i) => {
+    const frankInputs: Array<SignInput> = []
+    const standardInputs: Array<StandardSignInput> = []
+    const slots = claims.map((claim, i): Slots => {
       const { current, previous } = signingSecrets(claim, now)
       const body = bodies[i] as Uint8Array
-      currentAt.push(inputs.push({ secret: current, timestampSeconds, body }) - 1)
-      previousAt.push(previous === null ? -1 : inputs.push({ secret: previous, timestampSeconds, body }) - 1)
+      return {
+        frank: signsFrank(claim.signatureScheme)
+          ? addInputs(frankInputs, current, previous, (secret) => ({ secret, timestampSeconds, body }))
+          : null,
+        standard: signsStandard(claim.signatureScheme)
+          ? addInputs(standardInputs, current, previous, (secret) => ({
+              secret,
+              messageId: claim.eventId,
+              timestampSeconds,
+              body
+            }))
+          : null
+      }
     })
-    return Effect.map(signer.signEach(inputs), (signed) =>
-      claims.map((claim, i) => {
-        const current = signed[currentAt[i] as number] as Exit.Exit<string>
-        const p = previousAt[i] as number
-        const previous = p === -1 ? Exit.succeed(null) : (signed[p] as Exit.Exit<string>)
-        return Exit.map(Exit.zip(current, previous), ([signature, previousSignature]) =>
-          requestOf(claim, timestampSeconds, bodies[i] as Uint8Array, signature, previousSignature)
-        )
-      })
+    const none = Effect.succeed<Signed>([])
+    return Effect.map(
+      Effect.zip(
+        frankInputs.length === 0 ? none : signer.signEach(frankInputs),
+        standardInputs.length === 0 ? none : signer.signStandardEach(standardInputs)
+      ),
+      ([frankSigned, standardSigned]) =>
+        claims.map((claim, i) => {
+          const at = slots[i] as Slots
+          return Exit.map(
+            Exit.zip(pick(frankSigned, at.frank), pick(standardSigned, at.standard)),
+            ([frank, standard]) => requestOf(claim, timestampSeconds, bodies[i] as Uint8Array, { frank, standard })
+          )
+        })
     )
   })
 

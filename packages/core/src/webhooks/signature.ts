@@ -3,6 +3,8 @@
  * where the HMAC key is the UTF-8 bytes of the whole secret string (docs/contract.md §5). Web Crypto
  * only, so it runs on every runtime core supports.
  */
+import { hmacKeyCache } from "./hmacKeys.js"
+
 const encoder = new TextEncoder()
 
 const toHex = (bytes: ArrayBuffer): string => {
@@ -23,20 +25,8 @@ const concat = (a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> => {
 export const signedBytes = (timestampSeconds: number, rawBody: Uint8Array | string): Uint8Array<ArrayBuffer> =>
   concat(encoder.encode(`${timestampSeconds}.`), typeof rawBody === "string" ? encoder.encode(rawBody) : rawBody)
 
-/** Imported HMAC keys by secret: importing costs as much as signing a small body. Bounded. */
-const MAX_CACHED_KEYS = 1024
-const keys = new Map<string, Promise<CryptoKey>>()
-
-const hmacKey = (secret: string): Promise<CryptoKey> => {
-  const cached = keys.get(secret)
-  if (cached !== undefined) return cached
-  if (keys.size >= MAX_CACHED_KEYS) keys.clear()
-  const key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-  keys.set(secret, key)
-  // A failed import must not stay cached.
-  key.catch(() => keys.delete(secret))
-  return key
-}
+/** Frank's key is the UTF-8 of the whole secret string. */
+const hmacKey = hmacKeyCache((secret) => encoder.encode(secret))
 
 export const sign = async (secret: string, timestampSeconds: number, rawBody: Uint8Array | string): Promise<string> => {
   const key = await hmacKey(secret)

@@ -4,12 +4,18 @@
  * the HTTP status a receiver should answer with.
  */
 import { Clock, Effect, Schema } from "effect"
-import { type VerifyFailure, type VerifyWebhookInput, verifyWebhook } from "./verifyWebhook.js"
+import { type VerifiedScheme, type VerifyFailure, type VerifyWebhookInput, verifyWebhook } from "./verifyWebhook.js"
 
 export interface VerifiedWebhook {
-  /** From the X-Service-Event-Id header, which the signature does NOT cover; see decodeReceivedEvent. */
+  /** The header set that carried the matching signature. */
+  readonly scheme: VerifiedScheme
+  /**
+   * From X-Service-Event-Id, which Frank's signature does NOT cover (see decodeReceivedEvent), or
+   * from webhook-id, which the Standard Webhooks signature does.
+   */
   readonly eventId: string
-  readonly eventType: string
+  /** From X-Service-Event; null for a Standard Webhooks delivery (the type is in the signed body). */
+  readonly eventType: string | null
   readonly timestampSeconds: number
 }
 
@@ -44,7 +50,7 @@ export const webhookRejected = (reason: WebhookRejectionReason, message: string 
 // Exhaustive over VerifyFailure: a new failure added to verifyWebhook must be described here.
 const describe: { readonly [K in VerifyFailure]: string } = {
   missing_headers: "signature, timestamp, event or event id header missing",
-  malformed_timestamp: "X-Service-Timestamp is not unix seconds",
+  malformed_timestamp: "the timestamp header is not unix seconds",
   timestamp_out_of_tolerance: "timestamp too far from the receiver's clock",
   signature_mismatch: "no signature header matches any accepted secret"
 }
@@ -57,5 +63,10 @@ export const verifyWebhookEffect = (
     // verifyWebhook rejects only if Web Crypto itself is broken: a defect, not a refusal.
     const result = yield* Effect.promise(() => verifyWebhook({ ...input, now }))
     if (!result.ok) return yield* webhookRejected(result.reason, describe[result.reason])
-    return { eventId: result.eventId, eventType: result.eventType, timestampSeconds: result.timestampSeconds }
+    return {
+      scheme: result.scheme,
+      eventId: result.eventId,
+      eventType: result.eventType,
+      timestampSeconds: result.timestampSeconds
+    }
   })

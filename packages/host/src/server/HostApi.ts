@@ -6,9 +6,14 @@ import { OpenApi } from "@effect/platform"
 import { documentErrors, partnerAuthCodes, partnerOperationDocs } from "@frank/core/http"
 import { adminAuthCodes, adminOperationDocs } from "../admin/adminOperationDocs.js"
 import { AdminGroup } from "../admin/AdminGroup.js"
+import { hostBodyRefusals } from "./refusals.js"
 import { PartnerApi } from "@frank/core/http"
 
 export const HostApi = PartnerApi.add(AdminGroup).annotate(
   OpenApi.Transform,
-  documentErrors({ ...partnerOperationDocs, ...adminOperationDocs }, { ...partnerAuthCodes, ...adminAuthCodes })
+  documentErrors(
+    { ...partnerOperationDocs, ...adminOperationDocs },
+    { ...partnerAuthCodes, ...adminAuthCodes },
+    hostBodyRefusals
+  )
 )

@@ -5,8 +5,12 @@
  * middleware runs only after the response is sent.
  */
 import { HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { CodesByStatus } from "@frank/core/http"
 import { Effect } from "effect"
 import { type RequestLimits, refusalOf } from "./requestGuard.js"
+
+/** What the guard and this module answer for a request body, whatever the route (for /openapi.json). */
+export const hostBodyRefusals: CodesByStatus = { 413: ["PAYLOAD_TOO_LARGE"], 415: ["UNSUPPORTED_MEDIA_TYPE"] }
 
 const envelope = (status: number, code: string, message: string | ReadonlyArray<string>) =>
   HttpServerResponse.unsafeJson({ statusCode: status, message, code }, { status })

@@ -14,7 +14,8 @@ import {
   EndpointNotFound,
   encodeCursor,
   type WebhookEndpoint,
-  Webhooks
+  Webhooks,
+  type PartnerId
 } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Clock, Effect } from "effect"
@@ -113,7 +114,7 @@ export const webhooksRoutes = Effect.gen(function* () {
   /** An endpoint action, then back to the page with its notice. */
   const action = <E extends { code?: string; message: string; _tag: string }>(
     path: string,
-    run: (partnerId: string, id: EndpointId) => Effect.Effect<unknown, E>,
+    run: (partnerId: PartnerId, id: EndpointId) => Effect.Effect<unknown, E>,
     done: string
   ) =>
     post(path, (ctx) =>

@@ -21,7 +21,8 @@ import {
   type CompanyRequisites,
   DAY_MS,
   type StoreError,
-  storeErrorFor
+  storeErrorFor,
+  type PartnerId
 } from "@frank/core"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { InvoiceId } from "@frank/core"
@@ -35,7 +36,7 @@ export type SandboxBookStatus = "issued" | "paid" | "canceled"
 export type SandboxReportedStatus = SandboxBookStatus | "expired"
 
 export interface SandboxBankInvoice {
-  readonly partnerId: string
+  readonly partnerId: PartnerId
   readonly bankInvoiceId: string
   readonly invoiceId: InvoiceId
   readonly number: string

@@ -1,11 +1,13 @@
 /**
- * Webhooks: endpoints (register, list, change, delete, rotate the secret, send a test event), the
- * event catalog, and the delivery log with replay (spec "Endpoints → Webhooks"). All with an API key; reading needs
+ * Webhooks: endpoints (register, list, read one, change, delete, rotate the secret, send a test
+ * event), the event catalog, and the delivery log with replay (spec "Endpoints → Webhooks"). All
+ * with an API key; reading needs
  * `webhooks:read`, changing `webhooks:manage`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { DeliveryStatus } from "../../webhooks/DeliveryState.js"
+import { SignatureScheme } from "../../webhooks/SignatureScheme.js"
 import { BadRequest, Conflict, NotFound } from "../ApiError.js"
 import { QueryInt, requestParseOptions } from "../coerce.js"
 import { ApiKeyAuth, RequiredScope } from "../Security.js"
@@ -29,6 +31,13 @@ const EndpointHealthFields = {
   })
 }
 
+const Scheme = SignatureScheme.annotations({
+  identifier: "WebhookSignatureScheme",
+  description:
+    "How deliveries are signed: `frank` (X-Service-* headers), `standard-webhooks` (webhook-id, webhook-timestamp, " +
+    "webhook-signature per the Standard Webhooks specification) or `both` header sets"
+})
+
 export const EndpointView = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
@@ -43,6 +52,7 @@ export const EndpointView = Schema.Struct({
     description: "Until when the previous secret still signs (6 h after a rotation)"
   }),
   ...EndpointHealthFields,
+  signatureScheme: Scheme,
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotations({ identifier: "WebhookEndpoint" })
@@ -50,7 +60,10 @@ export type EndpointView = typeof EndpointView.Type
 
 export const CreatedEndpoint = Schema.Struct({
   ...EndpointView.fields,
-  secret: Schema.String.annotations({ description: "The signing secret `whsec_…`, shown only now" })
+  secret: Schema.String.annotations({
+    description:
+      "The signing secret, `whsec_` + standard base64 of 32 bytes (the Standard Webhooks form), shown only now"
+  })
 }).annotations({ identifier: "CreatedWebhookEndpoint" })
 
 export const EndpointList = Schema.Struct({ items: Schema.Array(EndpointView) }).annotations({
@@ -61,7 +74,8 @@ export const CreateEndpointRequest = Schema.Struct({
   url: Schema.String.annotations({ description: "Public HTTPS URL; internal hosts and IP literals are refused" }),
   eventTypes: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: "Event types to receive; omitted: all"
-  })
+  }),
+  signatureScheme: Schema.optional(Scheme).annotations({ description: "Omitted: `frank`" })
 }).annotations({ identifier: "CreateWebhookEndpointRequest", ...requestParseOptions })
 
 export const UpdateEndpointRequest = Schema.Struct({
@@ -72,6 +86,11 @@ export const UpdateEndpointRequest = Schema.Struct({
   active: Schema.optional(Schema.Boolean).annotations({
     description:
       "false pauses deliveries; they resume when set back to true (which also re-enables an endpoint paused for failing)"
+  }),
+  signatureScheme: Schema.optional(Scheme).annotations({
+    description:
+      "A Standard Webhooks scheme needs a secret issued since that scheme exists: an older one answers 409 " +
+      "WEBHOOK_SECRET_ROTATION_REQUIRED until the secret is rotated"
   })
 }).annotations({ identifier: "UpdateWebhookEndpointRequest", ...requestParseOptions })
 
@@ -81,7 +100,9 @@ export const DeletedEndpoint = Schema.Struct({ id: Schema.String, deleted: Schem
 
 export const RotatedSecret = Schema.Struct({
   id: Schema.String,
-  secret: Schema.String.annotations({ description: "The new signing secret, shown only now" }),
+  secret: Schema.String.annotations({
+    description: "The new signing secret (`whsec_` + standard base64 of 32 bytes), shown only now"
+  }),
   previousSecretValidUntil: Timestamp
 }).annotations({ identifier: "RotatedWebhookSecret" })
 
@@ -147,6 +168,13 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(RequiredScope, "webhooks:read")
   )
   .add(
+    HttpApiEndpoint.get("getEndpoint")`/v1/webhooks/endpoints/${idParam}`
+      .addSuccess(EndpointView)
+      .addError(NotFound)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:read")
+  )
+  .add(
     HttpApiEndpoint.post("createEndpoint", "/v1/webhooks/endpoints")
       .setPayload(CreateEndpointRequest)
       .addSuccess(CreatedEndpoint, { status: 201 })
@@ -160,6 +188,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addSuccess(EndpointView)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Conflict)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "webhooks:manage")
   )

@@ -38,6 +38,7 @@ export const endpointView = (e: WebhookEndpoint, now: number): EndpointView => (
   // Past the window the previous secret no longer signs; say so by not showing a stale time.
   previousSecretValidUntil:
     e.previousSecretValidUntil !== null && e.previousSecretValidUntil > now ? iso(e.previousSecretValidUntil) : null,
+  signatureScheme: e.signatureScheme,
   ...healthView(e.health),
   createdAt: iso(e.createdAt),
   updatedAt: iso(e.updatedAt)
@@ -70,6 +71,12 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
           const list = yield* orApiError(webhooks.listEndpoints(yield* partner))
           const at = yield* now
           return { items: list.map((e) => endpointView(e, at)) }
+        })
+      )
+      .handle("getEndpoint", ({ path }) =>
+        Effect.gen(function* () {
+          const e = yield* orApiError(webhooks.getEndpoint(yield* partner, yield* endpoint(path.id)))
+          return endpointView(e, yield* now)
         })
       )
       .handle("createEndpoint", ({ payload }) =>

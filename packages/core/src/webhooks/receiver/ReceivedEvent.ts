@@ -1,10 +1,11 @@
 /**
  * The body of a delivery (spec "Body envelope"), decoded only after its signature was verified.
  *
- * The signature covers `<timestamp>.<raw body>` and no header, so the X-Service-Event-Id header
- * is not authenticated: anyone replaying a captured delivery inside the 300 s window could put a
- * fresh id in it and get the business action run again. Deduplicate on the signed body's
- * eventId; a header that disagrees with the body is refused.
+ * Frank's signature covers `<timestamp>.<raw body>` and no header, so the X-Service-Event-Id
+ * header is not authenticated: anyone replaying a captured delivery inside the 300 s window could
+ * put a fresh id in it and get the business action run again. Deduplicate on the signed body's
+ * eventId; a header that disagrees with the body is refused. (The Standard Webhooks signature
+ * covers webhook-id, which Frank sets to the event id: it must agree with the body too.)
  */
 import { Effect, Schema } from "effect"
 import { type VerifiedWebhook, webhookRejected, type WebhookRejected } from "../verifyWebhookEffect.js"
@@ -38,10 +39,7 @@ export const decodeReceivedEvent = (
   Effect.gen(function* () {
     const text = yield* utf8(rawBody)
     const event = yield* decodeJson(text).pipe(Effect.mapError((e) => webhookRejected("malformed_body", e.message)))
-    if (event.eventId !== verified.eventId || event.eventType !== verified.eventType)
-      return yield* webhookRejected(
-        "header_mismatch",
-        "X-Service-Event-Id / X-Service-Event differ from the signed body"
-      )
+    if (event.eventId !== verified.eventId || (verified.eventType !== null && event.eventType !== verified.eventType))
+      return yield* webhookRejected("header_mismatch", "the event id or event type header differs from the signed body")
     return event
   })
