@@ -35,9 +35,9 @@ export interface DueBacklog {
 /** What became of an endpoint, as the replay rule reads it. */
 export type EndpointCondition = "active" | "inactive" | "deleted"
 
-/** What a replay rule sees: the delivery and what became of its endpoint. */
+/** What a replay rule sees: the delivery's state and what became of its endpoint. */
 export interface ReplaySnapshot {
-  readonly delivery: DeliveryRecord
+  readonly delivery: DeliveryState
   readonly endpoint: EndpointCondition
 }
 
