@@ -40,6 +40,7 @@ import {
   Outbox,
   Payments,
   Webhooks,
+  WebhookRetention,
   WebhookSettings
 } from "@frank/core"
 import {
@@ -88,6 +89,7 @@ export type EngineServices =
   | Pricing
   | Webhooks
   | DeliveryWorker
+  | WebhookRetention
   | DeliveryWakeup
   | Payments
   | Invoices
@@ -117,6 +119,7 @@ export const engineLayer = (
         Pricing,
         Webhooks,
         DeliveryWorker,
+        WebhookRetention,
         DeliveryWakeup,
         Payments,
         Invoices,
@@ -159,7 +162,8 @@ const engineWiring = (
     RateLimiter.layer(scaleRateLimits(defaultRateLimitConfig, config.rateLimitMultiplier)),
     Tariffs.layer(defaultTariffConfig),
     Webhooks.layer,
-    DeliveryWorker.layer(defaultWorkerConfig)
+    DeliveryWorker.layer(defaultWorkerConfig),
+    WebhookRetention.layer()
   )
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
   // Top-ups run over the ledger; the sandbox acquirer is the PaymentProvider.
@@ -180,7 +184,7 @@ const engineWiring = (
         NodeWebhookSigner,
         Pricing.layerFromCatalog(catalog),
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy, trustedOrigins: [config.publicBaseUrl] }),
-        WebhookSettings.layer(settings),
+        WebhookSettings.layer({ ...settings, retentionDays: config.webhookRetentionDays }),
         httpWebhookTransportLayer(settings),
         // The worker's reports become /metrics counters (Metrics is provided below the engine).
         deliveryObserverLayer

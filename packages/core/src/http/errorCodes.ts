@@ -87,6 +87,13 @@ export const partnerOperationDocs: Readonly<Record<string, OperationDoc>> = {
     summary: "Send a webhook.test event",
     codes: { 404: ["WEBHOOK_ENDPOINT_NOT_FOUND"], 409: ["WEBHOOK_ENDPOINT_INACTIVE"] }
   },
+  "webhooks.recoverEndpoint": {
+    summary: "Requeue an endpoint's failed deliveries of a time window",
+    codes: {
+      404: ["WEBHOOK_ENDPOINT_NOT_FOUND"],
+      409: ["DELIVERY_ENDPOINT_DELETED", "DELIVERY_ENDPOINT_INACTIVE"]
+    }
+  },
   "webhooks.listDeliveries": { summary: "List deliveries, newest first", codes: { 400: ["DELIVERY_CURSOR_INVALID"] } },
   "webhooks.replayDelivery": {
     summary: "Replay a delivery",

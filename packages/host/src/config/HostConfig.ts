@@ -21,6 +21,8 @@
  * | `FRANK_MAX_BODY_BYTES`        | 1048576 (1 MiB)         | larger request bodies answer 413               |
  * | `FRANK_HEADERS_TIMEOUT_MS`    | 10000                   | a client must send its headers within this     |
  * | `FRANK_REQUEST_TIMEOUT_MS`    | 30000                   | ... and its whole request within this          |
+ * | `FRANK_WEBHOOK_RETENTION_DAYS`| 30                      | webhook events and finished deliveries older   |
+ * |                               |                         | than this are removed (1..3650)                |
  *
  * Invalid values fail the start with a ConfigError naming the variable, e.g.
  * `Invalid data at PORT: "Expected a network port value but received "abc""`.
@@ -29,7 +31,7 @@
  * `FRANK_ADMIN_TOKEN=` and an empty admin token must never become a valid bearer token.
  */
 import { resolve } from "node:path"
-import { DAY_SECONDS } from "@frank/core"
+import { DAY_SECONDS, DEFAULT_RETENTION_DAYS } from "@frank/core"
 import { Config, ConfigError, Context, Either, Layer, Option, Redacted } from "effect"
 import { urlHost } from "./urlHost.js"
 
@@ -65,7 +67,12 @@ export interface HostConfigShape {
   /** Slow clients are dropped: the headers must arrive within the first, the whole request within the second. */
   readonly headersTimeoutMs: number
   readonly requestTimeoutMs: number
+  /** Days webhook events and finished deliveries are kept (WebhookSettings.retentionDays). */
+  readonly webhookRetentionDays: number
 }
+
+/** The longest retention FRANK_WEBHOOK_RETENTION_DAYS accepts: ten years, beyond which a value is a typo. */
+export const MAX_WEBHOOK_RETENTION_DAYS = 3650
 
 /** An optional variable where the empty string means "not set". */
 const optionalString = (name: string) =>
@@ -141,6 +148,13 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
   requestTimeoutMs: Config.integer("FRANK_REQUEST_TIMEOUT_MS").pipe(
     Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
     Config.withDefault(30_000)
+  ),
+  webhookRetentionDays: Config.integer("FRANK_WEBHOOK_RETENTION_DAYS").pipe(
+    Config.validate({
+      message: `Expected an integer between 1 and ${MAX_WEBHOOK_RETENTION_DAYS}`,
+      validation: (n) => n >= 1 && n <= MAX_WEBHOOK_RETENTION_DAYS
+    }),
+    Config.withDefault(DEFAULT_RETENTION_DAYS)
   )
 }).pipe(
   // node:http requires it, and a request cannot finish before its headers have.
