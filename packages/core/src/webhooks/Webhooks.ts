@@ -29,7 +29,7 @@ import {
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
 import { type RecoveryRequest, type RecoveryResult, MAX_RECOVERED_PER_CALL, recoveryWindow } from "./recoveryWindow.js"
-import { endpointReplayRule, replayRule } from "./replayRule.js"
+import { endpointReplayRule, recoveryRule, replayRule } from "./replayRule.js"
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./SignatureScheme.js"
 import { isStandardSecret } from "./standardSignature.js"
 import {
@@ -292,7 +292,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const window = yield* recoveryWindow(request, now, retentionMs(settings))
-          const rules = { endpoint: endpointReplayRule, delivery: replayRule(now) }
+          const rules = { endpoint: endpointReplayRule, delivery: recoveryRule(now) }
           const result = yield* orNotFound(
             endpointId,
             yield* store.recoverDeliveries(partnerId, endpointId, window, MAX_RECOVERED_PER_CALL, rules, now)
