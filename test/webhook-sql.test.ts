@@ -449,13 +449,129 @@ for (const [engine, database] of engines) {
           }).pipe(Effect.scoped)
       )
 
+      it.effect(
+        "retention removes expired rows in bounded batches through indexes only: events by age, deliveries by event, attempts and the foreign key check by key (migration 0018)",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
+            const tag = randomUUID().slice(0, 8)
+            const prefix = `p_retain_${tag}_`
+            yield* Effect.addFinalizer(() =>
+              Effect.ignore(
+                Effect.all([
+                  sql`DELETE FROM webhook_attempts WHERE starts_with(partner_id, ${prefix})`,
+                  sql`DELETE FROM webhook_deliveries WHERE starts_with(partner_id, ${prefix})`,
+                  sql`DELETE FROM webhook_events WHERE starts_with(partner_id, ${prefix})`,
+                  sql`DELETE FROM webhook_endpoints WHERE starts_with(partner_id, ${prefix})`
+                ])
+              )
+            )
+            // 40 partners, 5,000 events that long expired (occurred at 1..5000 ms after the epoch),
+            // each delivered once with one attempt, every tenth still pending (it stays), and the
+            // same again that has not expired: enough rows that a full scan would cost, so the
+            // planner's choice shows.
+            yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
+            SELECT ${prefix} || k, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/retain', NULL, true, 'whsec_r', 0, 0
+            FROM generate_series(1, 40) k`
+            yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+            SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'ev' || g)::uuid, 'webhook.test',
+              CASE WHEN g <= 5000 THEN g ELSE 4000000000000 + g END, '{}'
+            FROM generate_series(1, 10000) g`
+            yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+            SELECT ${prefix} || (g % 40 + 1), md5(${tag} || 'd' || g)::uuid, md5(${tag} || 'ep' || (g % 40 + 1))::uuid,
+              md5(${tag} || 'ev' || g)::uuid, 'webhook.test', CASE WHEN g % 10 = 0 THEN 'pending' ELSE 'delivered' END, 1,
+              CASE WHEN g % 10 = 0 THEN 4000000000000 ELSE NULL END, e.occurred_at, e.occurred_at
+            FROM generate_series(1, 10000) g
+            JOIN webhook_events e ON e.partner_id = ${prefix} || (g % 40 + 1) AND e.id = md5(${tag} || 'ev' || g)::uuid`
+            yield* sql`INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status)
+            SELECT partner_id, id, 1, created_at, 5, 200 FROM webhook_deliveries WHERE starts_with(partner_id, ${prefix})`
+            yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_attempts, webhook_endpoints`
+            const [deliveriesPlan, eventsPlan, removed] = yield* Effect.acquireUseRelease(
+              Effect.promise(async () => {
+                const client = new pg.Client({ connectionString: withSearchPath(url ?? "", row?.schema ?? "public") })
+                await client.connect()
+                return client
+              }),
+              (client) =>
+                Effect.promise(async () => {
+                  let notices: Array<string> = []
+                  client.on("notice", (n) => notices.push(n.message ?? ""))
+                  await client.query("LOAD 'auto_explain'")
+                  await client.query(
+                    "SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice"
+                  )
+                  // Rolled back: other tests' rows share these tables.
+                  await client.query("BEGIN")
+                  const n = async (text: string) => (await client.query(text)).rows[0]?.n as number
+                  const deliveries = [
+                    await n("SELECT webhook_delete_expired_deliveries(5001, 1000) AS n"),
+                    await n("SELECT webhook_delete_expired_deliveries(5001, 1000) AS n")
+                  ]
+                  const deliveriesText = notices.join("\n")
+                  notices = []
+                  const events = [
+                    await n("SELECT webhook_delete_expired_events(5001, 1000) AS n"),
+                    await n("SELECT webhook_delete_expired_events(5001, 1000) AS n")
+                  ]
+                  const eventsText = notices.join("\n")
+                  const [left] = (
+                    await client.query(
+                      `SELECT (SELECT count(*) FROM webhook_deliveries WHERE starts_with(partner_id, $1) AND created_at <= 5000)::int AS deliveries,
+                        (SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.partner_id = a.partner_id AND d.id = a.delivery_id
+                          WHERE starts_with(a.partner_id, $1) AND d.created_at <= 5000)::int AS attempts,
+                        (SELECT count(*) FROM webhook_attempts WHERE starts_with(partner_id, $1))::int AS all_attempts,
+                        (SELECT count(*) FROM webhook_events WHERE starts_with(partner_id, $1) AND occurred_at <= 5000)::int AS events`,
+                      [prefix]
+                    )
+                  ).rows
+                  await client.query("ROLLBACK")
+                  return [deliveriesText, eventsText, { deliveries, events, left }] as const
+                }),
+              (client) => Effect.promise(() => client.end())
+            )
+            // 4,500 finished deliveries expired (and 500 pending that stay): two statements take 1,000 each.
+            expect(removed.deliveries).toEqual([1000, 1000])
+            // Events go only without deliveries left: at most a batch a statement.
+            expect(removed.events).toEqual([1000, 1000])
+            expect(removed.left).toEqual({ deliveries: 3000, attempts: 3000, all_attempts: 8000, events: 3000 })
+
+            // Expired events in age order from their index, each one's deliveries by key.
+            expect(deliveriesPlan).toMatch(
+              /Index Scan using webhook_events_by_age on webhook_events ev[^\n]*\n\s*Index Cond: \(occurred_at < \$1\)/
+            )
+            expect(deliveriesPlan).toMatch(
+              /Index Scan using webhook_deliveries_by_event on webhook_deliveries d[^\n]*\n\s*Index Cond: \(\(partner_id = ev\.partner_id\) AND \(event_id = ev\.id\)\)/
+            )
+            // Each removed delivery and its attempts by primary key.
+            expect(deliveriesPlan).toMatch(
+              /Index Scan using webhook_deliveries_pkey on webhook_deliveries \w+[^\n]*\n\s*Index Cond: \(\(partner_id = expired\.partner_id\) AND \(id = expired\.id\)\)/
+            )
+            expect(deliveriesPlan).toMatch(
+              /Index Scan using webhook_attempts_pkey on webhook_attempts a[^\n]*\n\s*Index Cond: \(\(partner_id = \w+\.partner_id\) AND \(delivery_id = \w+\.id\)\)/
+            )
+            // An event is kept while a delivery refers to it: an anti-join by key; and the foreign key's own
+            // check, per removed event, finds its deliveries through the same index.
+            expect(eventsPlan).toMatch(
+              /Nested Loop Anti Join[\s\S]*Index Scan using webhook_events_by_age[\s\S]*Index Scan using webhook_deliveries_by_event on webhook_deliveries d[^\n]*\n\s*Index Cond: \(\(partner_id = ev\.partner_id\) AND \(event_id = ev\.id\)\)/
+            )
+            expect(eventsPlan).toMatch(
+              /FROM ONLY "\w+"\."webhook_deliveries" x WHERE[^\n]*\n[\s\S]*?Index Scan using webhook_deliveries_by_event on webhook_deliveries x/
+            )
+            for (const plan of [deliveriesPlan, eventsPlan]) {
+              expect(plan).not.toMatch(/Seq Scan|Hash Join|Merge Join|Sort/)
+              expect(plan).not.toMatch(/webhook_deliveries_(newest|by_endpoint)/)
+            }
+          }).pipe(Effect.scoped)
+      )
+
       /**
        * The three writes that make a delivery pending, each raced against deleting its endpoint
        * in both orders. However they interleave, the endpoint ends deleted with no pending
        * delivery left behind (one would never be claimed, and would show as pending forever).
        */
-      const writers = { event: "an event", retry: "a retry", replay: "a replay" } as const
-      for (const writer of ["event", "retry", "replay"] as const)
+      const writers = { event: "an event", retry: "a retry", replay: "a replay", recovery: "a recovery" } as const
+      for (const writer of ["event", "retry", "replay", "recovery"] as const)
         for (const deleteFirst of [false, true])
           it.effect(
             `deleting an endpoint ${deleteFirst ? "before" : "after"} ${writers[writer]} makes a delivery pending leaves none pending`,
@@ -494,6 +610,16 @@ for (const [engine, database] of engines) {
                   const failed = outcome(yield* claimed, 503)
                   expect(failed.next.status).toBe("pending")
                   write = Effect.flatMap(Clock.currentTimeMillis, (at) => store.finishAttempts([failed], at))
+                } else if (writer === "recovery") {
+                  // Uncertain: its lease ran out (as if the worker died mid-request).
+                  yield* claimed
+                  expect(yield* store.expireLeases(now + 120_000)).toBeGreaterThanOrEqual(1)
+                  const since = new Date(now - 60_000).toISOString()
+                  write = Effect.either(
+                    Effect.flatMap(Clock.currentTimeMillis, (at) =>
+                      webhooks.recover(partnerId, endpoint.id, { since, until: new Date(at + 1).toISOString() })
+                    )
+                  )
                 } else {
                   yield* store.finishAttempts([outcome(yield* claimed, 200)], yield* Clock.currentTimeMillis)
                   const [delivered] = (yield* webhooks.listDeliveries(
@@ -519,14 +645,16 @@ for (const [engine, database] of engines) {
                 if (writer === "retry") expect(written).toHaveLength(1)
                 if (writer === "replay" && !deleteFirst)
                   expect(Either.isRight(written as Either.Either<unknown, unknown>)).toBe(true)
+                if (writer === "recovery" && !deleteFirst)
+                  expect(written).toEqual(Either.right({ requeued: 1, remaining: 0 }))
 
                 expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
                 const [pending] = yield* sql<{
                   n: number
                 }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`
                 expect(pending?.n).toBe(0)
-                // A replay that waited for the deletion answers as a replay after it does.
-                if (writer === "replay" && deleteFirst) {
+                // A replay (or recovery) that waited for the deletion answers as it does after one.
+                if ((writer === "replay" || writer === "recovery") && deleteFirst) {
                   const result = written as Either.Either<unknown, unknown>
                   expect(Either.isLeft(result) && result.left).toBeInstanceOf(DeliveryEndpointDeleted)
                 }

@@ -30,6 +30,8 @@ const NO_OP_ON_FOREIGN = new Set(["DELETE /v1/billing/api-keys/:id", "DELETE /au
 /** A body each route accepts in shape, so the answer is about the id, not the body. */
 const bodyFor = (method: string, path: string): unknown => {
   if (method === "PATCH" && path.startsWith("/v1/webhooks")) return { active: false }
+  // A recovery window of the last hour (the host runs on the real clock here).
+  if (path.endsWith("/recover")) return { since: new Date(Date.now() - 3_600_000).toISOString() }
   if (method === "PATCH") return { label: "taken over" }
   return method === "GET" || method === "DELETE" ? undefined : {}
 }

@@ -56,6 +56,29 @@ describe("delivery state machine", () => {
     }
   })
 
+  it("recovery gives one attempt now and the attempts go on counting", () => {
+    const claimAndFail = (s: DeliveryState) =>
+      moved(moved(s, { _tag: "Claim", leaseMs: 30_000 }, 100), { _tag: "Failed" }, 101)
+    const dead: DeliveryState = {
+      status: "dead_lettered",
+      attempts: MAX_ATTEMPTS,
+      nextAttemptAt: null,
+      leaseUntil: null
+    }
+    const recovered = moved(dead, { _tag: "Recover" }, 100)
+    expect(recovered).toEqual({ status: "pending", attempts: MAX_ATTEMPTS, nextAttemptAt: 100, leaseUntil: null })
+    // The budget was spent: a failing seventh attempt dead-letters it again.
+    expect(claimAndFail(recovered)).toMatchObject({ status: "dead_lettered", attempts: MAX_ATTEMPTS + 1 })
+    // An uncertain one after two attempts goes on with the schedule's third delay (30 min).
+    const uncertain: DeliveryState = { status: "uncertain", attempts: 2, nextAttemptAt: null, leaseUntil: null }
+    expect(claimAndFail(moved(uncertain, { _tag: "Recover" }, 100))).toEqual({
+      status: "pending",
+      attempts: 3,
+      nextAttemptAt: 101 + 30 * MIN,
+      leaseUntil: null
+    })
+  })
+
   it("every (state, input) pair either moves to an allowed state or is rejected", () => {
     const states: Record<DeliveryStatus, DeliveryState> = {
       pending: { status: "pending", attempts: 2, nextAttemptAt: 0, leaseUntil: null },
@@ -69,7 +92,8 @@ describe("delivery state machine", () => {
       { _tag: "Succeeded" },
       { _tag: "Failed" },
       { _tag: "LeaseExpired" },
-      { _tag: "Replay" }
+      { _tag: "Replay" },
+      { _tag: "Recover" }
     ]
     const allowed: Record<DeliveryStatus, Record<DeliveryInput["_tag"], DeliveryStatus | "rejected">> = {
       pending: {
@@ -77,35 +101,40 @@ describe("delivery state machine", () => {
         Succeeded: "rejected",
         Failed: "rejected",
         LeaseExpired: "rejected",
-        Replay: "rejected"
+        Replay: "rejected",
+        Recover: "rejected"
       },
       delivering: {
         Claim: "rejected",
         Succeeded: "delivered",
         Failed: "pending",
         LeaseExpired: "uncertain",
-        Replay: "rejected"
+        Replay: "rejected",
+        Recover: "rejected"
       },
       delivered: {
         Claim: "rejected",
         Succeeded: "rejected",
         Failed: "rejected",
         LeaseExpired: "rejected",
-        Replay: "pending"
+        Replay: "pending",
+        Recover: "rejected"
       },
       uncertain: {
         Claim: "rejected",
         Succeeded: "rejected",
         Failed: "rejected",
         LeaseExpired: "rejected",
-        Replay: "pending"
+        Replay: "pending",
+        Recover: "pending"
       },
       dead_lettered: {
         Claim: "rejected",
         Succeeded: "rejected",
         Failed: "rejected",
         LeaseExpired: "rejected",
-        Replay: "pending"
+        Replay: "pending",
+        Recover: "pending"
       }
     }
     for (const [status, state] of Object.entries(states) as Array<[DeliveryStatus, DeliveryState]>) {

@@ -42,6 +42,7 @@ import {
   Outbox,
   Payments,
   Webhooks,
+  WebhookRetention,
   WebhookSettings
 } from "@frank/core"
 import {
@@ -90,6 +91,7 @@ export type EngineServices =
   | Pricing
   | Webhooks
   | DeliveryWorker
+  | WebhookRetention
   | DeliveryWakeup
   | Payments
   | Invoices
@@ -119,6 +121,7 @@ export const engineLayer = (
         Pricing,
         Webhooks,
         DeliveryWorker,
+        WebhookRetention,
         DeliveryWakeup,
         Payments,
         Invoices,
@@ -161,7 +164,8 @@ const engineWiring = (
     RateLimiter.layer(scaleRateLimits(defaultRateLimitConfig, config.rateLimitMultiplier)),
     Tariffs.layer(defaultTariffConfig),
     Webhooks.layer,
-    DeliveryWorker.layer({ ...defaultWorkerConfig, disableFailing: disablePolicy(config) })
+    DeliveryWorker.layer({ ...defaultWorkerConfig, disableFailing: disablePolicy(config) }),
+    WebhookRetention.layer()
   )
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
   // Top-ups run over the ledger; the sandbox acquirer is the PaymentProvider.
@@ -182,7 +186,7 @@ const engineWiring = (
         NodeWebhookSigner,
         Pricing.layerFromCatalog(catalog),
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy, trustedOrigins: [config.publicBaseUrl] }),
-        WebhookSettings.layer(settings),
+        WebhookSettings.layer({ ...settings, retentionDays: config.webhookRetentionDays }),
         httpWebhookTransportLayer(settings),
         // The worker's reports become /metrics counters (Metrics is provided below the engine).
         deliveryObserverLayer

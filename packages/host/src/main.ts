@@ -21,6 +21,7 @@ import { requestLimits } from "./server/requestGuard.js"
 import { Readiness } from "./server/Readiness.js"
 import { deliveryWorkerLayer } from "./workers/deliveryWorker.js"
 import { makeNotifyOrigin } from "./workers/notifyOrigin.js"
+import { retentionSweeperLayer } from "./workers/retentionSweeper.js"
 
 const program = Effect.gen(function* () {
   const config = yield* hostConfig
@@ -52,7 +53,7 @@ const program = Effect.gen(function* () {
     listen: config.databaseUrl._tag === "Some",
     isOwnNotification: notifyOrigin.isOwn
   })
-  const Main = Layer.mergeAll(Server, Worker, webhookBacklogGauges).pipe(
+  const Main = Layer.mergeAll(Server, Worker, retentionSweeperLayer, webhookBacklogGauges).pipe(
     Layer.provide(Readiness.layer(migrationCount)),
     Layer.provide(Engine),
     Layer.provide(Database),

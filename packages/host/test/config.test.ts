@@ -107,6 +107,17 @@ describe("HostConfig", () => {
     })
   )
 
+  it.effect("FRANK_WEBHOOK_RETENTION_DAYS: 30 by default, a whole number of days from 1 to 3650", () =>
+    Effect.gen(function* () {
+      expect((yield* fromEnv({})).webhookRetentionDays).toBe(30)
+      expect((yield* fromEnv({ FRANK_WEBHOOK_RETENTION_DAYS: "7" })).webhookRetentionDays).toBe(7)
+      expect((yield* fromEnv({ FRANK_WEBHOOK_RETENTION_DAYS: "3650" })).webhookRetentionDays).toBe(3650)
+      for (const bad of ["0", "-1", "3651", "1.5", "month"])
+        expect(yield* refusal({ FRANK_WEBHOOK_RETENTION_DAYS: bad }), bad).toMatch(/FRANK_WEBHOOK_RETENTION_DAYS/)
+      expect(yield* refusal({ FRANK_WEBHOOK_RETENTION_DAYS: "0" })).toContain("between 1 and 3650")
+    })
+  )
+
   it.effect("FRANK_PUBLIC_BASE_URL must be an http(s) URL", () =>
     Effect.gen(function* () {
       expect(yield* refusal({ FRANK_PUBLIC_BASE_URL: "not a url" })).toMatch(/FRANK_PUBLIC_BASE_URL/)

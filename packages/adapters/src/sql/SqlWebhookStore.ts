@@ -13,6 +13,8 @@
  *   0008), so Postgres keeps their plans instead of planning every few milliseconds. The live
  *   claim's text is migration 0015's, which also defines "claimable" for the claim, `nextWakeAt`
  *   and `dueBacklog`.
+ * - Retention's two statements are functions too (migration 0018): index lookups only, batches
+ *   bounded by the caller, rows other transactions hold skipped.
  * - Endpoint health lives in a table of its own beside the endpoints (migration 0019,
  *   endpointHealthSql.ts): the outcome write keeps it, reads join it, a patch or the health rule's
  *   pause writes it in the endpoint's transaction.
@@ -23,10 +25,12 @@ import {
   type EndpointId,
   type ClaimedDelivery,
   type DeliveryRecord,
+  type DeliveryState,
   type DeliveryStatus,
   type EndpointHealth,
   EventStore,
   type EventStoreShape,
+  type EndpointCondition,
   type EventType,
   type SignatureScheme,
   type WebhookEndpoint,
@@ -590,7 +594,72 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
               return Either.right<DeliveryRecord>({ ...delivery, ...s, updatedAt: now })
             })
           )
-          .pipe(Effect.mapError(storeError("updateDelivery")))
+          .pipe(Effect.mapError(storeError("updateDelivery"))),
+
+      recoverDeliveries: (partnerId, endpointId, window, limit, rules, now) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // The endpoint first, as a replay and a deletion take it (pendingGuard): the
+              // requeued deliveries cannot outlive a concurrent deletion as pending ones.
+              const [endpointRow] = yield* sql<{ active: boolean; deleted: boolean }>`
+                SELECT active, deleted_at IS NOT NULL AS deleted FROM webhook_endpoints
+                WHERE partner_id = ${partnerId} AND id = ${endpointId}::uuid FOR KEY SHARE`
+              if (endpointRow === undefined) return undefined
+              const endpoint: EndpointCondition = endpointRow.deleted
+                ? "deleted"
+                : endpointRow.active
+                  ? "active"
+                  : "inactive"
+              const open = rules.endpoint(endpoint)
+              if (Either.isLeft(open)) return Either.left(open.left)
+              // The window's failed deliveries, through the partial index of migration 0018.
+              const inWindow = sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${endpointId}::uuid
+                AND d.status IN ('dead_lettered', 'uncertain') AND d.created_at >= ${window.since} AND d.created_at < ${window.until}`
+              // The state alone: the rule reads nothing else, and 10,000 rows' attempt histories cost.
+              const rows = yield* sql<DeliveryState & { id: string }>`SELECT d.id, d.status, d.attempts,
+                d.next_attempt_at, d.lease_until FROM webhook_deliveries d WHERE ${inWindow}
+                ORDER BY d.created_at, d.id LIMIT ${limit} FOR UPDATE`
+              const decided = rows.flatMap(({ id, ...delivery }) => {
+                const state = rules.delivery({ delivery, endpoint })
+                return Either.isRight(state) ? [{ id, ...state.right }] : []
+              })
+              if (decided.length > 0) {
+                yield* sql`UPDATE webhook_deliveries d SET status = u.status, attempts = u.attempts,
+                  next_attempt_at = u.next_attempt_at, lease_until = u.lease_until, claim_token = NULL,
+                  endpoint_paused = ${endpoint === "inactive"}, updated_at = ${now}
+                  FROM unnest(${decided.map((s) => s.id)}::uuid[], ${decided.map((s) => s.status)}::text[],
+                    ${decided.map((s) => s.attempts)}::int[], ${decided.map((s) => s.nextAttemptAt)}::bigint[],
+                    ${decided.map((s) => s.leaseUntil)}::bigint[]) AS u(id, status, attempts, next_attempt_at, lease_until)
+                  WHERE d.partner_id = ${partnerId} AND d.id = u.id`
+                if (notifyInTransaction && decided.some((s) => s.status === "pending"))
+                  yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${notifyPayload})`
+              }
+              const [left] = yield* sql<{
+                n: number
+              }>`SELECT count(*)::int AS n FROM webhook_deliveries d WHERE ${inWindow}`
+              return Either.right({ requeued: decided.length, remaining: left?.n ?? 0 })
+            })
+          )
+          .pipe(Effect.mapError(storeError("recoverDeliveries"))),
+
+      deleteExpiredDeliveries: (before, limit) =>
+        untransformed<{ n: number }>`SELECT webhook_delete_expired_deliveries(${before}, ${limit}) AS n`.pipe(
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.mapError(storeError("deleteExpiredDeliveries"))
+        ),
+
+      deleteExpiredEvents: (before, limit) =>
+        untransformed<{ n: number }>`SELECT webhook_delete_expired_events(${before}, ${limit}) AS n`.pipe(
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.mapError(storeError("deleteExpiredEvents"))
+        ),
+
+      oldestEventAt: () =>
+        sql<{ at: number | null }>`SELECT min(occurred_at)::bigint AS at FROM webhook_events`.pipe(
+          Effect.map((rows) => rows[0]?.at ?? undefined),
+          Effect.mapError(storeError("oldestEventAt"))
+        )
     }
     return store
   })

@@ -30,6 +30,7 @@ export const defaultRateLimitConfig: RateLimitConfig = {
     "POST /v1/webhooks/endpoints": 10,
     "POST /v1/webhooks/endpoints/:id/rotate-secret": 10,
     "POST /v1/webhooks/endpoints/:id/test": 6,
+    "POST /v1/webhooks/endpoints/:id/recover": 10,
     "POST /v1/webhooks/deliveries/:id/replay": 30
   }
 }

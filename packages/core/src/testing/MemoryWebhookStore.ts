@@ -15,7 +15,8 @@ import { afterOutcomes, type HealthOutcome } from "../webhooks/EndpointHealth.js
 import type { WebhookEvent } from "../events/Event.js"
 import { EventStore, type EventStoreShape } from "../events/EventStore.js"
 import { Outbox } from "../events/Outbox.js"
-import { WebhookStore, type WebhookStoreShape } from "../webhooks/WebhookStore.js"
+import type { DeliveryStatus } from "../webhooks/DeliveryState.js"
+import { type EndpointCondition, WebhookStore, type WebhookStoreShape } from "../webhooks/WebhookStore.js"
 
 interface StoredEndpoint extends WebhookEndpoint {
   readonly deletedAt: number | null
@@ -36,6 +37,15 @@ const toRecord = (d: StoredDelivery): DeliveryRecord => {
   const last = attemptLog[attemptLog.length - 1]
   return { ...rest, responseCodes: attemptLog.map((a) => a.responseStatus), lastError: last?.error ?? null }
 }
+
+/** Oldest first: by createdAt, then id. */
+const oldestFirst = (a: StoredDelivery, b: StoredDelivery) => a.createdAt - b.createdAt || byId(a, b)
+
+const isFinished = (status: DeliveryStatus) => status !== "pending" && status !== "delivering"
+const isFailed = (status: DeliveryStatus) => status === "dead_lettered" || status === "uncertain"
+
+const conditionOf = (e: StoredEndpoint): EndpointCondition =>
+  e.deletedAt !== null ? "deleted" : e.active ? "active" : "inactive"
 
 const publicEndpoint = ({ deletedAt: _d, ...e }: StoredEndpoint): WebhookEndpoint => e
 
@@ -345,12 +355,63 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         const d = deliveries.get(k)
         if (d === undefined) return undefined
         const e = endpoints.get(key(partnerId, d.endpointId))
-        const endpoint = e === undefined || e.deletedAt !== null ? "deleted" : e.active ? "active" : "inactive"
+        const endpoint = e === undefined ? "deleted" : conditionOf(e)
         return Either.map(rule({ delivery: toRecord(d), endpoint }), (state) => {
           const next: StoredDelivery = { ...d, ...state, claimToken: null, updatedAt: now }
           deliveries.set(k, next)
           return toRecord(next)
         })
+      }),
+
+    recoverDeliveries: (partnerId, endpointId, window, limit, rules, now) =>
+      locked(() => {
+        const e = endpoints.get(key(partnerId, endpointId))
+        if (e === undefined) return undefined
+        const endpoint = conditionOf(e)
+        const open = rules.endpoint(endpoint)
+        if (Either.isLeft(open)) return Either.left(open.left)
+        const inWindow = (d: StoredDelivery) =>
+          d.partnerId === partnerId &&
+          d.endpointId === endpointId &&
+          isFailed(d.status) &&
+          d.createdAt >= window.since &&
+          d.createdAt < window.until
+        let requeued = 0
+        for (const d of [...deliveries.values()].filter(inWindow).sort(oldestFirst).slice(0, limit)) {
+          const decided = rules.delivery({ delivery: toRecord(d), endpoint })
+          if (Either.isLeft(decided)) continue
+          deliveries.set(key(partnerId, d.id), { ...d, ...decided.right, claimToken: null, updatedAt: now })
+          requeued++
+        }
+        return Either.right({ requeued, remaining: [...deliveries.values()].filter(inWindow).length })
+      }),
+
+    deleteExpiredDeliveries: (before, limit) =>
+      locked(() => {
+        const expired = [...deliveries.values()]
+          .filter((d) => d.createdAt < before && isFinished(d.status))
+          .sort(oldestFirst)
+          .slice(0, limit)
+        for (const d of expired) deliveries.delete(key(d.partnerId, d.id))
+        return expired.length
+      }),
+
+    deleteExpiredEvents: (before, limit) =>
+      locked(() => {
+        const referenced = new Set([...deliveries.values()].map((d) => key(d.partnerId, d.eventId)))
+        const expired = [...events.entries()]
+          .filter(([k, e]) => e.occurredAt < before && !referenced.has(k))
+          .sort(([, a], [, b]) => a.occurredAt - b.occurredAt)
+          .slice(0, limit)
+        for (const [k] of expired) events.delete(k)
+        return expired.length
+      }),
+
+    oldestEventAt: () =>
+      locked(() => {
+        let oldest: number | undefined
+        for (const e of events.values()) if (oldest === undefined || e.occurredAt < oldest) oldest = e.occurredAt
+        return oldest
       })
   }
   return store

@@ -1,10 +1,11 @@
 /**
  * The simulation kit: a whole engine on memory stores (or any stores you provide) with a scripted
  * receiver, driven under TestClock. `advance` moves the clock to every instant something is due
- * (an attempt, a lease end) and runs the worker there, so a full 8 h 36 min retry schedule runs
- * in milliseconds with exact attempt times.
+ * (an attempt, a lease end, a retention sweep that will remove something) and runs the worker
+ * and the retention sweep there, so a full 8 h 36 min retry schedule runs in milliseconds with
+ * exact attempt times, and a month of retention in a few steps.
  */
-import { Clock, Context, Duration, Effect, Layer, Redacted, TestClock } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, TestClock } from "effect"
 import type { Access } from "../access/Access.js"
 import { Secrets } from "../access/Secrets.js"
 import { Ids } from "../Ids.js"
@@ -16,6 +17,7 @@ import { DeliveryWorker, defaultWorkerConfig } from "../webhooks/DeliveryWorker.
 import { type DisablePolicy, defaultDisablePolicy } from "../webhooks/EndpointHealth.js"
 import { Outbox } from "../events/Outbox.js"
 import { Webhooks } from "../webhooks/Webhooks.js"
+import { type RetentionConfig, WebhookRetention, defaultRetentionConfig } from "../webhooks/WebhookRetention.js"
 import { WebhookSettings } from "../webhooks/WebhookSettings.js"
 import type { WebhookStore } from "../webhooks/WebhookStore.js"
 import type { EventStore } from "../events/EventStore.js"
@@ -33,22 +35,35 @@ const MAX_STEPS_PER_ADVANCE = 100_000
 export interface SimulationShape {
   /** Moves TestClock forward by `duration`, running the worker at every instant something falls due. */
   readonly advance: (duration: Duration.DurationInput) => Effect.Effect<void, StoreError>
-  /** Runs the worker for what is due at the current instant. */
+  /** Runs the worker (and a retention sweep, when one is due) for what is due at the current instant. */
   readonly runDue: Effect.Effect<number, StoreError>
 }
+
+const earliest = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b)
 
 export class Simulation extends Context.Tag("@frank/core/testing/Simulation")<Simulation, SimulationShape>() {
   static readonly layer = Layer.effect(
     Simulation,
     Effect.gen(function* () {
       const worker = yield* DeliveryWorker
+      // Optional, so an engine assembled without retention still simulates.
+      const retention = yield* Effect.serviceOption(WebhookRetention)
+      const runDue = Option.match(retention, {
+        onNone: () => worker.runDue,
+        onSome: (r) => Effect.zipLeft(worker.runDue, r.sweepDue)
+      })
+      const nextWakeAt = Option.match(retention, {
+        onNone: () => worker.nextWakeAt,
+        onSome: (r) => Effect.zipWith(worker.nextWakeAt, r.nextSweepAt, earliest)
+      })
       const advance: SimulationShape["advance"] = (duration) =>
         Effect.gen(function* () {
           const target = (yield* Clock.currentTimeMillis) + Duration.toMillis(duration)
           for (let step = 0; step < MAX_STEPS_PER_ADVANCE; step++) {
-            yield* worker.runDue
+            yield* runDue
             const now = yield* Clock.currentTimeMillis
-            const next = yield* worker.nextWakeAt
+            const next = yield* nextWakeAt
             if (next === undefined || next > target) break
             // runDue handled everything due at `now`; a wake time not after it would never progress.
             if (next <= now)
@@ -58,9 +73,9 @@ export class Simulation extends Context.Tag("@frank/core/testing/Simulation")<Si
             yield* TestClock.setTime(next)
           }
           yield* TestClock.setTime(target)
-          yield* worker.runDue
+          yield* runDue
         })
-      return { advance, runDue: worker.runDue }
+      return { advance, runDue }
     })
   )
 }
@@ -72,12 +87,16 @@ export interface SimulationOptions {
   readonly stores?: Layer.Layer<EngineStores, unknown>
   /** The endpoint-health rule; default `defaultDisablePolicy` (5 days, 10 dead letters); `false`: never pause. */
   readonly disableFailing?: DisablePolicy | false
+  /** How long events and finished deliveries are kept; default DEFAULT_RETENTION_DAYS (30). */
+  readonly retentionDays?: number
+  /** How often retention sweeps and how many rows a statement removes; default as in a host. */
+  readonly retention?: RetentionConfig
 }
 
 /**
  * Everything an integration test needs: Ledger, Access-free webhooks (Webhooks, Outbox), the
- * DeliveryWorker, the ScriptedReceiver and Simulation. Deterministic ids; private URLs allowed so
- * scripted URLs like `https://receiver.test/hook` need no DNS.
+ * DeliveryWorker, WebhookRetention, the ScriptedReceiver and Simulation. Deterministic ids;
+ * private URLs allowed so scripted URLs like `https://receiver.test/hook` need no DNS.
  */
 export const SimulationEngine = (options: SimulationOptions = {}) => {
   const stores = options.stores ?? Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore)
@@ -85,15 +104,16 @@ export const SimulationEngine = (options: SimulationOptions = {}) => {
     Ids.layerDeterministic("frank-simulation"),
     Secrets.layer(Redacted.make("simulation-pepper")),
     DeliveryWakeup.layer,
-    WebhookSettings.layer({ allowPrivateNetwork: true }),
+    WebhookSettings.layer({ allowPrivateNetwork: true, retentionDays: options.retentionDays }),
     ScriptedReceiver.layer(options.defaultAnswer ?? 200)
   )
   const outbox = Outbox.layer
-  const worker = DeliveryWorker.layer({
-    ...defaultWorkerConfig,
-    disableFailing: options.disableFailing ?? defaultDisablePolicy
-  })
-  const services = Layer.mergeAll(Ledger.layer, Webhooks.layer, worker).pipe(Layer.provideMerge(outbox))
+  const services = Layer.mergeAll(
+    Ledger.layer,
+    Webhooks.layer,
+    DeliveryWorker.layer({ ...defaultWorkerConfig, disableFailing: options.disableFailing ?? defaultDisablePolicy }),
+    WebhookRetention.layer(options.retention ?? defaultRetentionConfig)
+  ).pipe(Layer.provideMerge(outbox))
   return Simulation.layer.pipe(Layer.provideMerge(services), Layer.provideMerge(stores), Layer.provideMerge(base))
 }
 

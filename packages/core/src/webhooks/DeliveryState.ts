@@ -36,6 +36,7 @@ export type DeliveryInput =
   | { readonly _tag: "Failed" }
   | { readonly _tag: "LeaseExpired" }
   | { readonly _tag: "Replay" }
+  | { readonly _tag: "Recover" }
 
 export type Transition =
   | { readonly _tag: "Moved"; readonly state: DeliveryState }
@@ -90,5 +91,10 @@ export const transition = (s: DeliveryState, input: DeliveryInput, now: number):
     case "Replay":
       if (!isReplayable(s.status)) return rejected("not_replayable")
       return moved({ status: "pending", attempts: 0, nextAttemptAt: now, leaseUntil: null })
+    case "Recover":
+      // Bulk recovery: one more attempt now, counted after the earlier ones, so a failing one
+      // goes on with the schedule where it stopped (a dead-lettered one is dead-lettered again).
+      if (s.status !== "dead_lettered" && s.status !== "uncertain") return rejected("not_replayable")
+      return moved({ status: "pending", attempts: s.attempts, nextAttemptAt: now, leaseUntil: null })
   }
 }

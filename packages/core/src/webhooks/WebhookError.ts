@@ -65,4 +65,14 @@ export class DeliveryCursorInvalid extends Schema.TaggedError<DeliveryCursorInva
   fields("DELIVERY_CURSOR_INVALID", 400)
 ) {}
 
+/** A recovery window breaks one or more rules: every message, so one answer says everything that is wrong. */
+export class RecoveryWindowInvalid extends Schema.TaggedError<RecoveryWindowInvalid>()("RecoveryWindowInvalid", {
+  ...fields("VALIDATION_FAILED", 400),
+  messages: Schema.Array(Schema.String)
+}) {}
+
 export type ReplayError = DeliveryNotFound | DeliveryNotReplayable | DeliveryEndpointDeleted | DeliveryEndpointInactive
+
+/** Why an endpoint's deliveries cannot be recovered (replay's endpoint codes, the same rule). */
+export type EndpointReplayError = DeliveryEndpointDeleted | DeliveryEndpointInactive
+export type RecoveryError = RecoveryWindowInvalid | EndpointNotFound | EndpointReplayError

@@ -2,6 +2,10 @@
  * Settings of the webhook area an engine is built with.
  */
 import { Context, Layer } from "effect"
+import { DAY_MS } from "../timeUnits.js"
+
+/** How long events and deliveries are kept when the engine is not told otherwise (FRANK_WEBHOOK_RETENTION_DAYS). */
+export const DEFAULT_RETENTION_DAYS = 30
 
 export interface WebhookSettingsShape {
   /**
@@ -9,7 +13,16 @@ export interface WebhookSettingsShape {
    * private or loopback hosts, so local receivers work.
    */
   readonly allowPrivateNetwork: boolean
+  /**
+   * Days events and finished deliveries are kept; older ones are removed by `WebhookRetention`
+   * and cannot be recovered. A whole number of at least 1; DEFAULT_RETENTION_DAYS when omitted.
+   */
+  readonly retentionDays?: number | undefined
 }
+
+/** The retention period of `settings` in milliseconds. */
+export const retentionMs = (settings: WebhookSettingsShape): number =>
+  (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS
 
 export class WebhookSettings extends Context.Tag("@frank/core/WebhookSettings")<
   WebhookSettings,

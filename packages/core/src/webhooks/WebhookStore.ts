@@ -6,8 +6,9 @@
  * holds both to the same behaviour.
  *
  * Partner data is always addressed with its partner id. The worker operations (`claimDue`,
- * `finishAttempt`, `expireLeases`, `nextDueAt`) are the exception by nature: a worker serves every
- * partner, and a claimed delivery carries its partner id from then on.
+ * `finishAttempt`, `expireLeases`, `nextDueAt`) and retention's (`deleteExpiredDeliveries`,
+ * `deleteExpiredEvents`, `oldestEventAt`) are the exception by nature: they serve every partner,
+ * and a claimed delivery carries its partner id from then on.
  */
 import { Context, type Effect, type Either } from "effect"
 import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
@@ -22,6 +23,7 @@ import type {
 } from "./Delivery.js"
 import type { DeliveryState } from "./DeliveryState.js"
 import type { WebhookEndpoint } from "./Endpoint.js"
+import type { RecoveryResult, RecoveryWindow } from "./recoveryWindow.js"
 
 /** Deliveries due and not yet attempted (`WebhookStore.dueBacklog`). */
 export interface DueBacklog {
@@ -36,10 +38,22 @@ export interface EndpointKey {
   readonly id: EndpointId
 }
 
-/** What a replay rule sees: the delivery and what became of its endpoint. */
+/** What became of an endpoint, as the replay rule reads it. */
+export type EndpointCondition = "active" | "inactive" | "deleted"
+
+/** What a replay rule sees: the delivery's state and what became of its endpoint. */
 export interface ReplaySnapshot {
-  readonly delivery: DeliveryRecord
-  readonly endpoint: "active" | "inactive" | "deleted"
+  readonly delivery: DeliveryState
+  readonly endpoint: EndpointCondition
+}
+
+/**
+ * Bulk recovery's two halves of the replay rule (replayRule.ts): the endpoint's, whose failure is
+ * the answer, then each delivery's, whose refusal leaves that delivery as it is.
+ */
+export interface RecoveryRules<E> {
+  readonly endpoint: (endpoint: EndpointCondition) => Either.Either<void, E>
+  readonly delivery: (snapshot: ReplaySnapshot) => Either.Either<DeliveryState, unknown>
 }
 
 export interface WebhookStoreShape {
@@ -154,6 +168,38 @@ export interface WebhookStoreShape {
     rule: (snapshot: ReplaySnapshot) => Either.Either<DeliveryState, E>,
     now: number
   ) => Effect.Effect<Either.Either<DeliveryRecord, E> | undefined, StoreError>
+  /**
+   * Bulk recovery, under the endpoint lock a replay takes: decides the endpoint by `rules.endpoint`
+   * (a failure is answered as it is, nothing changed), then requeues, oldest first, up to `limit`
+   * of the endpoint's deliveries created in the window that are `dead_lettered` or `uncertain`,
+   * each in the state `rules.delivery` decides (one it refuses stays as it is). `remaining` counts
+   * the window's deliveries still in those two states afterwards. Undefined when the partner has
+   * no such endpoint, deleted or not.
+   */
+  readonly recoverDeliveries: <E>(
+    partnerId: PartnerId,
+    endpointId: EndpointId,
+    window: RecoveryWindow,
+    limit: number,
+    rules: RecoveryRules<E>,
+    now: number
+  ) => Effect.Effect<Either.Either<RecoveryResult, E> | undefined, StoreError>
+
+  /**
+   * Retention: removes up to `limit` finished deliveries (`delivered`, `dead_lettered`,
+   * `uncertain`) created before `before`, oldest first, with their attempts; answers how many.
+   * Pending and delivering ones stay, whatever their age: their work is not done. Rows another
+   * writer holds are skipped, not waited for.
+   */
+  readonly deleteExpiredDeliveries: (before: number, limit: number) => Effect.Effect<number, StoreError>
+  /**
+   * Retention: removes up to `limit` events that occurred before `before` and have no delivery
+   * left, oldest first; answers how many. An event outlives none of its deliveries, so the
+   * delivery log never shows one whose event is gone.
+   */
+  readonly deleteExpiredEvents: (before: number, limit: number) => Effect.Effect<number, StoreError>
+  /** When the oldest event still kept occurred; undefined when there is none. */
+  readonly oldestEventAt: () => Effect.Effect<number | undefined, StoreError>
 }
 
 export class WebhookStore extends Context.Tag("@frank/core/WebhookStore")<WebhookStore, WebhookStoreShape>() {}

@@ -29,7 +29,8 @@ import {
 import { newEndpointHealth } from "./EndpointHealth.js"
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
-import { replayRule } from "./replayRule.js"
+import { type RecoveryRequest, type RecoveryResult, MAX_RECOVERED_PER_CALL, recoveryWindow } from "./recoveryWindow.js"
+import { endpointReplayRule, recoveryRule, replayRule } from "./replayRule.js"
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./SignatureScheme.js"
 import { isStandardSecret } from "./standardSignature.js"
 import {
@@ -42,9 +43,10 @@ import {
   EndpointSecretNeedsRotation,
   EndpointUrlRejected,
   EventTypeUnknown,
+  type RecoveryError,
   type ReplayError
 } from "./WebhookError.js"
-import { WebhookSettings } from "./WebhookSettings.js"
+import { retentionMs, WebhookSettings } from "./WebhookSettings.js"
 import { WebhookStore } from "./WebhookStore.js"
 
 export interface NewEndpoint {
@@ -99,6 +101,16 @@ export interface WebhooksShape {
     partnerId: PartnerId,
     deliveryId: DeliveryId
   ) => Effect.Effect<DeliveryRecord, ReplayError | StoreError>
+  /**
+   * Bulk recovery: every `dead_lettered` or `uncertain` delivery of the endpoint created in
+   * [since, until) goes back to `pending` by the replay rule, oldest first, at most
+   * MAX_RECOVERED_PER_CALL per call.
+   */
+  readonly recover: (
+    partnerId: PartnerId,
+    endpointId: EndpointId,
+    request: RecoveryRequest
+  ) => Effect.Effect<RecoveryResult, RecoveryError | StoreError>
 }
 
 /** Unknown names are listed together, so one answer says everything that is wrong. */
@@ -278,6 +290,20 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           return replayed
         })
 
+      const recover: WebhooksShape["recover"] = (partnerId, endpointId, request) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const window = yield* recoveryWindow(request, now, retentionMs(settings))
+          const rules = { endpoint: endpointReplayRule, delivery: recoveryRule(now) }
+          const result = yield* orNotFound(
+            endpointId,
+            yield* store.recoverDeliveries(partnerId, endpointId, window, MAX_RECOVERED_PER_CALL, rules, now)
+          )
+          const recovered = yield* result
+          if (recovered.requeued > 0) yield* outbox.wake
+          return recovered
+        })
+
       return {
         createEndpoint,
         listEndpoints: store.listEndpoints,
@@ -291,7 +317,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
         rotateSecret,
         sendTest,
         listDeliveries,
-        replay
+        replay,
+        recover
       }
     })
   )

@@ -21,6 +21,8 @@
  * | `FRANK_MAX_BODY_BYTES`        | 1048576 (1 MiB)         | larger request bodies answer 413               |
  * | `FRANK_HEADERS_TIMEOUT_MS`    | 10000                   | a client must send its headers within this     |
  * | `FRANK_REQUEST_TIMEOUT_MS`    | 30000                   | ... and its whole request within this          |
+ * | `FRANK_WEBHOOK_RETENTION_DAYS`| 30                      | webhook events and finished deliveries older   |
+ * |                               |                         | than this are removed (1..3650)                |
  * | `FRANK_WEBHOOK_DISABLE_AFTER_DAYS`   | 5                | pause an endpoint failing this long; 0: never  |
  * | `FRANK_WEBHOOK_DISABLE_MIN_FAILURES` | 10               | ... with at least this many dead letters       |
  *
@@ -31,7 +33,7 @@
  * `FRANK_ADMIN_TOKEN=` and an empty admin token must never become a valid bearer token.
  */
 import { resolve } from "node:path"
-import { DAY_SECONDS } from "@frank/core"
+import { DAY_SECONDS, DEFAULT_RETENTION_DAYS } from "@frank/core"
 import { Config, ConfigError, Context, Either, Layer, Option, Redacted } from "effect"
 import { urlHost } from "./urlHost.js"
 
@@ -67,6 +69,8 @@ export interface HostConfigShape {
   /** Slow clients are dropped: the headers must arrive within the first, the whole request within the second. */
   readonly headersTimeoutMs: number
   readonly requestTimeoutMs: number
+  /** Days webhook events and finished deliveries are kept (WebhookSettings.retentionDays). */
+  readonly webhookRetentionDays: number
   /**
    * The endpoint-health rule: an endpoint whose dead letters began this many days ago (0: never
    * pause) and number at least `webhookDisableMinFailures` is paused.
@@ -74,6 +78,9 @@ export interface HostConfigShape {
   readonly webhookDisableAfterDays: number
   readonly webhookDisableMinFailures: number
 }
+
+/** The longest retention FRANK_WEBHOOK_RETENTION_DAYS accepts: ten years, beyond which a value is a typo. */
+export const MAX_WEBHOOK_RETENTION_DAYS = 3650
 
 /** An optional variable where the empty string means "not set". */
 const optionalString = (name: string) =>
@@ -149,6 +156,13 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
   requestTimeoutMs: Config.integer("FRANK_REQUEST_TIMEOUT_MS").pipe(
     Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
     Config.withDefault(30_000)
+  ),
+  webhookRetentionDays: Config.integer("FRANK_WEBHOOK_RETENTION_DAYS").pipe(
+    Config.validate({
+      message: `Expected an integer between 1 and ${MAX_WEBHOOK_RETENTION_DAYS}`,
+      validation: (n) => n >= 1 && n <= MAX_WEBHOOK_RETENTION_DAYS
+    }),
+    Config.withDefault(DEFAULT_RETENTION_DAYS)
   ),
   webhookDisableAfterDays: Config.integer("FRANK_WEBHOOK_DISABLE_AFTER_DAYS").pipe(
     Config.validate({ message: "Expected an integer between 0 and 365", validation: (n) => n >= 0 && n <= 365 }),

@@ -1,12 +1,13 @@
 /**
  * Webhooks: endpoints (register, list, read one, change, delete, rotate the secret, send a test
- * event), the event catalog, and the delivery log with replay (spec "Endpoints → Webhooks"). All
- * with an API key; reading needs
- * `webhooks:read`, changing `webhooks:manage`.
+ * event, recover failed deliveries in bulk), the event catalog, and the delivery log with replay
+ * (spec "Endpoints → Webhooks"). All with an API key; reading needs `webhooks:read`, changing
+ * `webhooks:manage`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { DeliveryStatus } from "../../webhooks/DeliveryState.js"
+import { MAX_RECOVERED_PER_CALL, MAX_RECOVERY_WINDOW_DAYS } from "../../webhooks/recoveryWindow.js"
 import { SignatureScheme } from "../../webhooks/SignatureScheme.js"
 import { BadRequest, Conflict, NotFound } from "../ApiError.js"
 import { QueryInt, requestParseOptions } from "../coerce.js"
@@ -158,6 +159,25 @@ export const EventTypeList = Schema.Struct({ items: Schema.Array(EventTypeEntry)
   identifier: "WebhookEventTypeList"
 })
 
+export const RecoverRequest = Schema.Struct({
+  since: Schema.String.annotations({
+    description:
+      "ISO 8601 date-time with a time zone, or a date (midnight UTC): deliveries created at or after it. Not before the retention period (FRANK_WEBHOOK_RETENTION_DAYS, default 30 days)"
+  }),
+  until: Schema.optional(Schema.String).annotations({
+    description: `ISO 8601, as since: deliveries created before it; omitted: now. At most ${MAX_RECOVERY_WINDOW_DAYS} days after since`
+  })
+}).annotations({ identifier: "RecoverWebhookDeliveriesRequest", ...requestParseOptions })
+
+export const RecoveryView = Schema.Struct({
+  requeued: Schema.Number.annotations({
+    description: `Deliveries put back in the queue by this call (oldest first, at most ${MAX_RECOVERED_PER_CALL.toLocaleString("en")}), each under the replay rules`
+  }),
+  remaining: Schema.Number.annotations({
+    description: "Deliveries of the window still dead_lettered or uncertain: call again to requeue them"
+  })
+}).annotations({ identifier: "WebhookRecovery" })
+
 const idParam = HttpApiSchema.param("id", Schema.String)
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
@@ -219,6 +239,20 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addSuccess(EventTypeList)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "webhooks:read")
+  )
+  .add(
+    HttpApiEndpoint.post("recoverEndpoint")`/v1/webhooks/endpoints/${idParam}/recover`
+      .setPayload(RecoverRequest)
+      .addSuccess(RecoveryView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:manage")
+      .annotate(
+        OpenApi.Description,
+        "Requeues every dead_lettered or uncertain delivery of the endpoint created in [since, until), as a replay would: same eventId, a fresh attempt budget, the attempt history kept. Deliveries already queued are left alone, so calling again requeues only what failed since."
+      )
   )
   .add(
     HttpApiEndpoint.get("listDeliveries", "/v1/webhooks/deliveries")

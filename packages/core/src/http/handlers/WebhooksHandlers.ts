@@ -114,6 +114,11 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
         })
       )
       .handle("listEventTypes", () => Effect.succeed({ items: eventCatalog }))
+      .handle("recoverEndpoint", ({ path, payload }) =>
+        Effect.gen(function* () {
+          return yield* orApiError(webhooks.recover(yield* partner, yield* endpoint(path.id), payload))
+        })
+      )
       .handle("listDeliveries", ({ urlParams }) =>
         Effect.gen(function* () {
           // A malformed endpoint id names no endpoint, so no delivery is of it.
