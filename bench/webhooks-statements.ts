@@ -2,8 +2,9 @@
  * bench/webhooks-statements: Postgres CPU per delivery of the delivery worker's two statements —
  * the claim and the outcome write — on this build's schema, against the schema before migration
  * 0012 (the claim reaching deliveries through their endpoint's history, the outcome write free to
- * hash a full scan of the delivery table) and against 0014's claim (before migration 0015 put it
- * on the claimable view), in one run.
+ * hash a full scan of the delivery table), against 0014's claim (before migration 0015 put it
+ * on the claimable view) and against 0012's outcome write (before migration 0019 kept endpoint
+ * health in it), in one run.
  *
  * Each side is a fresh schema with ENDPOINTS endpoints (one partner each), DELIVERIES due
  * deliveries spread over them and a one-connection pool, so a single backend runs its statements:
@@ -16,7 +17,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks-statements
  *   (DELIVERIES, default 12000; ENDPOINTS, default 100; BATCH, default 30 — about what a claim
- *   takes at 64 in flight)
+ *   takes at 64 in flight; ANSWER_STEP_MS, default 0, see below)
  */
 import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
@@ -24,17 +25,31 @@ import { postgresTestDatabase, sqlWebhookStoreLayer } from "@frank/adapters"
 import { type FinishedAttempt, finishedAttempt, WebhookStore } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
-import { CLAIM_DUE_0011, CLAIM_DUE_0013, FINISH_ATTEMPTS_0008 } from "./support/pastWorkerFunctions.js"
+import {
+  CLAIM_DUE_0011,
+  CLAIM_DUE_0013,
+  FINISH_ATTEMPTS_0008,
+  FINISH_ATTEMPTS_0012
+} from "./support/pastWorkerFunctions.js"
 
 const url = databaseUrlOrExit("bench/webhooks-statements")
 const DELIVERIES = Number(process.env.DELIVERIES ?? 12_000)
 const BATCH = Number(process.env.BATCH ?? 30)
 const ENDPOINTS = Number(process.env.ENDPOINTS ?? 100)
+/**
+ * How far apart the cycles' answers are. 0 (default): all at one instant, so after its first
+ * success an endpoint's health row is left alone (migration 0019 writes it once a second at most);
+ * 1000 or more: every outcome write also writes the health row of each endpoint in its batch.
+ */
+const ANSWER_STEP_MS = Number(process.env.ANSWER_STEP_MS ?? 0)
 const WARMUP_CYCLES = 20
 const NOW = 1_000_000_000
 
 /** Migration 0015 undone: the claim as 0013 defined it (and 0014 kept), without the claimable view. */
 const UNDO_0015 = ["DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)", CLAIM_DUE_0013]
+
+/** Migration 0019's outcome write undone: 0012's, which kept no endpoint health. */
+const UNDO_0019 = ["DROP FUNCTION webhook_finish_attempts(json, bigint)", FINISH_ATTEMPTS_0012]
 
 /** Migration 0012 undone: the claim as migration 0011 defined it, the outcome write as 0008 did. */
 const UNDO_0012 = [
@@ -91,9 +106,16 @@ const cycle = (side: Side, i: number, measured: boolean) =>
     const claims = yield* store.claimDue(NOW, 60_000, BATCH, `${side.name}-${i}`)
     const finished = claims.map(
       (claim): FinishedAttempt =>
-        Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status: 200 }, NOW, NOW + 3))
+        Either.getOrThrow(
+          finishedAttempt(
+            claim,
+            { _tag: "Answered", status: 200 },
+            NOW + i * ANSWER_STEP_MS,
+            NOW + i * ANSWER_STEP_MS + 3
+          )
+        )
     )
-    const recorded = yield* store.finishAttempts(finished, NOW + 3)
+    const recorded = yield* store.finishAttempts(finished, NOW + i * ANSWER_STEP_MS + 3)
     if (claims.length !== BATCH || recorded.length !== BATCH)
       throw new Error(`bench/webhooks-statements: ${side.name} claimed ${claims.length}, recorded ${recorded.length}`)
     if (!measured) return
@@ -106,6 +128,7 @@ const program = Effect.gen(function* () {
   const sides = [
     yield* makeSide("before 0012 (baseline)", UNDO_0012),
     yield* makeSide("0014's claim (before 0015)", UNDO_0015),
+    yield* makeSide("0012's outcome write (before 0019's health)", UNDO_0019),
     yield* makeSide("this build", [])
   ]
   for (let i = 0; i < WARMUP_CYCLES; i++) for (const side of sides) yield* cycle(side, i, false)

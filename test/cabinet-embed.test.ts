@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Access } from "@frank/core"
+import { Access, type PartnerId, Webhooks, WebhookStore } from "@frank/core"
 import { Effect } from "effect"
 import { PORTAL, startExample } from "../examples/cabinet-embed/server.js"
 
@@ -20,10 +20,12 @@ const freePort = () =>
 describe("cabinet embedded in a plain Node server", () => {
   let example: Awaited<ReturnType<typeof startExample>>
   let cookie = ""
+  let partnerId = "" as PartnerId
 
   beforeAll(async () => {
     example = await startExample(await freePort())
     const partner = await example.runtime.runPromise(Effect.flatMap(Access, (a) => a.createPartner("Embedded LLC")))
+    partnerId = partner.id
     const login = await fetch(`${example.baseUrl}/login?partner=${partner.id}`, { redirect: "manual" })
     expect(login.status).toBe(303)
     expect(login.headers.get("location")).toBe(`${PORTAL}/`)
@@ -45,6 +47,30 @@ describe("cabinet embedded in a plain Node server", () => {
     expect(html).toContain(`href="${PORTAL}/keys"`)
     expect(html).toContain(`action="${PORTAL}/sign-out"`)
     expect((await fetch(`${example.baseUrl}${PORTAL}/assets/cabinet.js`)).status).toBe(200)
+  })
+
+  it("says when an endpoint was paused for failing, and since when it fails", async () => {
+    const failingSince = Date.UTC(2026, 10, 1, 10, 8, 36)
+    await example.runtime.runPromise(
+      Effect.gen(function* () {
+        const endpoint = yield* (yield* Webhooks).createEndpoint(partnerId, { url: "https://hooks.embedded.example/a" })
+        // The state the health rule leaves an endpoint in (its own contract tests how it gets there).
+        yield* (yield* WebhookStore).disableEndpoint(
+          partnerId,
+          endpoint.id,
+          (e) => ({
+            ...e,
+            active: false,
+            health: { ...e.health, failingSince, disabledAt: failingSince + 5 * 86_400_000, disabledReason: "failing" }
+          }),
+          () => Effect.void
+        )
+      })
+    )
+    const page = await fetch(`${example.baseUrl}${PORTAL}/webhooks`, { headers: { cookie, "accept-language": "en" } })
+    const html = await page.text()
+    expect(html).toContain("Paused automatically: deliveries have failed since")
+    expect(html).toContain("2026")
   })
 
   it("issues a key from the embedded cabinet; a foreign origin is refused; no session leads to signed-out", async () => {

@@ -139,3 +139,35 @@ AS $fn$
       ) ev;
     END
     $fn$`
+
+/** The outcome write as migration 0012 defined it (and kept until 0019 added endpoint health). */
+export const FINISH_ATTEMPTS_0012 = `CREATE FUNCTION webhook_finish_attempts(p_outcomes json, p_now bigint)
+RETURNS TABLE (id uuid, status text, endpoint_deleted boolean)
+LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan
+SET enable_seqscan = off
+SET enable_hashjoin = off
+SET enable_mergejoin = off
+AS $fn$
+    #variable_conflict use_column
+    BEGIN
+      RETURN QUERY
+      WITH input AS (
+    SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
+      attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text)
+  ), u AS (
+    UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
+      lease_until = NULL, claim_token = NULL, updated_at = p_now
+    FROM input i
+    WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
+    RETURNING d.partner_id, d.id, d.status, d.endpoint_id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error
+  ), a AS (
+        INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error)
+        SELECT u.partner_id, u.id, u.attempt, u.started_at, u.duration_ms, u.response_status, u.error FROM u
+        RETURNING 1
+      )
+      SELECT u.id, u.status, EXISTS (SELECT 1 FROM webhook_endpoints e
+        WHERE e.partner_id = u.partner_id AND e.id = u.endpoint_id AND e.deleted_at IS NOT NULL)
+      FROM u;
+    END
+    $fn$`

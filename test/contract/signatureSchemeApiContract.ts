@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Access, EndpointId, WebhookStore } from "@frank/core"
+import { Access, EndpointId, newEndpointHealth, WebhookStore } from "@frank/core"
 import type { EngineStores } from "@frank/core/testing"
 import { Effect, type Layer, Schema } from "effect"
 import { partnerApiServer } from "../support/partnerApiServer.js"
@@ -145,6 +145,7 @@ export const signatureSchemeApiContract = (engine: string, stores: Layer.Layer<E
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
+              health: newEndpointHealth,
               createdAt: now,
               updatedAt: now
             },

@@ -6,7 +6,7 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { EndpointId, type SignatureScheme, Webhooks, WebhookStore } from "@frank/core"
+import { EndpointId, newEndpointHealth, type SignatureScheme, Webhooks, WebhookStore } from "@frank/core"
 import {
   type EngineStores,
   type ReceivedRequest,
@@ -144,6 +144,7 @@ export const signatureSchemeDeliveryContract = (engine: string, stores: Layer.La
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
+              health: newEndpointHealth,
               createdAt: T0,
               updatedAt: T0
             },

@@ -14,6 +14,7 @@ import { operations, operationWeights } from "./operations.js"
 import { makePrng } from "./prng.js"
 import { Receivers } from "./receiver.js"
 import { newWorld, type PartnerModel, type World } from "./world.js"
+import { eventViolations } from "../support/eventCatalogCheck.js"
 
 export interface SeedReport {
   readonly seed: number
@@ -83,6 +84,8 @@ const keepWritten = (world: World, written: ReadonlyArray<WrittenEvent>): Array<
         `${w.partnerId}: event ${w.eventId} (${w.type}) got ${w.deliveries} deliveries, ${endpointIds.length} expected`
       )
     world.seenEvents.add(`${w.partnerId} ${w.eventId}`)
+    for (const v of eventViolations(w.payload))
+      out.push(`${w.partnerId}: event ${w.eventId} does not match the catalog: ${v}`)
     if (endpointIds.length > 0) world.expected.push({ ...w, endpointIds })
   }
   return out

@@ -72,6 +72,8 @@ export interface WrittenEvent {
   readonly target: EventTarget
   readonly deliveries: number
   readonly at: number
+  /** The body as sent (checked against the event catalog). */
+  readonly payload: string
 }
 
 /**
@@ -145,7 +147,8 @@ const recordingEventStore = Layer.effect(
               type: event.type,
               target,
               deliveries,
-              at: now
+              at: now,
+              payload: event.payload
             })
           )
         )
@@ -217,7 +220,10 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
     leaseMs: 60_000,
     pollIntervalMs: 1_000,
     drainMs: 12_000,
-    sweepIntervalMs: 1_000
+    sweepIntervalMs: 1_000,
+    // The world model does not model the endpoint-health rule (endpoints a day's clock jumps and
+    // "down" receivers leave failing would be paused behind its back); its own contract covers it.
+    disableFailing: false
   })
   const services = Layer.mergeAll(Tasks.layer, Payments.layer, Invoices.layer, Access.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(Ledger.layer, Webhooks.layer, worker)),

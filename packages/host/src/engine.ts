@@ -23,7 +23,9 @@ import {
 import {
   Access,
   type Catalog,
+  DAY_MS,
   DeliveryWakeup,
+  type DisablePolicy,
   decodeCatalog,
   defaultRateLimitConfig,
   DeliveryWorker,
@@ -162,7 +164,7 @@ const engineWiring = (
     RateLimiter.layer(scaleRateLimits(defaultRateLimitConfig, config.rateLimitMultiplier)),
     Tariffs.layer(defaultTariffConfig),
     Webhooks.layer,
-    DeliveryWorker.layer(defaultWorkerConfig),
+    DeliveryWorker.layer({ ...defaultWorkerConfig, disableFailing: disablePolicy(config) }),
     WebhookRetention.layer()
   )
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
@@ -192,6 +194,12 @@ const engineWiring = (
     )
   )
 }
+
+/** FRANK_WEBHOOK_DISABLE_AFTER_DAYS and FRANK_WEBHOOK_DISABLE_MIN_FAILURES as the worker's health rule. */
+export const disablePolicy = (config: HostConfigShape): DisablePolicy | false =>
+  config.webhookDisableAfterDays === 0
+    ? false
+    : { afterMs: config.webhookDisableAfterDays * DAY_MS, minFailures: config.webhookDisableMinFailures }
 
 /**
  * Media import: stored-file records in SQL (also the StoredFileLookup generation tasks use), bytes

@@ -6,6 +6,7 @@ import { resolve } from "node:path"
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { HostConfig, hostConfig } from "../src/config/HostConfig.js"
+import { disablePolicy } from "../src/engine.js"
 import { jsonLogging } from "../src/logging/jsonLogger.js"
 
 const fromEnv = (env: Record<string, string>) =>
@@ -148,6 +149,26 @@ describe("HostConfig", () => {
         "FRANK_HEADERS_TIMEOUT_MS to be at most FRANK_REQUEST_TIMEOUT_MS"
       )
     })
+  )
+
+  it.effect(
+    "endpoint health: pause after 5 days and 10 dead letters by default; 0 days turns it off; refusals by name",
+    () =>
+      Effect.gen(function* () {
+        const c = yield* fromEnv({})
+        expect([c.webhookDisableAfterDays, c.webhookDisableMinFailures]).toEqual([5, 10])
+        expect(disablePolicy(c)).toEqual({ afterMs: 5 * 86_400_000, minFailures: 10 })
+        const set = yield* fromEnv({ FRANK_WEBHOOK_DISABLE_AFTER_DAYS: "2", FRANK_WEBHOOK_DISABLE_MIN_FAILURES: "3" })
+        expect(disablePolicy(set)).toEqual({ afterMs: 2 * 86_400_000, minFailures: 3 })
+        expect(disablePolicy(yield* fromEnv({ FRANK_WEBHOOK_DISABLE_AFTER_DAYS: "0" }))).toBe(false)
+        expect(yield* refusal({ FRANK_WEBHOOK_DISABLE_AFTER_DAYS: "-1" })).toContain("FRANK_WEBHOOK_DISABLE_AFTER_DAYS")
+        expect(yield* refusal({ FRANK_WEBHOOK_DISABLE_AFTER_DAYS: "1.5" })).toContain(
+          "FRANK_WEBHOOK_DISABLE_AFTER_DAYS"
+        )
+        expect(yield* refusal({ FRANK_WEBHOOK_DISABLE_MIN_FAILURES: "0" })).toContain(
+          "FRANK_WEBHOOK_DISABLE_MIN_FAILURES"
+        )
+      })
   )
 
   it.effect("HostConfig.layer reads the installed ConfigProvider and fails on invalid values", () =>

@@ -53,6 +53,36 @@ describe("webhook metrics", () => {
       expect(text).toMatch(/^frank_webhook_due_deliveries 0$/m)
       expect(text).toMatch(/^frank_webhook_oldest_due_age_seconds 0$/m)
       expect(text).toMatch(/^frank_webhook_uncertain_total 0$/m)
+      expect(text).toMatch(/^frank_webhook_endpoints_disabled_total\{reason="failing"\} 0$/m)
     }).pipe(Effect.provide(Host))
+  )
+
+  it.effect("counts the endpoints the health rule pauses", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const webhooks = yield* Webhooks
+      const receiver = yield* ScriptedReceiver
+      const sim = yield* Simulation
+      const url = "https://receiver.example/failing"
+      yield* receiver.script(
+        url,
+        Array.from({ length: 12 }, () => 503)
+      )
+      const endpoint = yield* webhooks.createEndpoint(testPartner("partner-2"), { url })
+      yield* webhooks.sendTest(testPartner("partner-2"), endpoint.id)
+      yield* webhooks.sendTest(testPartner("partner-2"), endpoint.id)
+      // Both dead-letter at 8 h 36 min; a day after that the rule (1 day, 2 dead letters) pauses the endpoint.
+      yield* sim.advance("33 hours")
+      expect(yield* body).toMatch(/^frank_webhook_endpoints_disabled_total\{reason="failing"\} 1$/m)
+      expect((yield* webhooks.listEndpoints(testPartner("partner-2")))[0]?.health.disabledReason).toBe("failing")
+    }).pipe(
+      Effect.provide(
+        webhookBacklogGauges.pipe(
+          Layer.provideMerge(SimulationEngine({ disableFailing: { afterMs: 24 * 3_600_000, minFailures: 2 } })),
+          Layer.provideMerge(deliveryObserverLayer),
+          Layer.provideMerge(Metrics.layer)
+        )
+      )
+    )
   )
 })

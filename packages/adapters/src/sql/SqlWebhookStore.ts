@@ -15,6 +15,9 @@
  *   and `dueBacklog`.
  * - Retention's two statements are functions too (migration 0018): index lookups only, batches
  *   bounded by the caller, rows other transactions hold skipped.
+ * - Endpoint health lives in a table of its own beside the endpoints (migration 0019,
+ *   endpointHealthSql.ts): the outcome write keeps it, reads join it, a patch or the health rule's
+ *   pause writes it in the endpoint's transaction.
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {
@@ -24,6 +27,7 @@ import {
   type DeliveryRecord,
   type DeliveryState,
   type DeliveryStatus,
+  type EndpointHealth,
   EventStore,
   type EventStoreShape,
   type EndpointCondition,
@@ -36,6 +40,8 @@ import {
   type PartnerId
 } from "@frank/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
+import { endpointHealthSql } from "./endpointHealthSql.js"
+import { sqlFailures } from "./sqlFailures.js"
 
 /** The channel workers LISTEN on. */
 export const WEBHOOK_NOTIFY_CHANNEL = "frank_webhooks"
@@ -47,8 +53,11 @@ export const WEBHOOK_NOTIFY_PAYLOAD = "due"
 
 const storeError = storeErrorFor("webhook store")
 
-/** Rows come back as the record itself (names transformed to camelCase; int8 parsed to numbers). */
-type EndpointRow = WebhookEndpoint
+/**
+ * Rows come back as the record itself (names transformed to camelCase; int8 parsed to numbers),
+ * with the health columns (`withHealth`) flat beside the endpoint's.
+ */
+type EndpointRow = Omit<WebhookEndpoint, "health"> & EndpointHealth
 
 const ENDPOINT_COLUMNS =
   "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at" +
@@ -58,10 +67,14 @@ const ENDPOINT_COLUMNS =
 /** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
 const PURGES_PER_SWEEP = 100
 
-const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({
-  ...r,
-  eventTypes: r.eventTypes === null ? null : [...r.eventTypes]
-})
+const endpointFromRow = (r: EndpointRow): WebhookEndpoint => {
+  const { lastSuccessAt, failingSince, disabledAt, disabledReason, strikes, strikesSince, ...endpoint } = r
+  return {
+    ...endpoint,
+    eventTypes: r.eventTypes === null ? null : [...r.eventTypes],
+    health: { lastSuccessAt, failingSince, disabledAt, disabledReason, strikes, strikesSince }
+  }
+}
 
 interface DeliveryRow {
   readonly partnerId: PartnerId
@@ -148,6 +161,7 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
     /** For the worker's per-batch statements, whose rows are mapped by hand: no per-key renaming. */
     const untransformed = sql.withoutTransforms()
     const endpointColumns = sql.literal(ENDPOINT_COLUMNS)
+    const health = endpointHealthSql(sql)
     const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
 
     /**
@@ -156,8 +170,8 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
      */
     const selectEndpoint = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
       Effect.map(
-        sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints
-        WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR NO KEY UPDATE` : sql``}`,
+        sql<EndpointRow>`SELECT ${endpointColumns}, ${health.columns} FROM webhook_endpoints ${health.join}
+        WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL${forUpdate ? sql` FOR NO KEY UPDATE OF webhook_endpoints` : sql``}`,
         (rows) => (rows[0] === undefined ? undefined : endpointFromRow(rows[0]))
       )
 
@@ -192,9 +206,15 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
 
     /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
     const markDeleted = (partnerId: PartnerId, id: string, now: number, purgeLater: boolean) =>
-      sql`UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
-      secret = '', previous_secret = NULL, previous_secret_valid_until = NULL, purge_pending = ${purgeLater}
-      WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL RETURNING id`
+      sql`WITH marked AS (
+        UPDATE webhook_endpoints SET deleted_at = ${now}, updated_at = ${now}, active = false,
+        secret = '', previous_secret = NULL, previous_secret_valid_until = NULL, purge_pending = ${purgeLater}
+        WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND deleted_at IS NULL RETURNING id
+      ), forgotten AS (
+        -- Its health goes with it: nothing reads it any more, and the disable rule's index stays small.
+        DELETE FROM webhook_endpoint_health h USING marked WHERE h.partner_id = ${partnerId} AND h.endpoint_id = marked.id
+      )
+      SELECT id FROM marked`
 
     /**
      * A deletion's second step, in a transaction of its own: locks the marked endpoint, which
@@ -216,6 +236,34 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
           // (test/webhook-sql.test.ts, "fans out to nothing").
           yield* sql`UPDATE webhook_endpoints SET purge_pending = false WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
           return true
+        })
+      )
+
+    /**
+     * Replaces the locked live endpoint with what `change` decides (nothing when it decides
+     * nothing) and runs `alongside` on the result, all in one transaction.
+     */
+    const changeEndpoint = <E>(
+      partnerId: PartnerId,
+      id: string,
+      change: (current: WebhookEndpoint) => WebhookEndpoint | undefined,
+      alongside: (next: WebhookEndpoint) => Effect.Effect<void, E>
+    ) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          const current = yield* selectEndpoint(partnerId, id, true)
+          if (current === undefined) return undefined
+          const next = change(current)
+          if (next === undefined) return undefined
+          yield* writeEndpoint(next)
+          yield* health.write(next, current.health)
+          // A paused endpoint's pending deliveries leave the due index, and come back on
+          // reactivation (migration 0011): claims no longer step over its backlog.
+          if (next.active !== current.active)
+            yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
+                WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid AND status = 'pending' AND endpoint_paused = ${next.active}`
+          yield* alongside(next)
+          return next
         })
       )
 
@@ -248,8 +296,8 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
           .pipe(Effect.mapError(storeError("insertEndpoint"))),
 
       listEndpoints: (partnerId) =>
-        sql<EndpointRow>`SELECT ${endpointColumns} FROM webhook_endpoints WHERE partner_id = ${partnerId} AND deleted_at IS NULL
-        ORDER BY created_at, id`.pipe(
+        sql<EndpointRow>`SELECT ${endpointColumns}, ${health.columns} FROM webhook_endpoints ${health.join}
+        WHERE partner_id = ${partnerId} AND deleted_at IS NULL ORDER BY created_at, id`.pipe(
           Effect.map((rows) => rows.map(endpointFromRow)),
           Effect.mapError(storeError("listEndpoints"))
         ),
@@ -258,22 +306,18 @@ export const makeSqlWebhookStoreWith = (options: SqlWebhookStoreOptions) =>
         selectEndpoint(partnerId, id, false).pipe(Effect.mapError(storeError("getEndpoint"))),
 
       modifyEndpoint: (partnerId, id, change) =>
-        sql
-          .withTransaction(
-            Effect.gen(function* () {
-              const current = yield* selectEndpoint(partnerId, id, true)
-              if (current === undefined) return undefined
-              const next = change(current)
-              yield* writeEndpoint(next)
-              // A paused endpoint's pending deliveries leave the due index, and come back on
-              // reactivation (migration 0011): claims no longer step over its backlog.
-              if (next.active !== current.active)
-                yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
-                    WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid AND status = 'pending' AND endpoint_paused = ${next.active}`
-              return next
-            })
-          )
-          .pipe(Effect.mapError(storeError("modifyEndpoint"))),
+        changeEndpoint(partnerId, id, change, () => Effect.void).pipe(Effect.mapError(storeError("modifyEndpoint"))),
+
+      disableEndpoint: (partnerId, id, disable, alongside) =>
+        changeEndpoint(partnerId, id, disable, alongside).pipe(
+          Effect.mapError(sqlFailures(storeError("disableEndpoint")))
+        ),
+
+      failingEndpoints: (strikesSinceBy, minFailures, limit) =>
+        health.failing(strikesSinceBy, minFailures, limit).pipe(Effect.mapError(storeError("failingEndpoints"))),
+
+      earliestStrikes: (minFailures) =>
+        health.earliestStrikes(minFailures).pipe(Effect.mapError(storeError("earliestStrikes"))),
 
       deleteEndpoint: (partnerId, id, now) =>
         Effect.gen(function* () {

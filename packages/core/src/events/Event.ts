@@ -5,14 +5,16 @@
  */
 import { derivedId } from "../Ids.js"
 import type { EndpointId, PartnerId } from "../EntityIds.js"
+import type { TypedEventData } from "./EventData.js"
 import type { EventType } from "./EventType.js"
 
 export const SCHEMA_VERSION = 1
 
-/** An event a business change asks to emit, before it has an id and a time. */
-export interface EventDraft {
-  readonly type: EventType
-  readonly data: Readonly<Record<string, unknown>>
+/**
+ * An event a business change asks to emit, before it has an id and a time: its type and the data
+ * that type's schema describes (EventData.ts).
+ */
+export type EventDraft = TypedEventData & {
   /**
    * For source-derived events: the transaction, task or invoice (+ status) it comes from. The id
    * is then derived from it, so emitting the same business event twice yields one event.
@@ -39,7 +41,8 @@ export const toSubscribers: EventTarget = { _tag: "Subscribers" }
 export const sourceEventId = (partnerId: PartnerId, type: EventType, sourceId: string): string =>
   derivedId(`${partnerId}:${type}:${sourceId}`)
 
-export const encodeEnvelope = (event: Omit<WebhookEvent, "payload">, data: Readonly<Record<string, unknown>>): string =>
+/** `data` as encoded by its type's schema (`encodeEventData`). */
+export const encodeEnvelope = (event: Omit<WebhookEvent, "payload">, data: unknown): string =>
   JSON.stringify({
     eventId: event.id,
     eventType: event.type,

@@ -12,7 +12,8 @@ export const EventType = Schema.Literal(
   "task.succeeded",
   "task.failed",
   "task.refunded",
-  "webhook.test"
+  "webhook.test",
+  "webhook.endpoint.disabled"
 )
 export type EventType = typeof EventType.Type
 

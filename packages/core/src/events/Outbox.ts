@@ -9,6 +9,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
+import { encodeEventData } from "./EventData.js"
 import {
   type EventDraft,
   type EventTarget,
@@ -57,7 +58,7 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
           const id =
             draft.sourceId === undefined ? yield* ids.next : sourceEventId(partnerId, draft.type, draft.sourceId)
           const head = { partnerId, id, type: draft.type, occurredAt: now }
-          const event: WebhookEvent = { ...head, payload: encodeEnvelope(head, draft.data) }
+          const event: WebhookEvent = { ...head, payload: encodeEnvelope(head, encodeEventData(draft)) }
           const deliveries = yield* store.appendEvent(event, target, now)
           return { event, deliveries }
         })

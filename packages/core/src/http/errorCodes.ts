@@ -94,6 +94,7 @@ export const partnerOperationDocs: Readonly<Record<string, OperationDoc>> = {
       409: ["DELIVERY_ENDPOINT_DELETED", "DELIVERY_ENDPOINT_INACTIVE"]
     }
   },
+  "webhooks.listEventTypes": { summary: "The event catalog: every event type with its data's JSON Schema" },
   "webhooks.listDeliveries": { summary: "List deliveries, newest first", codes: { 400: ["DELIVERY_CURSOR_INVALID"] } },
   "webhooks.replayDelivery": {
     summary: "Replay a delivery",

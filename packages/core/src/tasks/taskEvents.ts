@@ -4,7 +4,8 @@
  * in the transition's own transaction, next to the ledger's billing.settled / billing.refunded.
  *
  * Ids are derived from the task and its status (sourceId `taskId:status`), so a business event
- * emitted again keeps its eventId.
+ * emitted again keeps its eventId. Each is emitted only in its terminal status, which `data.status`
+ * names (the schemas in events/EventData.ts).
  */
 import type { HoldResult } from "../ledger/rules.js"
 import { minorToFranks } from "../Money.js"
@@ -13,7 +14,6 @@ import type { Task } from "./Task.js"
 
 const head = (task: Task) => ({
   taskId: task.id,
-  status: task.status,
   modelId: task.modelId,
   operation: task.operation
 })
@@ -24,6 +24,7 @@ export const succeededEvent = (task: Task): EventDraft => ({
   sourceId: `${task.id}:${task.status}`,
   data: {
     ...head(task),
+    status: "succeeded",
     costFranks: minorToFranks(task.costMinor ?? 0),
     reservedFranks: minorToFranks(task.reservedMinor),
     resultUrl: task.result?.url ?? null,
@@ -35,7 +36,12 @@ export const succeededEvent = (task: Task): EventDraft => ({
 export const failedEvent = (task: Task): EventDraft => ({
   type: "task.failed",
   sourceId: `${task.id}:${task.status}`,
-  data: { ...head(task), failureCode: task.failure?.code ?? null, failureMessage: task.failure?.message ?? null }
+  data: {
+    ...head(task),
+    status: "failed",
+    failureCode: task.failure?.code ?? null,
+    failureMessage: task.failure?.message ?? null
+  }
 })
 
 /** `task.refunded` after the reservation of a failed task went back to available. */
@@ -44,6 +50,7 @@ export const refundedEvent = (task: Task, refund: HoldResult): EventDraft => ({
   sourceId: `${task.id}:${task.status}`,
   data: {
     ...head(task),
+    status: "failed",
     transactionId: refund.hold.settlementEntryId,
     amountFranks: minorToFranks(refund.hold.releasedMinor)
   }

@@ -11,6 +11,7 @@ import { isBefore } from "../webhooks/Delivery.js"
 import { claimableAt, isClaimable } from "../webhooks/claimable.js"
 import { transition } from "../webhooks/DeliveryState.js"
 import { subscribes, type WebhookEndpoint } from "../webhooks/Endpoint.js"
+import { afterOutcomes, type HealthOutcome } from "../webhooks/EndpointHealth.js"
 import type { WebhookEvent } from "../events/Event.js"
 import { EventStore, type EventStoreShape } from "../events/EventStore.js"
 import { Outbox } from "../events/Outbox.js"
@@ -94,6 +95,51 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
         const next = change(publicEndpoint(e))
         endpoints.set(key(partnerId, id), { ...next, deletedAt: null })
         return next
+      }),
+
+    // The change is made under the lock, `alongside` after it (it appends an event, which takes the
+    // lock too); if `alongside` fails, the endpoint goes back as it was, as a rollback would leave it.
+    disableEndpoint: (partnerId, id, disable, alongside) =>
+      Effect.gen(function* () {
+        const change = yield* locked(() => {
+          const e = live(partnerId, id)
+          const next = e === undefined ? undefined : disable(publicEndpoint(e))
+          if (e === undefined || next === undefined) return undefined
+          endpoints.set(key(partnerId, id), { ...next, deletedAt: null })
+          return { before: e, next }
+        })
+        if (change === undefined) return undefined
+        yield* Effect.tapError(alongside(change.next), () =>
+          locked(() => endpoints.set(key(partnerId, id), change.before))
+        )
+        return change.next
+      }),
+
+    failingEndpoints: (strikesSinceBy, minFailures, limit) =>
+      locked(() =>
+        [...endpoints.values()]
+          .filter(
+            (e) =>
+              e.deletedAt === null &&
+              e.active &&
+              e.health.strikes >= minFailures &&
+              e.health.strikesSince !== null &&
+              e.health.strikesSince <= strikesSinceBy
+          )
+          .sort((a, b) => (a.health.strikesSince ?? 0) - (b.health.strikesSince ?? 0))
+          .slice(0, limit)
+          .map((e) => ({ partnerId: e.partnerId, id: e.id }))
+      ),
+
+    earliestStrikes: (minFailures) =>
+      locked(() => {
+        let earliest: number | undefined
+        for (const e of endpoints.values()) {
+          const at = e.health.strikesSince
+          if (e.deletedAt !== null || !e.active || e.health.strikes < minFailures || at === null) continue
+          if (earliest === undefined || at < earliest) earliest = at
+        }
+        return earliest
       }),
 
     deleteEndpoint: (partnerId, id, now) =>
@@ -181,11 +227,17 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
     finishAttempts: (finished, now) =>
       locked(() => {
         const recorded: Array<string> = []
+        const health = new Map<string, Array<HealthOutcome>>()
         for (const { claim, next, attempt } of finished) {
           const k = key(claim.partnerId, claim.id)
           const d = deliveries.get(k)
           if (d === undefined || d.status !== "delivering" || d.claimToken !== claim.claimToken) continue
           recorded.push(claim.id)
+          if (next.status === "delivered" || next.status === "dead_lettered") {
+            const ek = key(claim.partnerId, claim.endpointId)
+            const outcome = { at: attempt.startedAt + attempt.durationMs, delivered: next.status === "delivered" }
+            health.set(ek, [...(health.get(ek) ?? []), outcome])
+          }
           // A retry of an endpoint deleted meanwhile goes with the endpoint's other pending deliveries.
           if (next.status === "pending" && live(d.partnerId, d.endpointId) === undefined) deliveries.delete(k)
           else
@@ -196,6 +248,11 @@ export const makeMemoryWebhookStore = Effect.gen(function* () {
               updatedAt: now,
               attemptLog: [...d.attemptLog, attempt]
             })
+        }
+        for (const [ek, outcomes] of health) {
+          const e = endpoints.get(ek)
+          const after = e === undefined || e.deletedAt !== null ? undefined : afterOutcomes(e.health, outcomes)
+          if (e !== undefined && after !== undefined) endpoints.set(ek, { ...e, health: after })
         }
         return recorded
       }),

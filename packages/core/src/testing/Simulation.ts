@@ -14,6 +14,7 @@ import type { LedgerStore } from "../ledger/LedgerStore.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
 import { DeliveryWorker, defaultWorkerConfig } from "../webhooks/DeliveryWorker.js"
+import { type DisablePolicy, defaultDisablePolicy } from "../webhooks/EndpointHealth.js"
 import { Outbox } from "../events/Outbox.js"
 import { Webhooks } from "../webhooks/Webhooks.js"
 import { type RetentionConfig, WebhookRetention, defaultRetentionConfig } from "../webhooks/WebhookRetention.js"
@@ -88,6 +89,8 @@ export interface SimulationOptions {
   readonly retentionDays?: number
   /** How often retention sweeps and how many rows a statement removes; default as in a host. */
   readonly retention?: RetentionConfig
+  /** The endpoint-health rule; default `defaultDisablePolicy` (5 days, 10 dead letters); `false`: never pause. */
+  readonly disableFailing?: DisablePolicy | false
 }
 
 /**
@@ -105,10 +108,14 @@ export const SimulationEngine = (options: SimulationOptions = {}) => {
     ScriptedReceiver.layer(options.defaultAnswer ?? 200)
   )
   const outbox = Outbox.layer
+  const worker = DeliveryWorker.layer({
+    ...defaultWorkerConfig,
+    disableFailing: options.disableFailing ?? defaultDisablePolicy
+  })
   const services = Layer.mergeAll(
     Ledger.layer,
     Webhooks.layer,
-    DeliveryWorker.layer(defaultWorkerConfig),
+    worker,
     WebhookRetention.layer(options.retention ?? defaultRetentionConfig)
   ).pipe(Layer.provideMerge(outbox))
   return Simulation.layer.pipe(Layer.provideMerge(services), Layer.provideMerge(stores), Layer.provideMerge(base))

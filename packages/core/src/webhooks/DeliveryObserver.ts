@@ -3,11 +3,13 @@
  * exports them to Prometheus: attempts by result and kind of answer, leases that ran out).
  *
  * Optional: without one the worker reports nothing. It is called once per outcome write and once
- * per sweep that expired leases, never once per attempt, on the worker's own fiber: keep it cheap.
+ * per sweep that expired leases or paused endpoints, never once per attempt, on the worker's own
+ * fiber: keep it cheap.
  * It cannot fail; a report that dies is the observer's bug and is logged, not the worker's.
  */
 import { Context, type Effect } from "effect"
 import type { FinishedAttempt } from "./Delivery.js"
+import type { WebhookEndpoint } from "./Endpoint.js"
 
 export interface DeliveryObserverShape {
   /**
@@ -19,6 +21,11 @@ export interface DeliveryObserverShape {
   readonly attemptsRecorded: (finished: ReadonlyArray<FinishedAttempt>) => Effect.Effect<void>
   /** How many deliveries a sweep just turned `uncertain`: their lease ran out mid-request. */
   readonly leasesExpired: (count: number) => Effect.Effect<void>
+  /**
+   * Endpoints a sweep just paused for failing (the health rule; each also emitted
+   * `webhook.endpoint.disabled`). Optional, so observers written before it keep compiling.
+   */
+  readonly endpointsDisabled?: (endpoints: ReadonlyArray<WebhookEndpoint>) => Effect.Effect<void>
 }
 
 export class DeliveryObserver extends Context.Tag("@frank/core/DeliveryObserver")<

@@ -7,13 +7,19 @@
  * Two ways to drive it: `run` is the long-lived loop a host forks (worker/run.ts: claim loop,
  * answer collector, outcome writer, drain); `runDue` performs everything due at the current
  * instant and returns, which is what simulations under TestClock step with (worker/runDue.ts).
+ *
+ * Its sweep also applies the endpoint-health rule (`config.disableFailing`), whose pause emits
+ * through the Outbox: the layer needs the Outbox the engine's services share.
  */
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import { Ids } from "../Ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
+import { Outbox } from "../events/Outbox.js"
+import { defaultDisablePolicy } from "./EndpointHealth.js"
 import { type DueBacklog, WebhookStore } from "./WebhookStore.js"
 import { WebhookTransport } from "./WebhookTransport.js"
+import { disableFailing, nextDisableAt } from "./worker/disableFailing.js"
 import { recordOutcomes } from "./worker/recordOutcomes.js"
 import { makeReports } from "./worker/reports.js"
 import { run } from "./worker/run.js"
@@ -27,13 +33,16 @@ export { type DeliveryWorkerConfig, defaultWorkerConfig } from "./worker/WorkerC
 export interface DeliveryWorkerShape {
   /** Loops until interrupted; on interruption, lets in-flight attempts finish (up to `drainMs`). */
   readonly run: Effect.Effect<never, StoreError>
-  /** Sweeps (expired leases, ended rotation windows, unfinished deletions) and delivers everything due now, waiting for those attempts; answers how many were attempted. */
+  /** Sweeps (expired leases, ended rotation windows, unfinished deletions, endpoints failing long enough) and delivers everything due now, waiting for those attempts; answers how many were attempted. */
   readonly runDue: Effect.Effect<number, StoreError>
-  /** The next instant something is due (an attempt, a lease end, a rotation window's end), if any; unfinished deletions have no deadline and wait for any sweep. */
+  /** The next instant something is due (an attempt, a lease end, a rotation window's end, a failing endpoint's pause), if any; unfinished deletions have no deadline and wait for any sweep. */
   readonly nextWakeAt: Effect.Effect<number | undefined, StoreError>
   /** How far behind the workers are at `now`, across all partners: for an operator's gauges. */
   readonly dueBacklog: (now: number) => Effect.Effect<DueBacklog, StoreError>
 }
+
+const earliest = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b)
 
 export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<DeliveryWorker, DeliveryWorkerShape>() {
   static readonly layer = (config: DeliveryWorkerConfig = defaultWorkerConfig) =>
@@ -47,6 +56,9 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
         // later claim of the delivery, this instance's included.
         const instanceToken = yield* (yield* Ids).next
         const claimsMade = yield* Ref.make(0)
+        const outbox = yield* Outbox
+        const policy = config.disableFailing ?? defaultDisablePolicy
+        const healthCheck = policy === false ? Effect.void : disableFailing(store, outbox, policy, reports)
         const parts: WorkerParts = {
           config,
           store,
@@ -61,12 +73,16 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               ([now, n]) => store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${n}`)
             ),
           record: recordOutcomes(store, reports),
-          sweep: sweep(store, reports)
+          sweep: Effect.zipRight(sweep(store, reports), healthCheck),
+          healthCheck
         }
         return {
           run: run(parts),
           runDue: runDue(parts),
-          nextWakeAt: store.nextWakeAt(),
+          nextWakeAt:
+            policy === false
+              ? store.nextWakeAt()
+              : Effect.zipWith(store.nextWakeAt(), nextDisableAt(store, policy), earliest),
           dueBacklog: (now) => store.dueBacklog(now)
         }
       })

@@ -7,6 +7,7 @@ import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { EventType } from "../events/EventType.js"
 import type { SignatureScheme } from "./SignatureScheme.js"
 import { HOUR_MS } from "../timeUnits.js"
+import { afterActiveChange, type DisablePolicy, type EndpointHealth, meetsDisableRule } from "./EndpointHealth.js"
 
 /** Spec "Limits": webhook endpoints per partner. */
 export const MAX_ENDPOINTS_PER_PARTNER = 10
@@ -33,6 +34,8 @@ export interface WebhookEndpoint {
   readonly signatureScheme: SignatureScheme
   readonly createdAt: number
   readonly updatedAt: number
+  /** Last success, failing span, pause (EndpointHealth.ts). */
+  readonly health: EndpointHealth
 }
 
 /** What may change with PATCH; absent fields stay as they are. */
@@ -43,15 +46,33 @@ export interface EndpointPatch {
   readonly signatureScheme?: SignatureScheme | undefined
 }
 
-/** PATCH semantics: absent fields stay; `eventTypes: null` subscribes to everything. */
+/** PATCH semantics: absent fields stay; `eventTypes: null` subscribes to everything; `active` moves the health's pause. */
 export const applyPatch = (endpoint: WebhookEndpoint, patch: EndpointPatch, now: number): WebhookEndpoint => ({
   ...endpoint,
   url: patch.url ?? endpoint.url,
   eventTypes: patch.eventTypes === undefined ? endpoint.eventTypes : patch.eventTypes,
   active: patch.active ?? endpoint.active,
   signatureScheme: patch.signatureScheme ?? endpoint.signatureScheme,
-  updatedAt: now
+  updatedAt: now,
+  health: afterActiveChange(endpoint.health, endpoint.active, patch.active ?? endpoint.active, now)
 })
+
+/**
+ * The health rule's pause: the endpoint as the rule leaves it at `now` (inactive, reason
+ * `failing`), or undefined when the rule does not hold for it (any more: a success came in, or the
+ * partner paused it first).
+ */
+export const disableForFailing =
+  (policy: DisablePolicy, now: number) =>
+  (endpoint: WebhookEndpoint): WebhookEndpoint | undefined =>
+    endpoint.active && meetsDisableRule(endpoint.health, policy, now)
+      ? {
+          ...endpoint,
+          active: false,
+          updatedAt: now,
+          health: afterActiveChange(endpoint.health, true, false, now, "failing")
+        }
+      : undefined
 
 export const subscribes = (endpoint: Pick<WebhookEndpoint, "eventTypes">, type: EventType): boolean =>
   type === "webhook.test" || endpoint.eventTypes === null || endpoint.eventTypes.includes(type)

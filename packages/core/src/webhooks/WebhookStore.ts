@@ -35,6 +35,12 @@ export interface DueBacklog {
 /** What became of an endpoint, as the replay rule reads it. */
 export type EndpointCondition = "active" | "inactive" | "deleted"
 
+/** An endpoint by its key. */
+export interface EndpointKey {
+  readonly partnerId: PartnerId
+  readonly id: EndpointId
+}
+
 /** What a replay rule sees: the delivery's state and what became of its endpoint. */
 export interface ReplaySnapshot {
   readonly delivery: DeliveryState
@@ -66,6 +72,32 @@ export interface WebhookStoreShape {
     change: (current: WebhookEndpoint) => WebhookEndpoint
   ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
   /**
+   * The health rule's pause (the worker's sweep): locks the live endpoint, and when `disable` (a
+   * pure rule) still pauses it, writes that, takes its pending deliveries out of the claim's way
+   * (as a PATCH pause does) and runs `alongside` (the outbox's event) in the same transaction;
+   * answers the paused endpoint, or undefined when there was nothing to pause.
+   */
+  readonly disableEndpoint: (
+    partnerId: PartnerId,
+    id: EndpointId,
+    disable: (current: WebhookEndpoint) => WebhookEndpoint | undefined,
+    alongside: (disabled: WebhookEndpoint) => Effect.Effect<void, StoreError>
+  ) => Effect.Effect<WebhookEndpoint | undefined, StoreError>
+  /**
+   * Active live endpoints whose health counts at least `minFailures` strikes that began at
+   * `strikesSinceBy` or earlier (the disable rule's candidates), oldest span first, up to `limit`.
+   */
+  readonly failingEndpoints: (
+    strikesSinceBy: number,
+    minFailures: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<EndpointKey>, StoreError>
+  /**
+   * The earliest start of a span counting at least `minFailures` strikes on an active live
+   * endpoint (the rule pauses it once that span is old enough); undefined when there is none.
+   */
+  readonly earliestStrikes: (minFailures: number) => Effect.Effect<number | undefined, StoreError>
+  /**
    * Marks the endpoint deleted (its secrets wiped) and removes its pending deliveries; false when
    * there was none. A store may do it in two steps, the deletion committed first; if it stops in
    * between, `purgeDeletedEndpoints` finishes the second.
@@ -85,7 +117,9 @@ export interface WebhookStoreShape {
   /**
    * Records attempts and moves each delivery to its `next` state, only while its claim still
    * holds it (a claim lost to an expired lease records nothing). One write for the whole batch;
-   * answers the ids of the deliveries whose attempt was recorded.
+   * answers the ids of the deliveries whose attempt was recorded. In the same write each endpoint's
+   * health takes the recorded outcomes that delivered or dead-lettered (`afterOutcomes`, an
+   * attempt's answer time being its start plus its duration).
    */
   readonly finishAttempts: (
     finished: ReadonlyArray<FinishedAttempt>,

@@ -26,6 +26,7 @@ import {
   SECRET_PREFIX,
   type WebhookEndpoint
 } from "./Endpoint.js"
+import { newEndpointHealth } from "./EndpointHealth.js"
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
 import { type RecoveryRequest, type RecoveryResult, MAX_RECOVERED_PER_CALL, recoveryWindow } from "./recoveryWindow.js"
@@ -210,7 +211,8 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
             previousSecretValidUntil: null,
             signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
             createdAt: now,
-            updatedAt: now
+            updatedAt: now,
+            health: newEndpointHealth
           }
           const inserted = yield* store.insertEndpoint(endpoint, MAX_ENDPOINTS_PER_PARTNER)
           if (!inserted)

@@ -23,6 +23,8 @@
  * | `FRANK_REQUEST_TIMEOUT_MS`    | 30000                   | ... and its whole request within this          |
  * | `FRANK_WEBHOOK_RETENTION_DAYS`| 30                      | webhook events and finished deliveries older   |
  * |                               |                         | than this are removed (1..3650)                |
+ * | `FRANK_WEBHOOK_DISABLE_AFTER_DAYS`   | 5                | pause an endpoint failing this long; 0: never  |
+ * | `FRANK_WEBHOOK_DISABLE_MIN_FAILURES` | 10               | ... with at least this many dead letters       |
  *
  * Invalid values fail the start with a ConfigError naming the variable, e.g.
  * `Invalid data at PORT: "Expected a network port value but received "abc""`.
@@ -69,6 +71,12 @@ export interface HostConfigShape {
   readonly requestTimeoutMs: number
   /** Days webhook events and finished deliveries are kept (WebhookSettings.retentionDays). */
   readonly webhookRetentionDays: number
+  /**
+   * The endpoint-health rule: an endpoint whose dead letters began this many days ago (0: never
+   * pause) and number at least `webhookDisableMinFailures` is paused.
+   */
+  readonly webhookDisableAfterDays: number
+  readonly webhookDisableMinFailures: number
 }
 
 /** The longest retention FRANK_WEBHOOK_RETENTION_DAYS accepts: ten years, beyond which a value is a typo. */
@@ -155,6 +163,14 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
       validation: (n) => n >= 1 && n <= MAX_WEBHOOK_RETENTION_DAYS
     }),
     Config.withDefault(DEFAULT_RETENTION_DAYS)
+  ),
+  webhookDisableAfterDays: Config.integer("FRANK_WEBHOOK_DISABLE_AFTER_DAYS").pipe(
+    Config.validate({ message: "Expected an integer between 0 and 365", validation: (n) => n >= 0 && n <= 365 }),
+    Config.withDefault(5)
+  ),
+  webhookDisableMinFailures: Config.integer("FRANK_WEBHOOK_DISABLE_MIN_FAILURES").pipe(
+    Config.validate({ message: "Expected a positive integer", validation: (n) => n >= 1 }),
+    Config.withDefault(10)
   )
 }).pipe(
   // node:http requires it, and a request cannot finish before its headers have.

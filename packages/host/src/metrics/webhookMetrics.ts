@@ -1,6 +1,6 @@
 /**
  * The webhook series of the host's /metrics: what the delivery worker did (attempts by result and
- * kind of answer, leases that ran out) and how far behind it is (deliveries due now and the age of
+ * kind of answer, leases that ran out, endpoints paused for failing) and how far behind it is (deliveries due now and the age of
  * the oldest, read from the database at each scrape, so every instance on one database reports
  * the same backlog). Labels take a handful of fixed values each: no partner, endpoint or URL, which
  * would make the series unbounded and leak who the partners are.
@@ -47,6 +47,13 @@ export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics
       name: "frank_webhook_uncertain_total",
       help: "Deliveries turned uncertain because their lease ran out mid-request (a worker died or stalled)"
     })
+    const disabled = yield* metrics.counter<"reason">({
+      name: "frank_webhook_endpoints_disabled_total",
+      help: "Webhook endpoints paused automatically, by reason (failing: days of dead letters and no success)",
+      labelNames: ["reason"]
+    })
+    // Shown from the start at 0, so an alert on its increase has a series to watch.
+    yield* disabled.inc({ reason: "failing" }, 0)
     return {
       // Counted per batch first: one counter update per label pair, not per attempt.
       attemptsRecorded: (finished) =>
@@ -64,7 +71,8 @@ export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics
             discard: true
           })
         }),
-      leasesExpired: (count) => uncertain.inc(undefined, count)
+      leasesExpired: (count) => uncertain.inc(undefined, count),
+      endpointsDisabled: (endpoints) => disabled.inc({ reason: "failing" }, endpoints.length)
     }
   })
 )

@@ -24,13 +24,20 @@ import { formBody, redirect } from "../CabinetRequest.js"
 import { esc, formatDate, htmlResponse, type Notice, page, secretBox } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
+/** Active, paused by the partner, or paused by the health rule (with since when it fails). */
+const endpointState = (ctx: CabinetContext, e: WebhookEndpoint): string => {
+  const t = ctx.t.webhooks
+  if (e.active) return t.active
+  return e.health.disabledReason === "failing" ? t.pausedFailing(formatDate(ctx.t, e.health.failingSince)) : t.paused
+}
+
 const endpointRow = (ctx: CabinetContext, e: WebhookEndpoint) => {
   const t = ctx.t.webhooks
   const act = (path: string, label: string, cls = "") =>
     `<form method="post" action="${ctx.base}/webhooks/${esc(e.id)}/${path}"><button type="submit"${cls === "" ? "" : ` class="${cls}"`}>${esc(label)}</button></form>`
   return `<tr data-testid="endpoint-row" data-url="${esc(e.url)}"><td class="wrap">${esc(e.url)}</td>
 <td>${esc(e.eventTypes === null ? t.allEvents : e.eventTypes.join(", "))}</td>
-<td data-testid="endpoint-state">${esc(e.active ? t.active : t.paused)}</td>
+<td data-testid="endpoint-state">${esc(endpointState(ctx, e))}</td>
 <td class="actions">${act(e.active ? "pause" : "resume", e.active ? t.pause : t.resume)}${act("rotate", t.rotate)}${act("test", t.test)}${act("delete", t.delete, "danger")}</td></tr>`
 }
 

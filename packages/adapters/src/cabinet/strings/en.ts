@@ -155,6 +155,8 @@ export const en = {
     state: "State",
     active: "Active",
     paused: "Paused",
+    pausedFailing: (since: string) =>
+      `Paused automatically: deliveries have failed since ${since}. Fix the receiver, then resume.`,
     create: "Add endpoint",
     createTitle: "Add an endpoint",
     secretTitle: "Signing secret",

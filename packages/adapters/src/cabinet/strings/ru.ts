@@ -158,6 +158,8 @@ export const ru: Strings = {
     state: "Состояние",
     active: "Активен",
     paused: "Приостановлен",
+    pausedFailing: (since: string) =>
+      `Приостановлен автоматически: доставки не проходят с ${since}. Исправьте приёмник и возобновите.`,
     create: "Добавить адрес",
     createTitle: "Добавить адрес",
     secretTitle: "Секрет подписи",

@@ -1,7 +1,8 @@
 /**
  * Webhooks: endpoints (register, list, read one, change, delete, rotate the secret, send a test
- * event, recover failed deliveries in bulk) and the delivery log with replay (spec "Endpoints →
- * Webhooks"). All with an API key; reading needs `webhooks:read`, changing `webhooks:manage`.
+ * event, recover failed deliveries in bulk), the event catalog, and the delivery log with replay
+ * (spec "Endpoints → Webhooks"). All with an API key; reading needs `webhooks:read`, changing
+ * `webhooks:manage`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -20,6 +21,22 @@ const Scheme = SignatureScheme.annotations({
     "How deliveries are signed: `frank` (X-Service-* headers), `standard-webhooks` (webhook-id, webhook-timestamp, " +
     "webhook-signature per the Standard Webhooks specification) or `both` header sets"
 })
+/** An endpoint's health (docs/contract.md §5 "endpoint health"). */
+const EndpointHealthFields = {
+  lastSuccessAt: Schema.NullOr(Timestamp).annotations({
+    description: "When a delivery to the endpoint last succeeded (to within a second); null: never"
+  }),
+  failingSince: Schema.NullOr(Timestamp).annotations({
+    description: "The first dead-lettered delivery after the last success; null while none"
+  }),
+  disabledAt: Schema.NullOr(Timestamp).annotations({
+    description: "When the endpoint became inactive (paused with PATCH, or for failing); null while active"
+  }),
+  disabledReason: Schema.NullOr(Schema.Literal("failing")).annotations({
+    description:
+      "`failing`: paused automatically because deliveries kept failing (by default: at least 10 dead-lettered deliveries and no success since the first of them, 5 days ago or more); null otherwise. PATCH `active: true` re-enables it and clears the reason"
+  })
+}
 
 export const EndpointView = Schema.Struct({
   id: Schema.String,
@@ -35,6 +52,7 @@ export const EndpointView = Schema.Struct({
     description: "Until when the previous secret still signs (6 h after a rotation)"
   }),
   signatureScheme: Scheme,
+  ...EndpointHealthFields,
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotations({ identifier: "WebhookEndpoint" })
@@ -66,7 +84,8 @@ export const UpdateEndpointRequest = Schema.Struct({
     description: "null: all event types"
   }),
   active: Schema.optional(Schema.Boolean).annotations({
-    description: "false pauses deliveries; they resume when set back to true"
+    description:
+      "false pauses deliveries; they resume when set back to true (which also re-enables an endpoint paused for failing)"
   }),
   signatureScheme: Schema.optional(Scheme).annotations({
     description:
@@ -144,6 +163,18 @@ export const RecoveryView = Schema.Struct({
     description: "Deliveries of the window still dead_lettered or uncertain: call again to requeue them"
   })
 }).annotations({ identifier: "WebhookRecovery" })
+export const EventTypeEntry = Schema.Struct({
+  type: Schema.String.annotations({ description: "The event type, as in `eventType` and endpoint subscriptions" }),
+  description: Schema.String.annotations({ description: "When it is emitted" }),
+  schema: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description: "JSON Schema (draft-07) of the event's `data`"
+  }),
+  example: Schema.Unknown.annotations({ description: "An example `data`, valid against `schema`" })
+}).annotations({ identifier: "WebhookEventType" })
+
+export const EventTypeList = Schema.Struct({ items: Schema.Array(EventTypeEntry) }).annotations({
+  identifier: "WebhookEventTypeList"
+})
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
@@ -212,8 +243,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(RequiredScope, "webhooks:manage")
       .annotate(
         OpenApi.Description,
-        "Requeues every dead_lettered or uncertain delivery of the endpoint created in [since, until), as a replay would: same eventId, a fresh attempt budget, the attempt history kept. Deliveries already queued are left alone, so calling again requeues only what failed since."
+        "Requeues every dead_lettered or uncertain delivery of the endpoint created in [since, until), one new attempt now under the same eventId, the attempts counting on from the earlier ones (a failing one continues its retry schedule where it stopped). Deliveries already queued are left alone, so calling again requeues only what failed since."
       )
+  )
+  .add(
+    HttpApiEndpoint.get("listEventTypes", "/v1/webhooks/event-types")
+      .addSuccess(EventTypeList)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:read")
   )
   .add(
     HttpApiEndpoint.get("listDeliveries", "/v1/webhooks/deliveries")

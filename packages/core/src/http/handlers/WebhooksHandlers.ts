@@ -4,10 +4,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { DeliveryId, EndpointId, parseId } from "../../EntityIds.js"
+import { eventCatalog } from "../../events/EventCatalog.js"
 import { allEventTypes } from "../../events/EventType.js"
 import type { DeliveryRecord } from "../../webhooks/Delivery.js"
 import { encodeCursor } from "../../webhooks/Delivery.js"
 import type { WebhookEndpoint } from "../../webhooks/Endpoint.js"
+import type { EndpointHealth } from "../../webhooks/EndpointHealth.js"
 import { DeliveryNotFound, EndpointNotFound } from "../../webhooks/WebhookError.js"
 import { Webhooks } from "../../webhooks/Webhooks.js"
 import { orApiError } from "../domainErrors.js"
@@ -19,6 +21,14 @@ import { CurrentApiKey } from "../Security.js"
 const iso = (ms: number) => new Date(ms).toISOString()
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
 
+/** The health fields of the endpoint resource; the rule's counters stay inside. */
+const healthView = (h: EndpointHealth) => ({
+  lastSuccessAt: isoOrNull(h.lastSuccessAt),
+  failingSince: isoOrNull(h.failingSince),
+  disabledAt: isoOrNull(h.disabledAt),
+  disabledReason: h.disabledReason
+})
+
 export const endpointView = (e: WebhookEndpoint, now: number): EndpointView => ({
   id: e.id,
   url: e.url,
@@ -29,6 +39,7 @@ export const endpointView = (e: WebhookEndpoint, now: number): EndpointView => (
   previousSecretValidUntil:
     e.previousSecretValidUntil !== null && e.previousSecretValidUntil > now ? iso(e.previousSecretValidUntil) : null,
   signatureScheme: e.signatureScheme,
+  ...healthView(e.health),
   createdAt: iso(e.createdAt),
   updatedAt: iso(e.updatedAt)
 })
@@ -107,6 +118,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
           return yield* orApiError(webhooks.recover(yield* partner, yield* endpoint(path.id), payload))
         })
       )
+      .handle("listEventTypes", () => Effect.succeed({ items: eventCatalog }))
       .handle("listDeliveries", ({ urlParams }) =>
         Effect.gen(function* () {
           // A malformed endpoint id names no endpoint, so no delivery is of it.

@@ -1,5 +1,6 @@
 /** The delivery worker's settings: its limits, each with its unit. */
 import { RECEIVER_TIMEOUT_MS } from "../DeliveryState.js"
+import { type DisablePolicy, defaultDisablePolicy } from "../EndpointHealth.js"
 
 export interface DeliveryWorkerConfig {
   /** Attempts in flight at once. */
@@ -20,6 +21,11 @@ export interface DeliveryWorkerConfig {
    * unfinished deletions (only after a host stopped mid-deletion) are looked for.
    */
   readonly sweepIntervalMs?: number
+  /**
+   * When the sweep pauses an endpoint that keeps failing (EndpointHealth.ts); `false`: never.
+   * Default `defaultDisablePolicy`: 5 days and at least 10 dead letters.
+   */
+  readonly disableFailing?: DisablePolicy | false
 }
 
 export const defaultWorkerConfig: DeliveryWorkerConfig = {
@@ -28,7 +34,8 @@ export const defaultWorkerConfig: DeliveryWorkerConfig = {
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
   drainMs: RECEIVER_TIMEOUT_MS + 2_000,
-  sweepIntervalMs: 1_000
+  sweepIntervalMs: 1_000,
+  disableFailing: defaultDisablePolicy
 }
 
 /** Outcomes written per statement at most; also how many may wait for the writer before claims pause. */

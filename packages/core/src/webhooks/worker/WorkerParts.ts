@@ -16,6 +16,8 @@ export interface WorkerParts {
   readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError>
   /** Writes finished attempts and reports them; never fails (see recordOutcomes). */
   readonly record: (finished: ReadonlyArray<FinishedAttempt>) => Effect.Effect<void>
-  /** Expired leases, ended rotation windows, unfinished deletions. */
+  /** Expired leases, ended rotation windows, unfinished deletions, then `healthCheck`. */
   readonly sweep: Effect.Effect<void, StoreError>
+  /** Pauses the endpoints the health rule holds for (disableFailing.ts); nothing when the rule is off. */
+  readonly healthCheck: Effect.Effect<void, StoreError>
 }

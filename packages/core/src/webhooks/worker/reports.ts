@@ -5,6 +5,7 @@
 import { Effect, Option } from "effect"
 import type { FinishedAttempt } from "../Delivery.js"
 import { DeliveryObserver, type DeliveryObserverShape } from "../DeliveryObserver.js"
+import type { WebhookEndpoint } from "../Endpoint.js"
 
 export interface Reports {
   /** The attempts of `finished` the store recorded (`ids`): an outcome fenced off by a lost claim was counted as uncertain already. */
@@ -13,6 +14,7 @@ export interface Reports {
     ids: ReadonlyArray<string>
   ) => Effect.Effect<void>
   readonly leasesExpired: (count: number) => Effect.Effect<void>
+  readonly endpointsDisabled: (endpoints: ReadonlyArray<WebhookEndpoint>) => Effect.Effect<void>
 }
 
 export const makeReports = Effect.map(Effect.serviceOption(DeliveryObserver), (observer): Reports => {
@@ -28,6 +30,10 @@ export const makeReports = Effect.map(Effect.serviceOption(DeliveryObserver), (o
       const recorded = new Set(ids)
       return report("attemptsRecorded", (o) => o.attemptsRecorded(finished.filter((f) => recorded.has(f.claim.id))))
     },
-    leasesExpired: (count) => (count > 0 ? report("leasesExpired", (o) => o.leasesExpired(count)) : Effect.void)
+    leasesExpired: (count) => (count > 0 ? report("leasesExpired", (o) => o.leasesExpired(count)) : Effect.void),
+    endpointsDisabled: (endpoints) =>
+      report("endpointsDisabled", (o) =>
+        o.endpointsDisabled === undefined ? Effect.void : o.endpointsDisabled(endpoints)
+      )
   }
 })

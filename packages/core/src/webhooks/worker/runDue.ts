@@ -1,7 +1,9 @@
 /**
  * The step-by-step path simulations drive under TestClock: sweeps, then claims and attempts
  * everything due at this instant, batch after batch, writing each batch's outcomes before the
- * next claim. Answers how many deliveries were attempted.
+ * next claim, and applies the health rule once more if it attempted anything (a dead letter just
+ * written may complete an endpoint's case, due at this very instant). Answers how many deliveries
+ * were attempted.
  */
 import { Chunk, Effect, Queue } from "effect"
 import type { StoreError } from "../../StoreError.js"
@@ -18,7 +20,10 @@ export const runDue = (parts: WorkerParts): Effect.Effect<number, StoreError> =>
     let total = 0
     for (;;) {
       const batch = yield* parts.claim(limit)
-      if (batch.length === 0) return total
+      if (batch.length === 0) {
+        if (total > 0) yield* parts.healthCheck
+        return total
+      }
       total += batch.length
       const answers = yield* Queue.unbounded<BatchMessage>()
       const slots = makeBatchSlots(batch.length, () => {})
