@@ -169,7 +169,7 @@ interface Tally {
   readonly unauthorized: Map<string, number>
 }
 
-/** The requests run in parts: one test of over a minute makes vitest's worker RPC time out. */
+/** The requests run in parts, each reported on its own. */
 const PARTS = 4
 
 describe("fuzzing every endpoint from /openapi.json", { timeout: 600_000 }, () => {
