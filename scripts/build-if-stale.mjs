@@ -3,10 +3,13 @@
 // fresh clone serves compiled JavaScript without a separate build step. `npm ci` runs it too (the
 // root's prepare script), so the first `npm start` after it starts at once. Comparing mtimes takes a
 // few milliseconds; `tsc -b`'s own up-to-date check loads the compiler and costs about a second.
+// It then makes the PGlite template (packages/adapters/pglite-template, see pgliteTemplate.ts) when
+// it is missing or was made by another PGlite version: a new embedded data directory is copied
+// from it instead of running initdb at the host's first start.
 import { spawnSync } from "node:child_process"
 import { readdirSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const PACKAGES = ["core", "adapters", "host"]
@@ -42,4 +45,15 @@ if (which.length > 0) {
   }
   const r = spawnSync(process.execPath, [tsc, "-b", join(root, "tsconfig.build.json")], { stdio: "inherit" })
   if (r.status !== 0) process.exit(r.status ?? 1)
+}
+
+// Without a template the host still starts (PGlite runs initdb), so a failure here only warns.
+const template = await import(pathToFileURL(join(root, "packages/adapters/dist/sql/pgliteTemplate.js")).href)
+if (!template.templateUsable()) {
+  console.error(`making the PGlite template for new data directories (${template.pgliteTemplateDirectory})`)
+  try {
+    await template.writePgliteTemplate()
+  } catch (error) {
+    console.error(`warning: no PGlite template, new data directories will run initdb: ${error}`)
+  }
 }

@@ -8,10 +8,10 @@
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import {
+  type PartnerId,
   type ClaimedDelivery,
   type EndpointId,
   type FinishedAttempt,
-  type PartnerId,
   type WebhookEndpoint,
   Webhooks,
   WebhookStore

@@ -145,9 +145,9 @@ export const signatureSchemeApiContract = (engine: string, stores: Layer.Layer<E
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
+              health: newEndpointHealth,
               createdAt: now,
-              updatedAt: now,
-              health: newEndpointHealth
+              updatedAt: now
             },
             10
           )

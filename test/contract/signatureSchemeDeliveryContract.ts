@@ -144,9 +144,9 @@ export const signatureSchemeDeliveryContract = (engine: string, stores: Layer.La
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
+              health: newEndpointHealth,
               createdAt: T0,
-              updatedAt: T0,
-              health: newEndpointHealth
+              updatedAt: T0
             },
             10
           )

@@ -2,7 +2,7 @@
  * The crash campaign in CI: 10 SIGKILLs of the real host on PostgreSQL under a mixed workload,
  * then the checks of test/e2e/crash/campaign.ts. The checks read the database with SQL, so it
  * runs on PostgreSQL: DATABASE_URL, or the machines' local server (docs/contract.md §7). The
- * kills run in parts of a few each: one test of over a minute makes vitest's worker RPC time out.
+ * kills run in parts of a few each, each reported on its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type CrashCampaign, startCrashCampaign } from "./crash/campaign.js"

@@ -1,75 +1,62 @@
 /**
- * The campaign's clock: a plain number the campaign moves, installed as Effect's Clock. It plays
- * TestClock's part in the kit's Simulation, with the same loop (run the worker at every instant
- * something falls due), but moving it costs nothing: TestClock waits for every fiber to suspend
- * with three real timers per move, which was most of the campaign's wall time.
- * Nothing the campaign runs sleeps (the worker is driven through `runDue`), so `sleep` never ends.
+ * The campaign's time is Effect's TestClock, one per seed (`underTestClock`), moved with the kit's
+ * Simulation loop: the worker runs at every instant something falls due, and TestClock is set to
+ * each such instant in turn. Every move waits for the loop's fibers with three real `setTimeout`s,
+ * which costs wall time but not CPU; seeds run side by side so one seed's waits overlap another's
+ * work (docs/reliability.md, "Figures"). Nothing the campaign runs sleeps (the worker is driven
+ * through `runDue`), so a move wakes no fiber.
  */
 import { DeliveryWorker, type StoreError } from "@frank/core"
-import { Clock, Context, Effect, Layer } from "effect"
-
-export interface SimClockShape {
-  readonly clock: Clock.Clock
-  readonly set: (ms: number) => void
-  /** Moves forward by `ms`, running the worker at every instant something falls due on the way. */
-  readonly advance: (ms: number) => Effect.Effect<void, StoreError, DeliveryWorker>
-  /** Moves forward by `ms` at once, then runs what is due (a suspended VM, an NTP step). */
-  readonly jump: (ms: number) => Effect.Effect<void, StoreError, DeliveryWorker>
-}
-
-export class SimClock extends Context.Tag("test/simulation/SimClock")<SimClock, SimClockShape>() {}
+import { Clock, DefaultServices, Effect, identity, TestClock, TestContext } from "effect"
 
 /** A guard against a store that never stops being due. */
 const MAX_STEPS_PER_ADVANCE = 100_000
 
-export const makeSimClock = (start: number): SimClockShape => {
-  let now = start
-  const clock: Clock.Clock = {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => now,
-    currentTimeMillis: Effect.sync(() => now),
-    unsafeCurrentTimeNanos: () => BigInt(now) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => BigInt(now) * 1_000_000n),
-    sleep: () => Effect.never
-  }
-  const advance = (ms: number) =>
-    Effect.gen(function* () {
-      const worker = yield* DeliveryWorker
-      const target = now + ms
-      // Runs in a row that left work due: one is a slow receiver moving the clock past a deadline
-      // while the worker was busy (the next run takes it); more means the worker does not.
-      let overdueRuns = 0
-      for (let step = 0; step < MAX_STEPS_PER_ADVANCE; step++) {
-        yield* worker.runDue
-        const next = yield* worker.nextWakeAt
-        if (next === undefined || next > target) break
-        if (next <= now) {
-          if (++overdueRuns > 2)
-            return yield* Effect.dieMessage(
-              `campaign stuck at ${now}: work due at ${next} that the worker does not take`
-            )
-          continue
-        }
-        overdueRuns = 0
-        now = next
-      }
-      // A slow receiver may have moved the clock past the target already.
-      now = Math.max(now, target)
+/** Moves TestClock forward by `ms`, running the worker at every instant something falls due on the way. */
+export const advance = (ms: number): Effect.Effect<void, StoreError, DeliveryWorker> =>
+  Effect.gen(function* () {
+    const worker = yield* DeliveryWorker
+    const target = (yield* Clock.currentTimeMillis) + ms
+    // Runs in a row that left work due: one is a slow receiver moving the clock past a deadline
+    // while the worker was busy (the next run takes it); more means the worker does not.
+    let overdueRuns = 0
+    for (let step = 0; step < MAX_STEPS_PER_ADVANCE; step++) {
       yield* worker.runDue
-    })
-  const jump = (ms: number) =>
-    Effect.flatMap(DeliveryWorker, (worker) => {
-      now += ms
-      return worker.runDue
-    })
-  return {
-    clock,
-    set: (ms) => {
-      now = ms
-    },
-    advance,
-    jump: (ms) => Effect.asVoid(jump(ms))
-  }
-}
+      const now = yield* Clock.currentTimeMillis
+      const next = yield* worker.nextWakeAt
+      if (next === undefined || next > target) break
+      if (next <= now) {
+        if (++overdueRuns > 2)
+          return yield* Effect.dieMessage(`campaign stuck at ${now}: work due at ${next} that the worker does not take`)
+        continue
+      }
+      overdueRuns = 0
+      yield* TestClock.setTime(next)
+    }
+    // A slow receiver may have moved the clock past the target already.
+    if ((yield* Clock.currentTimeMillis) < target) yield* TestClock.setTime(target)
+    yield* worker.runDue
+  })
 
-export const simClockLayer = (start: number) => Layer.sync(SimClock, () => makeSimClock(start))
+/** Moves forward by `ms` at once, then runs what is due (a suspended VM, an NTP step). */
+export const jump = (ms: number): Effect.Effect<void, StoreError, DeliveryWorker> =>
+  Effect.zipRight(
+    TestClock.adjust(ms),
+    Effect.flatMap(DeliveryWorker, (worker) => Effect.asVoid(worker.runDue))
+  )
+
+/** A receiver working while the worker waits: TestClock moves to `at` unless it is there already. */
+export const passTo = (at: number): Effect.Effect<void> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => (now < at ? TestClock.setTime(at) : Effect.void))
+
+/**
+ * Runs `effect` on a TestClock of its own, starting at `start`. The caller keeps its clock: a
+ * provided TestContext would otherwise stay the caller's clock after the run.
+ */
+export const underTestClock =
+  (start: number) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.zipRight(TestClock.setTime(start), effect).pipe(
+      Effect.provide(TestContext.TestContext),
+      Effect.locallyWith(DefaultServices.currentServices, identity)
+    )

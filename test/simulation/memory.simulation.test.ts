@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { runSeed } from "./campaign.js"
+import { runSeed, SEEDS_AT_ONCE } from "./campaign.js"
 
 const STEPS = 500
 const only = process.env.SEED === undefined ? undefined : Number(process.env.SEED)
@@ -17,11 +17,14 @@ describe("seeded simulation on memory stores", () => {
       `seeds ${from}..${from + count - 1} × ${STEPS} steps keep every invariant`,
       () =>
         Effect.gen(function* () {
-          for (let seed = from; seed < from + count; seed++) {
-            const report = yield* runSeed(seed, { steps: STEPS, kind: "memory" })
+          const seeds = Array.from({ length: count }, (_, i) => from + i)
+          const reports = yield* Effect.forEach(seeds, (seed) => runSeed(seed, { steps: STEPS, kind: "memory" }), {
+            concurrency: SEEDS_AT_ONCE
+          })
+          for (const report of reports) {
             if (report.violations.length > 0)
               expect.fail(
-                `seed ${seed} (reproduce: SEED=${seed} npm run simulate -- --steps ${STEPS}):\n${report.violations.join("\n")}\n` +
+                `seed ${report.seed} (reproduce: SEED=${report.seed} npm run simulate -- --steps ${STEPS}):\n${report.violations.join("\n")}\n` +
                   `last steps:\n${report.trace.slice(-15).join("\n")}`
               )
             // The run did something: every seed moves money and delivers events under faults.

@@ -16,7 +16,7 @@ import {
   Webhooks
 } from "@frank/core"
 import { Effect, Either } from "effect"
-import { SimClock } from "./clock.js"
+import { advance as advanceClock, jump } from "./clock.js"
 import { SANDBOX_SECRET, StoreProbe } from "./engine.js"
 import type { Prng } from "./prng.js"
 import { type Mood, Receivers } from "./receiver.js"
@@ -28,17 +28,7 @@ export interface OpContext {
   readonly partner: PartnerModel
 }
 
-type Services =
-  | Ledger
-  | Webhooks
-  | Tasks
-  | Payments
-  | Invoices
-  | Access
-  | DeliveryWorker
-  | SimClock
-  | Receivers
-  | StoreProbe
+type Services = Ledger | Webhooks | Tasks | Payments | Invoices | Access | DeliveryWorker | Receivers | StoreProbe
 export type Operation = (ctx: OpContext) => Effect.Effect<string, never, Services>
 
 /** `ok …` or `err <tag>`: what the engine answered, comparable between store kinds. */
@@ -355,13 +345,13 @@ const keyRevoke: Operation = ({ rng, partner }) => {
 const advance: Operation = ({ rng }) => {
   const seconds = rng.weighted({ s: 6, m: 3, h: 1 })
   const by = seconds === "s" ? rng.int(1, 59) : seconds === "m" ? rng.int(60, 1800) : rng.int(3600, 7 * 3600)
-  return Effect.as(Effect.orDie(Effect.flatMap(SimClock, (c) => c.advance(by * 1000))), `advance ${by}`)
+  return Effect.as(Effect.orDie(advanceClock(by * 1000)), `advance ${by}`)
 }
 
 /** The clock jumps without the worker running on the way (a suspended VM, an NTP step). */
 const clockJump: Operation = ({ rng }) => {
   const by = rng.int(600, 36 * 3600)
-  return Effect.as(Effect.orDie(Effect.flatMap(SimClock, (c) => c.jump(by * 1000))), `jump ${by}`)
+  return Effect.as(Effect.orDie(jump(by * 1000)), `jump ${by}`)
 }
 
 const mood: Operation = ({ rng, partner }) => {

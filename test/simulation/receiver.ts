@@ -5,8 +5,8 @@
  * the memory and SQL runs of one seed see the same answers.
  */
 import { type AttemptOutcome, type AttemptRequest, sendEach, WebhookTransport } from "@frank/core"
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import { SimClock } from "./clock.js"
+import { Clock, Context, Effect, Layer } from "effect"
+import { passTo } from "./clock.js"
 import { hashOf } from "./prng.js"
 
 export type Mood = "healthy" | "flaky" | "down" | "crashing"
@@ -86,9 +86,7 @@ export const ReceiversLive = (seed: number): Layer.Layer<Receivers | WebhookTran
           if (answer === "timeout") return { _tag: "TimedOut" } as const
           if (answer === "slow") {
             // The worker waits while the receiver works: time passes on the campaign's clock.
-            const sim = yield* Effect.serviceOption(SimClock)
-            if (Option.isSome(sim))
-              sim.value.set(Math.max(yield* Clock.currentTimeMillis, at + 1_000 + (r.body.length % 9) * 1_000))
+            yield* passTo(at + 1_000 + (r.body.length % 9) * 1_000)
             return { _tag: "Answered", status: 200 } as const
           }
           return { _tag: "Answered", status: answer } as const

@@ -1,12 +1,12 @@
 /**
- * `npm run simulate -- --seeds N [--from S] [--steps M] [--store memory|pglite]`: the long form of
- * the seeded campaign. `SEED=n` runs that one seed and prints its trace. Exits 1 on a violation,
- * naming the seed that reproduces it.
+ * `npm run simulate -- --seeds N [--from S] [--steps M] [--store memory|pglite|model]`: the long
+ * form of the seeded campaign. `SEED=n` runs that one seed and prints its trace. Exits 1 on a
+ * violation, naming the seed that reproduces it. Memory seeds run `SEEDS_AT_ONCE` side by side.
  */
 import { pgliteTestDatabase } from "@frank/adapters"
 import { SqlClient } from "@effect/sql"
 import { type Context, Effect, Layer } from "effect"
-import { runSeed } from "./campaign.js"
+import { runSeed, SEEDS_AT_ONCE, type SeedReport } from "./campaign.js"
 import type { StoreKind } from "./engine.js"
 import { modelCheck } from "./modelCheck.js"
 
@@ -33,24 +33,32 @@ const runOne = (seed: number, kind: StoreKind, database: Context.Context<SqlClie
     return undefined
   })
 
+/** Adds a seed's faults to `totals` and prints its trace or violations; false when it broke something. */
+const accepted = (report: SeedReport | undefined, totals: Record<string, number>): boolean => {
+  if (report === undefined) return false
+  for (const [k, n] of Object.entries(report.faults)) totals[k] = (totals[k] ?? 0) + n
+  if (single !== undefined) for (const line of report.trace) console.log(line)
+  if (report.violations.length === 0) return true
+  console.error(
+    `seed ${report.seed} broke an invariant (reproduce: SEED=${report.seed} npm run simulate -- --steps ${steps} --store ${store}):`
+  )
+  for (const v of report.violations) console.error(`  ${v}`)
+  return false
+}
+
 const program = Effect.gen(function* () {
   const kind: StoreKind = store === "memory" ? "memory" : "sql"
   const database = kind === "sql" ? yield* Effect.map(SqlClient.SqlClient, (c) => c) : undefined
   const context = database === undefined ? undefined : yield* Effect.context<SqlClient.SqlClient>()
   const totals: Record<string, number> = {}
   const started = performance.now()
-  for (let seed = from; seed < from + seeds; seed++) {
-    const report = yield* runOne(seed, kind, context)
-    if (report === undefined) return 1
-    for (const [k, n] of Object.entries(report.faults)) totals[k] = (totals[k] ?? 0) + n
-    if (single !== undefined) for (const line of report.trace) console.log(line)
-    if (report.violations.length > 0) {
-      console.error(
-        `seed ${seed} broke an invariant (reproduce: SEED=${seed} npm run simulate -- --steps ${steps} --store ${store}):`
-      )
-      for (const v of report.violations) console.error(`  ${v}`)
-      return 1
-    }
+  // SQL seeds share one database and run one at a time; memory seeds in windows side by side.
+  const width = kind === "memory" ? SEEDS_AT_ONCE : 1
+  for (let first = from; first < from + seeds; first += width) {
+    const window = Array.from({ length: Math.min(width, from + seeds - first) }, (_, i) => first + i)
+    const reports = yield* Effect.forEach(window, (seed) => runOne(seed, kind, context), { concurrency: width })
+    const failed = yield* Effect.sync(() => reports.some((report) => !accepted(report, totals)))
+    if (failed) return 1
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   console.log(`${seeds} seeds x ${steps} steps on ${store}: every invariant held (${seconds} s)`)

@@ -93,9 +93,9 @@ const workload = async (host: RunningHost, partners: ReadonlyArray<CampaignPartn
 }
 
 /**
- * A campaign in steps, so a test can run its kills in parts (vitest's worker RPC times out under a
- * single test of over a minute): `kill(n)` kills and restarts the host n times under load,
- * `finish()` lets every retry schedule run out, checks, and stops everything.
+ * A campaign in steps, so a test can run its kills in parts, each reported on its own: `kill(n)`
+ * kills and restarts the host n times under load, `finish()` lets every retry schedule run out,
+ * checks, and stops everything.
  */
 export interface CrashCampaign {
   readonly kill: (count: number) => Promise<void>

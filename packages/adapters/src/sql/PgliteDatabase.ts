@@ -11,13 +11,12 @@
  * another statement's parameters. The client therefore uses ONE connection. That costs nothing
  * real: the backend runs one statement at a time anyway, and transactions serialize either way.
  */
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import type { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { clientOptions } from "./clientOptions.js"
+import { pgliteTemplateDirectory, seedFromTemplate } from "./pgliteTemplate.js"
 
 /** Connections of the client pool; see the module comment for why it is one. */
 const CLIENT_CONNECTIONS = 1
@@ -31,21 +30,53 @@ const SERVER_CONNECTIONS = CLIENT_CONNECTIONS + 2
 export interface PgliteOptions {
   /** Directory of the database files; in memory when omitted. */
   readonly dataDir?: string | undefined
+  /**
+   * The initialised cluster a new `dataDir` is copied from (pgliteTemplate.ts); the build's
+   * template when omitted, `false` to let PGlite run initdb.
+   */
+  readonly template?: string | false | undefined
 }
 
+/**
+ * PostgreSQL settings on top of PGlite's own start parameters. Postgres touches all of
+ * shared_buffers when it starts, and initdb's 128 MB made it the largest part of the process
+ * (151 MiB of WASM heap resident against 29 MiB with 16 MB); the embedded database's working set
+ * is a few MiB, and the OS page cache still holds its files. Given at every start, so data
+ * directories made before this setting get it too.
+ */
+const SETTINGS = ["-c", "shared_buffers=16MB"]
+
 const failure = (message: string) => (cause: unknown) => new SqlError({ message, cause })
+
+/**
+ * Opens (or creates) the database. PGlite's modules are imported here, not at the top, so a
+ * process on PostgreSQL never loads them; a new data directory is seeded from the build's
+ * template instead of running initdb (pgliteTemplate.ts).
+ */
+const open = (options: PgliteOptions) =>
+  Effect.gen(function* () {
+    const where = options.dataDir ?? "memory"
+    const { dataDir, template = pgliteTemplateDirectory } = options
+    if (dataDir !== undefined && template !== false)
+      yield* Effect.tryPromise({
+        try: () => seedFromTemplate(dataDir, template),
+        catch: failure(`PGlite: cannot seed the new data directory ${dataDir} from the template`)
+      })
+    return yield* Effect.tryPromise({
+      try: async () => {
+        const { PGlite } = await import("@electric-sql/pglite")
+        const startParams = [...PGlite.defaultStartParams, ...SETTINGS]
+        return PGlite.create(dataDir === undefined ? { startParams } : { dataDir, startParams })
+      },
+      catch: failure(`PGlite: cannot open the database (${where})`)
+    })
+  })
 
 /** A scoped PGlite database and its socket server; both are stopped when the scope closes. */
 const serve = (options: PgliteOptions) =>
   Effect.gen(function* () {
-    const where = options.dataDir ?? "memory"
-    const db = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => (options.dataDir === undefined ? PGlite.create() : PGlite.create(options.dataDir)),
-        catch: failure(`PGlite: cannot open the database (${where})`)
-      }),
-      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
-    )
+    const db = yield* Effect.acquireRelease(open(options), (db) => Effect.promise(() => db.close()).pipe(Effect.ignore))
+    const { PGLiteSocketServer } = yield* Effect.promise(() => import("@electric-sql/pglite-socket"))
     const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: SERVER_CONNECTIONS })
     yield* Effect.acquireRelease(
       Effect.tryPromise({ try: () => server.start(), catch: failure("PGlite: cannot start the socket server") }),

@@ -1,5 +1,6 @@
 export * from "./Database.js"
 export * from "./PgliteDatabase.js"
+export { pgliteTemplateDirectory, pgliteVersion, templateUsable, writePgliteTemplate } from "./pgliteTemplate.js"
 export { clientOptions } from "./clientOptions.js"
 export { INT8_OID, parseInt8, pgTypes } from "./pgTypes.js"
 export { migrationCount, migrationLoader, MigrationsLayer, migrationsDirectory, runMigrations } from "./migrations.js"

@@ -87,7 +87,6 @@ export const partnerOperationDocs: Readonly<Record<string, OperationDoc>> = {
     summary: "Send a webhook.test event",
     codes: { 404: ["WEBHOOK_ENDPOINT_NOT_FOUND"], 409: ["WEBHOOK_ENDPOINT_INACTIVE"] }
   },
-  "webhooks.listEventTypes": { summary: "The event catalog: every event type with its data's JSON Schema" },
   "webhooks.recoverEndpoint": {
     summary: "Requeue an endpoint's failed deliveries of a time window",
     codes: {
@@ -95,6 +94,7 @@ export const partnerOperationDocs: Readonly<Record<string, OperationDoc>> = {
       409: ["DELIVERY_ENDPOINT_DELETED", "DELIVERY_ENDPOINT_INACTIVE"]
     }
   },
+  "webhooks.listEventTypes": { summary: "The event catalog: every event type with its data's JSON Schema" },
   "webhooks.listDeliveries": { summary: "List deliveries, newest first", codes: { 400: ["DELIVERY_CURSOR_INVALID"] } },
   "webhooks.replayDelivery": {
     summary: "Replay a delivery",

@@ -85,12 +85,12 @@ export interface SimulationOptions {
   readonly defaultAnswer?: ScriptedAnswer
   /** Stores to run on; default memory. Provide SQL stores (e.g. on PGlite) to simulate on them. */
   readonly stores?: Layer.Layer<EngineStores, unknown>
-  /** The endpoint-health rule; default `defaultDisablePolicy` (5 days, 10 dead letters); `false`: never pause. */
-  readonly disableFailing?: DisablePolicy | false
   /** How long events and finished deliveries are kept; default DEFAULT_RETENTION_DAYS (30). */
   readonly retentionDays?: number
   /** How often retention sweeps and how many rows a statement removes; default as in a host. */
   readonly retention?: RetentionConfig
+  /** The endpoint-health rule; default `defaultDisablePolicy` (5 days, 10 dead letters); `false`: never pause. */
+  readonly disableFailing?: DisablePolicy | false
 }
 
 /**
@@ -108,10 +108,14 @@ export const SimulationEngine = (options: SimulationOptions = {}) => {
     ScriptedReceiver.layer(options.defaultAnswer ?? 200)
   )
   const outbox = Outbox.layer
+  const worker = DeliveryWorker.layer({
+    ...defaultWorkerConfig,
+    disableFailing: options.disableFailing ?? defaultDisablePolicy
+  })
   const services = Layer.mergeAll(
     Ledger.layer,
     Webhooks.layer,
-    DeliveryWorker.layer({ ...defaultWorkerConfig, disableFailing: options.disableFailing ?? defaultDisablePolicy }),
+    worker,
     WebhookRetention.layer(options.retention ?? defaultRetentionConfig)
   ).pipe(Layer.provideMerge(outbox))
   return Simulation.layer.pipe(Layer.provideMerge(services), Layer.provideMerge(stores), Layer.provideMerge(base))

@@ -32,14 +32,14 @@ export interface DueBacklog {
   readonly oldestDueAt: number | undefined
 }
 
+/** What became of an endpoint, as the replay rule reads it. */
+export type EndpointCondition = "active" | "inactive" | "deleted"
+
 /** An endpoint by its key. */
 export interface EndpointKey {
   readonly partnerId: PartnerId
   readonly id: EndpointId
 }
-
-/** What became of an endpoint, as the replay rule reads it. */
-export type EndpointCondition = "active" | "inactive" | "deleted"
 
 /** What a replay rule sees: the delivery's state and what became of its endpoint. */
 export interface ReplaySnapshot {

@@ -42,17 +42,25 @@ export const refusalOf = (source: unknown): Refusal | undefined =>
   typeof source === "object" && source !== null ? refusals.get(source) : undefined
 
 /**
- * After a refusal the client may still be sending. Closing at once would reset the connection
- * before many clients read the answer, so what still arrives is discarded for a while, and the
- * connection closed if the body has not ended by then.
+ * A refused request's connection ends with its answer: it says `Connection: close`, so the client
+ * never sends another request on it. Left open for reuse, the linger's deadline below would drop
+ * whatever later request was in flight on it (issue 24's fuzz drops: node:http stops handing a
+ * cut-off body's bytes to the request once it is answered, so its real end went unseen).
  */
 const LINGER_MS = 5_000
-const lingerThenClose = (request: IncomingMessage): (() => void) => {
-  const timer = setTimeout(() => request.socket.destroy(), LINGER_MS)
-  timer.unref()
-  const ended = () => clearTimeout(timer)
-  request.socket.once("close", ended)
-  return ended
+const closeAfterAnswer = (request: IncomingMessage, response: ServerResponse) => {
+  response.setHeader("connection", "close")
+  const socket = request.socket
+  // node:http destroys a closing connection once the answer is written. The client may still be
+  // sending, and a reset then would lose the answer in its socket; so the connection is
+  // half-closed instead, what still arrives is dropped, and it is destroyed after LINGER_MS if
+  // the client has not closed it by then.
+  socket.destroySoon = () => {
+    socket.end()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once("close", () => clearTimeout(timer))
+  }
 }
 
 /** Tracks `{`/`[` nesting across chunks, outside strings; true once deeper than `max`. */
@@ -79,25 +87,28 @@ const depthTracker = (max: number) => {
  * Counts the body as node:http hands it over (`push`) and ends it early at a limit: what a
  * handler reads is then cut short and refused, and later bytes are dropped.
  */
-const guardBody = (request: IncomingMessage, limits: RequestLimits) => {
+const guardBody = (request: IncomingMessage, response: ServerResponse, limits: RequestLimits) => {
   let bytes = 0
   const tooDeep = /json/i.test(request.headers["content-type"] ?? "") ? depthTracker(limits.maxJsonDepth) : undefined
   const push = request.push.bind(request)
-  let lingering: (() => void) | undefined
+  let state: "counting" | "refused" | "unread" = "counting"
   request.push = (chunk: unknown, encoding?: BufferEncoding) => {
-    // After a refusal the stream has ended already; the body's real end stops the linger.
-    if (lingering !== undefined) {
-      if (chunk === null) lingering()
-      return true
-    }
-    if (chunk === null) return push(null)
+    // The rest of a refused body, and its end: the stream has ended already.
+    if (state === "refused") return true
+    if (chunk === null || state === "unread") return push(chunk, encoding)
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), encoding)
     bytes += buffer.length
     const refusal: Refusal | undefined =
       bytes > limits.maxBodyBytes ? "BODY_TOO_LARGE" : tooDeep?.(buffer) === true ? "BODY_TOO_DEEP" : undefined
     if (refusal === undefined) return push(chunk, encoding)
+    // Answered already without reading the body (a 401, a 404): node:http drops the rest itself.
+    if (response.headersSent) {
+      state = "unread"
+      return push(chunk, encoding)
+    }
+    state = "refused"
     refusals.set(request, refusal)
-    lingering = lingerThenClose(request)
+    closeAfterAnswer(request, response)
     // Ended here as if complete: the reader's cleanup then leaves the connection alone (an
     // incomplete request's destruction would reset it before the refusal is answered).
     request.complete = true
@@ -140,15 +151,15 @@ const refusedByHeaders = (request: IncomingMessage, limits: RequestLimits) => {
 
 /**
  * Answers a refusal the headers decide at once, without reading the body (what still arrives is
- * discarded).
+ * dropped until the client stops or the linger ends).
  */
 const answerAtOnce = (request: IncomingMessage, response: ServerResponse, limits: RequestLimits): boolean => {
   const refused = refusedByHeaders(request, limits)
   if (refused === undefined) return false
   const body = envelope(refused[0], refused[1], refused[2])
+  closeAfterAnswer(request, response)
   response.writeHead(refused[0], { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
   response.end(body)
-  request.once("end", lingerThenClose(request))
   request.resume()
   return true
 }
@@ -173,7 +184,7 @@ export const guardedServer = (limits: RequestLimits) => (): Server => {
       wrapped.get(listener) ??
       ((request: IncomingMessage, response: ServerResponse) => {
         if (answerAtOnce(request, response, limits)) return
-        guardBody(request, limits)
+        guardBody(request, response, limits)
         listener(request, response)
       })
     wrapped.set(listener, guarded)

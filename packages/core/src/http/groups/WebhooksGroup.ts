@@ -15,6 +15,12 @@ import { ApiKeyAuth, RequiredScope } from "../Security.js"
 
 const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 
+const Scheme = SignatureScheme.annotations({
+  identifier: "WebhookSignatureScheme",
+  description:
+    "How deliveries are signed: `frank` (X-Service-* headers), `standard-webhooks` (webhook-id, webhook-timestamp, " +
+    "webhook-signature per the Standard Webhooks specification) or `both` header sets"
+})
 /** An endpoint's health (docs/contract.md §5 "endpoint health"). */
 const EndpointHealthFields = {
   lastSuccessAt: Schema.NullOr(Timestamp).annotations({
@@ -32,13 +38,6 @@ const EndpointHealthFields = {
   })
 }
 
-const Scheme = SignatureScheme.annotations({
-  identifier: "WebhookSignatureScheme",
-  description:
-    "How deliveries are signed: `frank` (X-Service-* headers), `standard-webhooks` (webhook-id, webhook-timestamp, " +
-    "webhook-signature per the Standard Webhooks specification) or `both` header sets"
-})
-
 export const EndpointView = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
@@ -52,8 +51,8 @@ export const EndpointView = Schema.Struct({
   previousSecretValidUntil: Schema.NullOr(Timestamp).annotations({
     description: "Until when the previous secret still signs (6 h after a rotation)"
   }),
-  ...EndpointHealthFields,
   signatureScheme: Scheme,
+  ...EndpointHealthFields,
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotations({ identifier: "WebhookEndpoint" })
@@ -146,19 +145,6 @@ export const DeliveriesQuery = Schema.Struct({
   cursor: Schema.optional(Schema.String)
 }).annotations(requestParseOptions)
 
-export const EventTypeEntry = Schema.Struct({
-  type: Schema.String.annotations({ description: "The event type, as in `eventType` and endpoint subscriptions" }),
-  description: Schema.String.annotations({ description: "When it is emitted" }),
-  schema: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-    description: "JSON Schema (draft-07) of the event's `data`"
-  }),
-  example: Schema.Unknown.annotations({ description: "An example `data`, valid against `schema`" })
-}).annotations({ identifier: "WebhookEventType" })
-
-export const EventTypeList = Schema.Struct({ items: Schema.Array(EventTypeEntry) }).annotations({
-  identifier: "WebhookEventTypeList"
-})
-
 export const RecoverRequest = Schema.Struct({
   since: Schema.String.annotations({
     description:
@@ -177,6 +163,18 @@ export const RecoveryView = Schema.Struct({
     description: "Deliveries of the window still dead_lettered or uncertain: call again to requeue them"
   })
 }).annotations({ identifier: "WebhookRecovery" })
+export const EventTypeEntry = Schema.Struct({
+  type: Schema.String.annotations({ description: "The event type, as in `eventType` and endpoint subscriptions" }),
+  description: Schema.String.annotations({ description: "When it is emitted" }),
+  schema: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description: "JSON Schema (draft-07) of the event's `data`"
+  }),
+  example: Schema.Unknown.annotations({ description: "An example `data`, valid against `schema`" })
+}).annotations({ identifier: "WebhookEventType" })
+
+export const EventTypeList = Schema.Struct({ items: Schema.Array(EventTypeEntry) }).annotations({
+  identifier: "WebhookEventTypeList"
+})
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
@@ -235,12 +233,6 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(RequiredScope, "webhooks:manage")
   )
   .add(
-    HttpApiEndpoint.get("listEventTypes", "/v1/webhooks/event-types")
-      .addSuccess(EventTypeList)
-      .middleware(ApiKeyAuth)
-      .annotate(RequiredScope, "webhooks:read")
-  )
-  .add(
     HttpApiEndpoint.post("recoverEndpoint")`/v1/webhooks/endpoints/${idParam}/recover`
       .setPayload(RecoverRequest)
       .addSuccess(RecoveryView)
@@ -251,8 +243,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(RequiredScope, "webhooks:manage")
       .annotate(
         OpenApi.Description,
-        "Requeues every dead_lettered or uncertain delivery of the endpoint created in [since, until), as a replay would: same eventId, a fresh attempt budget, the attempt history kept. Deliveries already queued are left alone, so calling again requeues only what failed since."
+        "Requeues every dead_lettered or uncertain delivery of the endpoint created in [since, until), one new attempt now under the same eventId, the attempts counting on from the earlier ones (a failing one continues its retry schedule where it stopped). Deliveries already queued are left alone, so calling again requeues only what failed since."
       )
+  )
+  .add(
+    HttpApiEndpoint.get("listEventTypes", "/v1/webhooks/event-types")
+      .addSuccess(EventTypeList)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:read")
   )
   .add(
     HttpApiEndpoint.get("listDeliveries", "/v1/webhooks/deliveries")

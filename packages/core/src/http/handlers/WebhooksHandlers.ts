@@ -113,12 +113,12 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
           return { endpointId: path.id, eventId: event.id, eventType: "webhook.test" as const }
         })
       )
-      .handle("listEventTypes", () => Effect.succeed({ items: eventCatalog }))
       .handle("recoverEndpoint", ({ path, payload }) =>
         Effect.gen(function* () {
           return yield* orApiError(webhooks.recover(yield* partner, yield* endpoint(path.id), payload))
         })
       )
+      .handle("listEventTypes", () => Effect.succeed({ items: eventCatalog }))
       .handle("listDeliveries", ({ urlParams }) =>
         Effect.gen(function* () {
           // A malformed endpoint id names no endpoint, so no delivery is of it.
