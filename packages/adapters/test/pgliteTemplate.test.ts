@@ -3,7 +3,7 @@
  * opens as the same database initdb would have made (same catalogs, same migrated schema), and
  * the copy only ever lands whole in a directory that was missing or empty.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
@@ -37,6 +37,9 @@ describe("seedFromTemplate", () => {
     expect(readFileSync(join(dataDir, "base", "1", "1255"), "utf8")).toBe("catalog")
     expect(readdirSync(dataDir).sort()).toEqual(["PG_VERSION", "base"])
     expect(readdirSync(parent)).toEqual(["pgdata"])
+    // Owner-only, as initdb leaves a cluster.
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+    expect(statSync(join(dataDir, "base", "1", "1255")).mode & 0o777).toBe(0o600)
   })
 
   it("fills an empty directory, and leaves one that holds anything alone", async () => {
