@@ -38,7 +38,7 @@ describe("npm pack", () => {
       expect(paths).toContain("LICENSE")
       const strays = paths.filter(
         (f) =>
-          !/^(dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)|bin\/frank\.mjs|catalog\/[^/]+\.json|migrations\/.+|assets\/.+|pglite-template\/.+|package\.json|LICENSE|README\.md)$/.test(
+          !/^(dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)|bin\/frank\.mjs|catalog\/[^/]+\.json|migrations\/.+|assets\/.+|package\.json|LICENSE|README\.md)$/.test(
             f
           )
       )
