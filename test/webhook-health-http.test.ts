@@ -4,73 +4,15 @@
  * `failingSince`, `disabledAt` and `disabledReason` on create, PATCH and the list, and
  * `GET /v1/webhooks/event-types` answers the catalog to a key holding `webhooks:read` only.
  */
-import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { MemoryAccessStores, MemoryRateLimitStore, MemorySandboxAcquirerStore, SandboxAcquirer } from "@frank/adapters"
-import {
-  Access,
-  defaultRateLimitConfig,
-  defaultTariffConfig,
-  eventCatalog,
-  Ids,
-  Ledger,
-  Payments,
-  Pricing,
-  RateLimiter,
-  sampleCatalog,
-  Secrets,
-  Tariffs,
-  Webhooks,
-  WebhookSettings
-} from "@frank/core"
-import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
-import {
-  FilesOnMemory,
-  InvoicesOnMemory,
-  MemoryLedgerStore,
-  MemoryPaymentStore,
-  OutboxOnMemory,
-  TasksOnMemory
-} from "@frank/core/testing"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Access, eventCatalog } from "@frank/core"
+import { MemoryLedgerStore, MemoryWebhookStore } from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { dataViolations } from "./support/eventCatalogCheck.js"
+import { partnerApiServer } from "./support/partnerApiServer.js"
 
-const Services = Layer.mergeAll(
-  Ledger.layer,
-  Access.layer,
-  RateLimiter.layer(defaultRateLimitConfig),
-  Tariffs.layer(defaultTariffConfig),
-  Webhooks.layer
-).pipe(
-  Layer.provideMerge(OutboxOnMemory),
-  Layer.provideMerge(Layer.mergeAll(MemoryLedgerStore, MemoryAccessStores, MemoryRateLimitStore)),
-  Layer.provideMerge(
-    Layer.mergeAll(
-      Ids.layer,
-      Secrets.layer(Redacted.make("pepper")),
-      Pricing.layerFromCatalog(sampleCatalog),
-      Layer.succeed(SecuritySettings, { trustProxy: false }),
-      WebhookSettings.layerProduction
-    )
-  )
-)
-
-const TopUps = Payments.layer.pipe(
-  Layer.provide(SandboxAcquirer.layer({ baseUrl: "http://embedded.test", secret: Redacted.make("sandbox") })),
-  Layer.provide(Layer.mergeAll(MemoryPaymentStore, MemorySandboxAcquirerStore))
-)
-
-const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
-  Layer.provide(ErrorEnvelopesLive),
-  Layer.provide(PartnerApiLive),
-  Layer.provideMerge(TopUps),
-  Layer.provideMerge(InvoicesOnMemory),
-  Layer.provideMerge(FilesOnMemory()),
-  Layer.provideMerge(TasksOnMemory()),
-  Layer.provideMerge(Services),
-  Layer.provideMerge(NodeHttpServer.layerTest)
-)
+const Server = partnerApiServer(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore))
 
 const send = (key: string, method: "GET" | "POST" | "PATCH", path: string, body?: unknown) =>
   Effect.gen(function* () {
