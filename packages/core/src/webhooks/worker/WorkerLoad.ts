@@ -30,6 +30,16 @@ export class WorkerLoad {
     return !this.backlogged && (this.free >= this.refillAt || this.busy === 0)
   }
 
+  /**
+   * How many answers would change what the claim loop decides: enough to free the refill
+   * threshold's slots, or every attempt in flight (the loop is then idle). Fewer change nothing,
+   * so the collector settles them at the end of the event-loop turn (answerInbox.ts).
+   */
+  get answersThatMatter(): number {
+    const toRefill = this.free < this.refillAt ? this.refillAt - this.free : this.busy
+    return Math.max(1, Math.min(toRefill, this.busy))
+  }
+
   claimed(count: number): void {
     this.busy += count
   }

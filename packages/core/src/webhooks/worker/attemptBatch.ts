@@ -6,10 +6,11 @@
  * be signed (a defect) is logged and left to its lease without holding up the others. The caller
  * queues the batch's end however this ends; interruption records nothing.
  */
-import { Clock, Effect, Exit, type Queue } from "effect"
+import { Clock, Effect, Exit } from "effect"
 import { attemptRequests } from "../attemptRequest.js"
 import type { ClaimedDelivery } from "../Delivery.js"
 import type { AttemptRequest, WebhookTransportShape } from "../WebhookTransport.js"
+import type { AnswerSink } from "./answerInbox.js"
 import type { BatchSlots } from "./batchSlots.js"
 import type { BatchMessage } from "./BatchMessage.js"
 
@@ -17,7 +18,7 @@ export const attemptBatch = (
   transport: WebhookTransportShape,
   claims: ReadonlyArray<ClaimedDelivery>,
   slots: BatchSlots,
-  answers: Queue.Enqueue<BatchMessage>
+  answers: AnswerSink<BatchMessage>
 ): Effect.Effect<void> =>
   Effect.gen(function* () {
     const clock = yield* Effect.clock

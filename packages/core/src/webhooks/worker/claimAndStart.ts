@@ -6,9 +6,10 @@
  * reach the next statement on that connection once it is back in the pool.) The attempts
  * themselves stay interruptible.
  */
-import { Cause, Effect, FiberSet, type Queue } from "effect"
+import { Cause, Effect, FiberSet } from "effect"
 import type { StoreError } from "../../StoreError.js"
 import type { ClaimedDelivery } from "../Delivery.js"
+import type { AnswerSink } from "./answerInbox.js"
 import { attemptBatch } from "./attemptBatch.js"
 import { makeBatchSlots } from "./batchSlots.js"
 import type { BatchMessage } from "./BatchMessage.js"
@@ -20,7 +21,7 @@ export const claimAndStart =
     parts: WorkerParts,
     load: WorkerLoad,
     inflight: FiberSet.FiberSet<void, StoreError>,
-    answers: Queue.Enqueue<BatchMessage>
+    answers: AnswerSink<BatchMessage>
   ) =>
   (limit: number): Effect.Effect<ReadonlyArray<ClaimedDelivery>, StoreError> =>
     Effect.uninterruptibleMask((restore) =>

@@ -3,15 +3,16 @@
  * within `drainMs`; then the collector and writer stop. Attempts still running after that are
  * abandoned: their deliveries become uncertain when their leases run out.
  */
-import { Duration, Effect, Fiber, FiberSet, Option, type Queue } from "effect"
+import { Duration, Effect, Fiber, FiberSet, Option } from "effect"
 import type { StoreError } from "../../StoreError.js"
+import type { AnswerSink } from "./answerInbox.js"
 import { DRAINED, type Drained } from "./BatchMessage.js"
 
 export interface Draining {
   readonly drainMs: number
   readonly loop: Fiber.Fiber<never, StoreError>
   readonly inflight: FiberSet.FiberSet<void, StoreError>
-  readonly answers: Queue.Enqueue<Drained>
+  readonly answers: AnswerSink<Drained>
   readonly collector: Fiber.Fiber<void>
   readonly writer: Fiber.Fiber<void>
 }

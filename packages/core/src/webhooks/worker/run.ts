@@ -8,6 +8,7 @@ import { Effect, Fiber, FiberSet, Queue } from "effect"
 import type { StoreError } from "../../StoreError.js"
 import type { FinishedAttempt } from "../Delivery.js"
 import { answerCollector } from "./answerCollector.js"
+import { makeAnswerInbox } from "./answerInbox.js"
 import type { BatchMessage, Drained } from "./BatchMessage.js"
 import { claimAndStart } from "./claimAndStart.js"
 import { claimLoop } from "./claimLoop.js"
@@ -21,7 +22,7 @@ export const run = (parts: WorkerParts): Effect.Effect<never, StoreError> =>
     Effect.gen(function* () {
       const load = new WorkerLoad(parts.config.concurrency)
       const inflight = yield* FiberSet.make<void, StoreError>()
-      const answers = yield* Queue.unbounded<BatchMessage | Drained>()
+      const answers = makeAnswerInbox<BatchMessage | Drained>()
       const writes = yield* Queue.unbounded<FinishedAttempt | Drained>()
       // In the scope, not children of this fiber: children would be interrupted with the loop on
       // shutdown, and the outcomes of the attempts still draining would never be written.

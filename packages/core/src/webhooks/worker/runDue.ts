@@ -5,8 +5,9 @@
  * written may complete an endpoint's case, due at this very instant). Answers how many deliveries
  * were attempted.
  */
-import { Chunk, Effect, Queue } from "effect"
+import { Effect } from "effect"
 import type { StoreError } from "../../StoreError.js"
+import { makeAnswerInbox } from "./answerInbox.js"
 import { attemptBatch } from "./attemptBatch.js"
 import { makeBatchSlots } from "./batchSlots.js"
 import type { BatchMessage } from "./BatchMessage.js"
@@ -25,13 +26,14 @@ export const runDue = (parts: WorkerParts): Effect.Effect<number, StoreError> =>
         return total
       }
       total += batch.length
-      const answers = yield* Queue.unbounded<BatchMessage>()
+      const answers = makeAnswerInbox<BatchMessage>()
       const slots = makeBatchSlots(batch.length, () => {})
       yield* Effect.ensuring(
         attemptBatch(parts.transport, batch, slots, answers),
         answers.offer({ _tag: "Ended", slots })
       )
-      const { finished } = yield* settleAnswers(Chunk.toReadonlyArray(yield* Queue.takeAll(answers)))
+      // The batch has ended, so its messages are all queued (its end among them).
+      const { finished } = yield* settleAnswers(yield* answers.takeAll(1))
       yield* parts.record(finished)
     }
   })
