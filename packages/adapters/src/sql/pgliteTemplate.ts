@@ -26,6 +26,7 @@ import {
   rmSync,
   writeFileSync
 } from "node:fs"
+import { randomUUID } from "node:crypto"
 import { rm } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { basename, dirname, join } from "node:path"
@@ -54,7 +55,7 @@ export const templateUsable = (dir: string = pgliteTemplateDirectory): boolean =
 }
 
 /** A sibling of `dir` to build in, so `dir` only ever appears complete (one rename). */
-const scratchBeside = (dir: string) => join(dirname(dir), `.${basename(dir)}.${process.pid}.${Date.now()}`)
+const scratchBeside = (dir: string) => join(dirname(dir), `.${basename(dir)}.${randomUUID()}`)
 
 /** Moves a finished `from` to `to`, replacing an empty (or, with `replace`, any) directory there. */
 const moveInto = (from: string, to: string, replace: boolean) => {
