@@ -22,32 +22,28 @@ describe("makeAnswerInbox", () => {
     })
   )
 
-  it.live("wakes a parked taker before the turn ends once `wakeAt` answers wait", () =>
+  /**
+   * Parks a taker asking for `wakeAt`, offers two answers, and answers whether the taker had them
+   * at a check queued before the answers (after their microtasks, before the turn's end), and what
+   * it finally took.
+   */
+  const offerTwo = (wakeAt: number) =>
     Effect.gen(function* () {
       const inbox = makeAnswerInbox<number>()
-      const taker = yield* Effect.fork(inbox.takeAll(2))
+      const taker = yield* Effect.fork(inbox.takeAll(wakeAt))
       yield* Effect.yieldNow()
-      // Queued before the answers: runs after every microtask they cause, before the turn's end.
-      const seen = atNextImmediate(() => taker.unsafePoll())
+      const seen = atNextImmediate(() => taker.unsafePoll() !== null)
       inbox.unsafeOffer(1)
       inbox.unsafeOffer(2)
-      const polled = yield* Effect.promise(() => seen)
-      expect(polled).not.toBeNull()
-      expect(yield* Fiber.join(taker)).toEqual([1, 2])
+      return { beforeTurnEnd: yield* Effect.promise(() => seen), taken: yield* Fiber.join(taker) }
     })
+
+  it.live("wakes a parked taker before the turn ends once `wakeAt` answers wait", () =>
+    Effect.map(offerTwo(2), (r) => expect(r).toEqual({ beforeTurnEnd: true, taken: [1, 2] }))
   )
 
   it.live("keeps fewer answers until the turn ends, then hands over all of them", () =>
-    Effect.gen(function* () {
-      const inbox = makeAnswerInbox<number>()
-      const taker = yield* Effect.fork(inbox.takeAll(3))
-      yield* Effect.yieldNow()
-      const seen = atNextImmediate(() => taker.unsafePoll())
-      inbox.unsafeOffer(1)
-      inbox.unsafeOffer(2)
-      expect(yield* Effect.promise(() => seen)).toBeNull()
-      expect(yield* Fiber.join(taker)).toEqual([1, 2])
-    })
+    Effect.map(offerTwo(3), (r) => expect(r).toEqual({ beforeTurnEnd: false, taken: [1, 2] }))
   )
 
   it.live("an interrupted taker leaves the answers for the next one", () =>
