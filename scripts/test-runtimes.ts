@@ -64,17 +64,24 @@ const RUNTIMES: ReadonlyArray<Runtime> = [
 
 const CACHE = join(tmpdir(), "frank-runtimes")
 
+/**
+ * Each step says when it starts, so a CI log that ends early shows where the time went (one CI
+ * run was stopped at its 90-minute limit inside this script with nothing printed).
+ */
+const step = (what: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${what}`)
+
 /** The runtime's binary, installed into the cache on first use. */
 const binaryOf = (r: Runtime): string => {
   const dir = join(CACHE, `${r.pkg.replace("/", "+")}@${r.range}`)
   const bin = join(dir, "node_modules", r.pkg, r.bin)
   if (existsSync(bin)) return bin
+  step(`installing ${r.pkg}@${r.range}`)
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true }))
   execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `${r.pkg}@${r.range}`], {
     cwd: dir,
     stdio: "inherit",
-    timeout: 600_000
+    timeout: 300_000
   })
   return bin
 }
@@ -86,12 +93,14 @@ interface Outcome {
 }
 
 const attempt = (r: Runtime, bin: string, project: string, file: string): Outcome => {
+  step(`${r.name}: ${file}`)
   const [cmd, ...args] = r.run(bin, file)
   const started = performance.now()
   const out = spawnSync(cmd!, args, {
     cwd: project,
     encoding: "utf8",
-    timeout: 240_000,
+    timeout: 180_000,
+    killSignal: "SIGKILL",
     env: { ...process.env, DENO_DIR: join(CACHE, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }
   })
   const seconds = (performance.now() - started) / 1000
@@ -100,9 +109,12 @@ const attempt = (r: Runtime, bin: string, project: string, file: string): Outcom
 }
 
 const main = async () => {
+  step("building the packages if stale")
   await buildIfStale()
   const tarballs = join(tmpdir(), `frank-runtimes-pack-${process.pid}`)
+  step("packing")
   const packed = await packAll(tarballs)
+  step("installing the tarballs into a fresh project")
   const project = await installTarballs(packed, tarballs)
   let failed = false
   const rows: Array<string> = []
@@ -110,7 +122,9 @@ const main = async () => {
     for (const r of RUNTIMES) {
       const bin = binaryOf(r)
       const version =
-        (spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout.trim().split("\n")[0] ?? "?").split(" (")[0] ?? "?"
+        (
+          spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 30_000 }).stdout.trim().split("\n")[0] ?? "?"
+        ).split(" (")[0] ?? "?"
       const core = attempt(r, bin, project, "engine.mjs")
       const sql = attempt(r, bin, project, "sql.mjs")
       if (!core.ok || (r.sqlRequired && !sql.ok)) failed = true

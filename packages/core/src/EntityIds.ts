@@ -9,20 +9,28 @@ import { type Option, Schema } from "effect"
 const uuidBrand = <const B extends string>(brand: B) =>
   Schema.Lowercase.pipe(Schema.compose(Schema.UUID), Schema.brand(brand))
 
+/** A partner's id: a branded lowercase UUID; decode it once where it enters. */
 export const PartnerId = uuidBrand("PartnerId")
 export type PartnerId = typeof PartnerId.Type
+/** An API key's id: a branded lowercase UUID. */
 export const KeyId = uuidBrand("KeyId")
 export type KeyId = typeof KeyId.Type
+/** A webhook endpoint's id: a branded lowercase UUID. */
 export const EndpointId = uuidBrand("EndpointId")
 export type EndpointId = typeof EndpointId.Type
+/** A webhook delivery's id: a branded lowercase UUID. */
 export const DeliveryId = uuidBrand("DeliveryId")
 export type DeliveryId = typeof DeliveryId.Type
+/** A generation task's id: a branded lowercase UUID. */
 export const TaskId = uuidBrand("TaskId")
 export type TaskId = typeof TaskId.Type
+/** An invoice's id: a branded lowercase UUID. */
 export const InvoiceId = uuidBrand("InvoiceId")
 export type InvoiceId = typeof InvoiceId.Type
+/** A payment's id: a branded lowercase UUID. */
 export const PaymentId = uuidBrand("PaymentId")
 export type PaymentId = typeof PaymentId.Type
+/** A stored file's id: a branded lowercase UUID. */
 export const StoredFileId = uuidBrand("StoredFileId")
 export type StoredFileId = typeof StoredFileId.Type
 

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 
+/** A store operation failed (database down, query error): the one error every store port fails with. */
 export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   message: Schema.String,
   cause: Schema.optional(Schema.Defect)

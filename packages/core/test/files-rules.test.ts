@@ -6,40 +6,41 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Redacted, Stream } from "effect"
+import { StoredFileId } from "../src/EntityIds.js"
+import { Ids } from "../src/Ids.js"
+import { Secrets } from "../src/access/Secrets.js"
+import { type FileKind, fileKinds } from "../src/files/FileKind.js"
+import { finishMeasurements } from "../src/files/import/Measurements.js"
 import {
-  AUDIO_MAX_BYTES,
-  BYTES_PER_MIB,
-  checkImportUrl,
   checkTracks,
-  DOCUMENT_MAX_BYTES,
   decideFormat,
-  type FileKind,
-  finishMeasurements,
-  fileKinds,
-  IMAGE_MAX_BYTES,
-  Ids,
-  type StoredFileId,
-  isUuidV4,
   M4A,
   OGG,
   MD,
-  maxBytesFor,
   MP4,
   MP4_AUDIO,
   mediaFormats,
   PDF,
   PNG,
-  Secrets,
   type Sniffed,
-  sameToken,
-  StoredFiles,
-  StoredFileStore,
   TXT,
-  VIDEO_MAX_BYTES,
   WEBM,
   WEBM_AUDIO
-} from "../src/index.js"
-import { FilesOnMemory, type ScriptedFile, ScriptedMedia, testPartner } from "../src/testing/index.js"
+} from "../src/files/import/MediaFormat.js"
+import { StoredFileStore } from "../src/files/StoredFileStore.js"
+import { sameToken } from "../src/files/StoredFileUrls.js"
+import { StoredFiles } from "../src/files/StoredFiles.js"
+import { checkImportUrl, isUuidV4 } from "../src/files/import/importUrl.js"
+import {
+  AUDIO_MAX_BYTES,
+  BYTES_PER_MIB,
+  DOCUMENT_MAX_BYTES,
+  IMAGE_MAX_BYTES,
+  maxBytesFor,
+  VIDEO_MAX_BYTES
+} from "../src/files/import/limits.js"
+import { FilesOnMemory, testPartner } from "../src/testing/index.js"
+import { type ScriptedFile, ScriptedMedia } from "../src/testing/files/ScriptedMedia.js"
 
 const sniffed = (mimeType: string, extension = "x"): Sniffed => ({ mimeType, extension })
 const codeOf = <A>(e: Either.Either<A, { readonly _tag: string; readonly code?: string }>) =>
@@ -269,7 +270,7 @@ describe("StoredFiles on memory", () => {
         )
       ).toBe("FILE_NOT_FOUND")
       expect(
-        codeOf(yield* Effect.either(files.open("6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a" as StoredFileId, token)))
+        codeOf(yield* Effect.either(files.open(StoredFileId.make("6f1c1a52-5d1b-4c8e-9a3e-2b7d9f0c1e2a"), token)))
       ).toBe("FILE_NOT_FOUND")
     }).pipe(Effect.provide(Engine))
   )

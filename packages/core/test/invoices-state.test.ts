@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { type InvoiceStatus, isPayable, isTerminal, transition } from "../src/invoices/InvoiceState.js"
+import { type InvoiceStatus, isPayable, isTerminal, transition } from "../src/invoices/internal/InvoiceState.js"
 
 const statuses: ReadonlyArray<InvoiceStatus> = ["issued", "paid", "canceled", "expired"]
 

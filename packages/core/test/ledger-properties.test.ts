@@ -5,18 +5,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import {
-  type AccountTotals,
-  availableMinor,
-  balanceView,
-  emptyTotals,
-  foldEntries,
-  type Hold,
-  type LedgerEntry,
-  LedgerRules,
-  type NewLedgerEntry
-} from "../src/index.js"
-import { testPartner } from "@frank/core/testing"
+import { type AccountTotals, availableMinor, emptyTotals, foldEntries } from "../src/ledger/Account.js"
+import { balanceView } from "../src/ledger/internal/Balance.js"
+import type { LedgerEntry, NewLedgerEntry } from "../src/ledger/Entry.js"
+import type { Hold } from "../src/ledger/Hold.js"
+import * as LedgerRules from "../src/ledger/rules.js"
+import { testPartner, testTask } from "@frank/core/testing"
 
 type Command =
   | { op: "credit"; kind: "topup" | "bonus" | "adjustment"; amount: number; reference?: string }
@@ -60,9 +54,10 @@ const simulate = (commands: ReadonlyArray<Command>) => {
       partnerId: testPartner("p"),
       totals,
       hold: taskId === undefined ? undefined : holds.get(taskId),
-      referenced: reference === undefined ? undefined : entries.find((e) => e.reference === reference)
+      referenced: reference === undefined ? undefined : entries.find((e) => e.reference === reference),
+      grants: []
     }
-    const ctx: LedgerRules.RuleContext = { now: i, entryIds: [`e${i}a`, `e${i}b`] }
+    const ctx: LedgerRules.RuleContext = { now: i, entryIds: [`e${i}a`, `e${i}b`, `e${i}c`] }
     const decided: Either.Either<LedgerRules.Decision<unknown>, unknown> = c.op === "credit"
       ? LedgerRules.credit(snap, { kind: c.kind, amountMinor: c.amount, reference }, ctx)
       : c.op === "reverseBonus"
@@ -72,10 +67,10 @@ const simulate = (commands: ReadonlyArray<Command>) => {
           : c.op === "refundSpend"
             ? LedgerRules.refundSpend(snap, { amountMinor: c.amount }, ctx)
             : c.op === "reserve"
-              ? LedgerRules.reserve(snap, { taskId: taskId!, amountMinor: c.amount }, ctx)
+              ? LedgerRules.reserve(snap, { taskId: testTask(taskId!), amountMinor: c.amount }, ctx)
               : c.op === "confirm"
-                ? LedgerRules.confirm(snap, { taskId: taskId!, amountMinor: c.amount }, ctx)
-                : LedgerRules.refund(snap, { taskId: taskId! }, ctx)
+                ? LedgerRules.confirm(snap, { taskId: testTask(taskId!), amountMinor: c.amount }, ctx)
+                : LedgerRules.refund(snap, { taskId: testTask(taskId!) }, ctx)
     if (Either.isLeft(decided)) continue
     const d = decided.right
     for (const e of d.entries as NewLedgerEntry[]) {
@@ -147,15 +142,16 @@ describe("ledger rules (examples)", () => {
     partnerId: testPartner("p"),
     totals,
     hold,
-    referenced: undefined
+    referenced: undefined,
+    grants: []
   })
-  const ctx: LedgerRules.RuleContext = { now: 0, entryIds: ["a", "b"] }
+  const ctx: LedgerRules.RuleContext = { now: 0, entryIds: ["a", "b", "c"] }
 
   it("rejects non-integer, zero and oversized amounts", () => {
     for (const amountMinor of [0.5, 0, -1, Number.NaN, LedgerRules.MAX_MOVEMENT_MINOR + 1]) {
       const r = LedgerRules.reserve(
         snap({ totalMinor: 10, usedMinor: 0, reservedMinor: 0 }),
-        { taskId: "t", amountMinor },
+        { taskId: testTask("t"), amountMinor },
         ctx
       )
       expect(Either.isLeft(r) && r.left._tag).toBe("InvalidAmount")
@@ -165,7 +161,7 @@ describe("ledger rules (examples)", () => {
   it("a reservation of exactly the available amount succeeds", () => {
     const r = LedgerRules.reserve(
       snap({ totalMinor: 500, usedMinor: 100, reservedMinor: 150 }),
-      { taskId: "t", amountMinor: 250 },
+      { taskId: testTask("t"), amountMinor: 250 },
       ctx
     )
     expect(Either.isRight(r) && r.right.totals).toEqual({ totalMinor: 500, usedMinor: 100, reservedMinor: 400 })

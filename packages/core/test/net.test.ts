@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { addressRange, checkEndpointUrl, isPublicAddress } from "../src/index.js"
+import { addressRange, isPublicAddress } from "../src/net/addressPolicy.js"
+import { checkEndpointUrl } from "../src/net/endpointUrl.js"
 
 const strict = { allowPrivateNetwork: false }
 const code = (url: string, options = strict) => {

@@ -4,18 +4,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
-import {
-  CatalogInvalid,
-  CatalogView,
-  catalogView,
-  decodeCatalog,
-  families,
-  loadCatalog,
-  Pricing,
-  Quote,
-  sampleCatalog,
-  sampleCatalogJson
-} from "../src/index.js"
+import { CatalogInvalid, decodeCatalog, families, loadCatalog } from "../src/pricing/Catalog.js"
+import { CatalogView, catalogView } from "../src/pricing/CatalogView.js"
+import { Pricing } from "../src/pricing/Pricing.js"
+import { Quote } from "../src/pricing/Quote.js"
+import { sampleCatalog, sampleCatalogJson } from "../src/pricing/sampleCatalog.js"
 
 interface RawOperation extends Record<string, unknown> {}
 interface RawModel extends Record<string, unknown> {

@@ -7,15 +7,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import {
-  countPromptTokens,
-  type EstimateRequest,
-  estimate,
-  franksToMinor,
-  type Operation,
-  type Quote,
-  sampleCatalog
-} from "../src/index.js"
+import { franksToMinor } from "../src/internal/money.js"
+import type { Operation } from "../src/pricing/Catalog.js"
+import type { EstimateRequest } from "../src/pricing/EstimateRequest.js"
+import type { Quote } from "../src/pricing/Quote.js"
+import { estimate } from "../src/pricing/internal/estimate.js"
+import { sampleCatalog } from "../src/pricing/sampleCatalog.js"
+import { countPromptTokens } from "../src/pricing/tokens.js"
 
 const pairs = sampleCatalog.models.flatMap((model) => model.operations.map((op) => ({ model, op })))
 

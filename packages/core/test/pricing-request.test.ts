@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, ParseResult, Schema } from "effect"
-import { EstimateRequest } from "../src/index.js"
+import { EstimateRequest } from "../src/pricing/EstimateRequest.js"
 
 const decode = Schema.decodeUnknownEither(EstimateRequest)
 const issues = (input: unknown) => {

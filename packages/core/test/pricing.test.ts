@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { countPromptTokens, type EstimateRequest, estimate, sampleCatalog } from "../src/index.js"
+import type { EstimateRequest } from "../src/pricing/EstimateRequest.js"
+import { estimate } from "../src/pricing/internal/estimate.js"
+import { sampleCatalog } from "../src/pricing/sampleCatalog.js"
+import { countPromptTokens } from "../src/pricing/tokens.js"
 
 const quote = (req: EstimateRequest, discount = 0) => {
   const r = estimate(sampleCatalog, req, discount)

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import {
-  decodeTariffConfig,
-  defaultTariffConfig,
-  discountPercentOf,
-  earnedPlan,
-  type Plan,
-  TariffConfig,
-  tariffView
-} from "../src/index.js"
+import type { Plan } from "../src/tariff/Plan.js"
+import { decodeTariffConfig, defaultTariffConfig, TariffConfig } from "../src/tariff/TariffConfig.js"
+import { discountPercentOf, earnedPlan, tariffView } from "../src/tariff/internal/tariffView.js"
 
 const F = 100 // minor units per frank
 const view = (assigned: Plan, spentMinor: number) => tariffView(defaultTariffConfig, assigned, spentMinor)

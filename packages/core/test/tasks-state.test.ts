@@ -1,9 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { canonicalJson, resolveLaunch, sameLaunch } from "../src/tasks/LaunchRequest.js"
+import { canonicalJson, resolveLaunch, sameLaunch } from "../src/tasks/internal/LaunchRequest.js"
 import type { TaskId } from "../src/EntityIds.js"
 import type { Task, TaskStatus } from "../src/tasks/Task.js"
-import { outcomeProblem, type TaskOutcome, type TaskOutput, transitionTask } from "../src/tasks/TaskState.js"
+import { holdTtlFor } from "../src/tasks/TaskSettings.js"
+import {
+  expiryTransition,
+  isExpired,
+  outcomeProblem,
+  type TaskOutcome,
+  type TaskOutput,
+  transitionTask
+} from "../src/tasks/TaskState.js"
 import { testPartner } from "@frank/core/testing"
 
 const ctx = { now: 5_000, contentUrl: "https://frank.test/v1/tasks/t1/result" }
@@ -28,6 +36,8 @@ const task = (status: TaskStatus, over: Partial<Task> = {}): Task => ({
   createdAt: 1_000,
   startedAt: status === "queued" ? null : 2_000,
   finishedAt: null,
+  expiresAt: 1_000 + 86_400_000,
+  lateReport: null,
   ...over
 })
 
@@ -203,5 +213,76 @@ describe("launch request", () => {
     const stored = { request: first.estimate, inputs: first.inputs }
     expect(sameLaunch(stored, resolveLaunch({ quality: "low", prompt: "a cat", modelId: "gpt-image-1" }))).toBe(true)
     expect(sameLaunch(stored, resolveLaunch({ modelId: "gpt-image-1", prompt: "a dog", quality: "low" }))).toBe(false)
+  })
+})
+
+describe("hold expiry", () => {
+  const expiresAt = 1_000 + 86_400_000
+
+  it("the sweep expires an unfinished task at expiresAt, not before, and never a finished one", () => {
+    expect(expiryTransition(task("running"), expiresAt - 1)).toEqual({ _tag: "Ignored", reason: "not_due" })
+    const moved = expiryTransition(task("queued"), expiresAt)
+    expect(moved).toMatchObject({
+      _tag: "Moved",
+      settlement: "expire",
+      late: false,
+      task: { status: "failed", failure: { code: "TASK_EXPIRED" }, finishedAt: expiresAt, lateReport: null }
+    })
+    if (moved._tag === "Moved") expect(isExpired(moved.task)).toBe(true)
+    expect(expiryTransition(task("succeeded", { costMinor: 1 }), expiresAt + 1)._tag).toBe("Ignored")
+  })
+
+  it("a report at or after expiresAt expires the task and is kept; later ones settle nothing", () => {
+    const late = { ...ctx, now: expiresAt }
+    const first = transitionTask(task("running"), succeeded(300), late)
+    expect(first).toMatchObject({
+      _tag: "Moved",
+      settlement: "expire",
+      late: true,
+      task: {
+        status: "failed",
+        failure: { code: "TASK_EXPIRED" },
+        costMinor: null,
+        lateReport: { outcome: "succeeded", receivedAt: expiresAt, costMinor: 300, failureCode: null }
+      }
+    })
+    if (first._tag !== "Moved") return
+    const start = transitionTask(first.task, started, { ...ctx, now: expiresAt + 5 })
+    expect(start).toMatchObject({ settlement: "none", late: true, task: { lateReport: { outcome: "succeeded" } } })
+    const fail = transitionTask(first.task, failed, { ...ctx, now: expiresAt + 9 })
+    expect(fail).toMatchObject({
+      settlement: "none",
+      task: {
+        status: "failed",
+        lateReport: { outcome: "failed", failureCode: "PROVIDER_ERROR", receivedAt: expiresAt + 9 }
+      }
+    })
+    // One millisecond earlier the same report settles as usual.
+    expect(transitionTask(task("running"), succeeded(300), { ...ctx, now: expiresAt - 1 })).toMatchObject({
+      settlement: "confirm",
+      late: false
+    })
+  })
+
+  it("a provider's own TASK_EXPIRED failure in time is an ordinary failure", () => {
+    const own = transitionTask(
+      task("running"),
+      { _tag: "Failed", failure: { code: "TASK_EXPIRED", message: "x" } },
+      ctx
+    )
+    expect(own).toMatchObject({ settlement: "refund", late: false })
+    if (own._tag === "Moved") {
+      expect(isExpired(own.task)).toBe(false)
+      expect(transitionTask(own.task, succeeded(1), { ...ctx, now: expiresAt + 1 })).toEqual({
+        _tag: "Ignored",
+        reason: "already_finished"
+      })
+    }
+  })
+
+  it("a model may shorten the engine's TTL, never lengthen it", () => {
+    expect(holdTtlFor({ publicBaseUrl: "x" }, undefined)).toBe(86_400_000)
+    expect(holdTtlFor({ publicBaseUrl: "x", holdTtlMs: 3_600_000 }, 600)).toBe(600_000)
+    expect(holdTtlFor({ publicBaseUrl: "x", holdTtlMs: 3_600_000 }, 7_200)).toBe(3_600_000)
   })
 })

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option } from "effect"
-import { makeAnswerInbox } from "../src/webhooks/worker/answerInbox.js"
-import { WorkerLoad } from "../src/webhooks/worker/WorkerLoad.js"
+import { makeAnswerInbox } from "../src/webhooks/internal/worker/batch/answerInbox.js"
+import { WorkerLoad } from "../src/webhooks/internal/worker/WorkerLoad.js"
+import { MAX_WRITE_BATCH } from "../src/webhooks/WorkerConfig.js"
 
 /** Resolves in the check phase after the callbacks queued so far, with what `probe` saw then. */
 const atNextImmediate = <A>(probe: () => A) => new Promise<A>((resolve) => setImmediate(() => resolve(probe())))
@@ -74,5 +75,20 @@ describe("WorkerLoad.answersThatMatter", () => {
     const small = new WorkerLoad(64)
     small.claimed(5)
     expect(small.answersThatMatter).toBe(5)
+  })
+})
+
+describe("WorkerLoad.backlogged", () => {
+  it("claims pause while a full write batch waits for the writer, and resume as it writes", () => {
+    const load = new WorkerLoad(64)
+    load.queuedForWriting(MAX_WRITE_BATCH - 1)
+    expect(load.backlogged).toBe(false)
+    load.queuedForWriting(1)
+    expect(load.unwritten).toBe(MAX_WRITE_BATCH)
+    expect(load.backlogged).toBe(true)
+    expect(load.claimable).toBe(false)
+    load.written(1)
+    expect(load.backlogged).toBe(false)
+    expect(load.claimable).toBe(true)
   })
 })

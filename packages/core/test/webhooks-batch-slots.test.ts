@@ -2,18 +2,12 @@
  * A claimed batch's slots, and the worker keeping one attempt's failure to itself.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  type SignInput,
-  type StandardSignInput,
-  signEachNow,
-  signEachWith,
-  signStandardEachNow,
-  Webhooks,
-  WebhookSigner
-} from "@frank/core"
+import { Webhooks, WebhookSigning } from "@frank/core"
+import { signEachWith } from "../src/webhooks/signing/WebhookSigner.js"
+import type { SignInput, StandardSignInput } from "../src/webhooks/signing/WebhookSigner.js"
 import { ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { type Context, Effect, TestClock } from "effect"
-import { makeBatchSlots } from "../src/webhooks/worker/batchSlots.js"
+import { makeBatchSlots } from "../src/webhooks/internal/worker/batch/batchSlots.js"
 
 describe("makeBatchSlots", () => {
   it("frees each slot once, whatever is reported twice, out of range or after the batch closed", () => {
@@ -44,7 +38,7 @@ describe("makeBatchSlots", () => {
 
 const T0 = Date.UTC(2026, 0, 1)
 
-type Signer = Context.Tag.Service<typeof WebhookSigner>
+type Signer = Context.Tag.Service<typeof WebhookSigning.WebhookSigner>
 
 /** Signers that die for one secret: through an Effect per signature, or by throwing in a synchronous loop. */
 const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer) => Signer]> = [
@@ -67,7 +61,7 @@ const brokenFor: ReadonlyArray<readonly [string, (secret: string, signer: Signer
       return {
         ...signer,
         sign: (secret, timestamp) => Effect.sync(() => signNow(secret, timestamp)),
-        signEach: signEachNow(signNow)
+        signEach: WebhookSigning.signEachNow(signNow)
       }
     }
   ]
@@ -80,7 +74,7 @@ describe("DeliveryWorker with a batch", () => {
       () =>
         Effect.gen(function* () {
           yield* TestClock.setTime(T0)
-          const webhooks = yield* Webhooks
+          const webhooks = yield* Webhooks.Webhooks
           const receiver = yield* ScriptedReceiver
           const sim = yield* Simulation
           const endpoints = yield* Effect.forEach(["a", "b", "c"], (name) =>
@@ -89,8 +83,8 @@ describe("DeliveryWorker with a batch", () => {
           const secretOfB = endpoints[1]?.secret ?? ""
           yield* Effect.forEach(endpoints, (e) => webhooks.sendTest(testPartner("p1"), e.id))
           // The signer dies for endpoint b's secret: a bug or a broken key, not an outcome.
-          const signer = yield* WebhookSigner
-          yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, breakSigner(secretOfB, signer)))
+          const signer = yield* WebhookSigning.WebhookSigner
+          yield* sim.runDue.pipe(Effect.provideService(WebhookSigning.WebhookSigner, breakSigner(secretOfB, signer)))
           expect((yield* receiver.received).map((r) => new URL(r.url).hostname).sort()).toEqual([
             "a.example",
             "c.example"
@@ -108,7 +102,7 @@ describe("DeliveryWorker with a batch", () => {
   it.effect("a Standard Webhooks signature that dies fails its own attempt; the batch's Frank ones go out", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(T0)
-      const webhooks = yield* Webhooks
+      const webhooks = yield* Webhooks.Webhooks
       const receiver = yield* ScriptedReceiver
       const sim = yield* Simulation
       const frank = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://frank.example/hook" })
@@ -117,14 +111,14 @@ describe("DeliveryWorker with a batch", () => {
         signatureScheme: "standard-webhooks"
       })
       yield* Effect.forEach([frank, standard], (e) => webhooks.sendTest(testPartner("p1"), e.id))
-      const signer = yield* WebhookSigner
+      const signer = yield* WebhookSigning.WebhookSigner
       const broken: Signer = {
         ...signer,
-        signStandardEach: signStandardEachNow(() => {
+        signStandardEach: WebhookSigning.signStandardEachNow(() => {
           throw new Error("no key")
         })
       }
-      yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, broken))
+      yield* sim.runDue.pipe(Effect.provideService(WebhookSigning.WebhookSigner, broken))
       expect((yield* receiver.received).map((r) => new URL(r.url).hostname)).toEqual(["frank.example"])
       const { deliveries } = yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)
       expect(Object.fromEntries(deliveries.map((d) => [d.endpointId, d.status]))).toEqual({
@@ -137,7 +131,7 @@ describe("DeliveryWorker with a batch", () => {
   it.effect("a class-based synchronous signer keeps its `this` when the worker signs with it", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(T0)
-      const webhooks = yield* Webhooks
+      const webhooks = yield* Webhooks.Webhooks
       const receiver = yield* ScriptedReceiver
       const sim = yield* Simulation
       // An embedder's signer whose methods use their instance, as a class with a key handle would.
@@ -147,7 +141,7 @@ describe("DeliveryWorker with a batch", () => {
           return Effect.sync(() => this.signNow(secret, timestamp, body))
         }
         signEach(inputs: ReadonlyArray<SignInput>) {
-          return signEachNow((secret, timestamp, body) => this.signNow(secret, timestamp, body))(inputs)
+          return WebhookSigning.signEachNow((secret, timestamp, body) => this.signNow(secret, timestamp, body))(inputs)
         }
         signNow(secret: string, timestamp: number, body: Uint8Array) {
           return `${this.prefix}${timestamp}-${secret.length}-${body.length}`
@@ -156,7 +150,7 @@ describe("DeliveryWorker with a batch", () => {
           return Effect.sync(() => this.signStandardNow(secret, messageId, timestamp, body))
         }
         signStandardEach(inputs: ReadonlyArray<StandardSignInput>) {
-          return signStandardEachNow((secret, messageId, timestamp, body) =>
+          return WebhookSigning.signStandardEachNow((secret, messageId, timestamp, body) =>
             this.signStandardNow(secret, messageId, timestamp, body)
           )(inputs)
         }
@@ -169,7 +163,7 @@ describe("DeliveryWorker with a batch", () => {
         signatureScheme: "both"
       })
       const { event } = yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
-      yield* sim.runDue.pipe(Effect.provideService(WebhookSigner, new PrefixSigner()))
+      yield* sim.runDue.pipe(Effect.provideService(WebhookSigning.WebhookSigner, new PrefixSigner()))
       const [request] = yield* receiver.received
       expect(request?.headers["X-Service-Signature"]).toMatch(/^sha256=\d+-\d+-\d+$/)
       expect(request?.headers["webhook-signature"]).toBe(`v1,${event.id}-${T0 / 1000}`)

@@ -4,15 +4,7 @@
  * `uncertain`, was replayed, and the worker's next claim took it).
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  type AttemptOutcome,
-  type AttemptRequest,
-  DeliveryObserver,
-  DeliveryWorker,
-  Webhooks,
-  WebhookTransport,
-  sendEach
-} from "@frank/core"
+import { Webhooks } from "@frank/core"
 import { MemoryWebhookStore, testPartner } from "@frank/core/testing"
 import { Deferred, Duration, Effect, Fiber, Layer, TestClock } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
@@ -29,15 +21,18 @@ const config = {
 
 /** A transport whose attempts wait until the test answers them, in the order they were sent. */
 const makeHeldTransport = () => {
-  const held: Array<{ readonly request: AttemptRequest; readonly answer: Deferred.Deferred<AttemptOutcome> }> = []
-  const send = (request: AttemptRequest) =>
-    Effect.flatMap(Deferred.make<AttemptOutcome>(), (answer) =>
+  const held: Array<{
+    readonly request: Webhooks.AttemptRequest
+    readonly answer: Deferred.Deferred<Webhooks.AttemptOutcome>
+  }> = []
+  const send = (request: Webhooks.AttemptRequest) =>
+    Effect.flatMap(Deferred.make<Webhooks.AttemptOutcome>(), (answer) =>
       Effect.zipRight(
         Effect.sync(() => held.push({ request, answer })),
         Deferred.await(answer)
       )
     )
-  const transport = { send, sendBatch: sendEach(send) }
+  const transport = { send, sendBatch: Webhooks.sendEach(send) }
   return { held, transport }
 }
 
@@ -58,18 +53,20 @@ describe("DeliveryWorker fencing", () => {
       const { held, transport } = makeHeldTransport()
       // What the worker reports: the late answer must not count, its delivery was counted uncertain.
       const reports: Array<string> = []
-      const observer = Layer.succeed(DeliveryObserver, {
+      const observer = Layer.succeed(Webhooks.DeliveryObserver, {
         attemptsRecorded: (finished) =>
           Effect.sync(() => reports.push(...finished.map((f) => `${f.attempt.responseStatus}→${f.next.status}`))),
         leasesExpired: (count) => Effect.sync(() => reports.push(`expired ${count}`))
       })
-      const engine = workerEngine(config, MemoryWebhookStore, Layer.succeed(WebhookTransport, transport)).pipe(
-        Layer.provide(observer)
-      )
+      const engine = workerEngine(
+        config,
+        MemoryWebhookStore.layer,
+        Layer.succeed(Webhooks.WebhookTransport, transport)
+      ).pipe(Layer.provide(observer))
       return Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const webhooks = yield* Webhooks
-        const worker = yield* DeliveryWorker
+        const webhooks = yield* Webhooks.Webhooks
+        const worker = yield* Webhooks.DeliveryWorker
         const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://receiver.test/hook" })
         yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
         const delivery = Effect.map(
@@ -92,9 +89,15 @@ describe("DeliveryWorker fencing", () => {
         )
         expect(held[1]?.request.headers["x-service-event-id"]).toBe(held[0]?.request.headers["x-service-event-id"])
         // The first attempt's answer arrives now, late: its claim is gone, so it records nothing.
-        yield* Deferred.succeed(held[0]?.answer as Deferred.Deferred<AttemptOutcome>, { _tag: "Answered", status: 200 })
+        yield* Deferred.succeed(held[0]?.answer as Deferred.Deferred<Webhooks.AttemptOutcome>, {
+          _tag: "Answered",
+          status: 200
+        })
         // The replayed attempt fails: that is the outcome to record, and the delivery is retried.
-        yield* Deferred.succeed(held[1]?.answer as Deferred.Deferred<AttemptOutcome>, { _tag: "Answered", status: 500 })
+        yield* Deferred.succeed(held[1]?.answer as Deferred.Deferred<Webhooks.AttemptOutcome>, {
+          _tag: "Answered",
+          status: 500
+        })
         yield* settleUntil(
           "an outcome recorded",
           Effect.map(delivery, (d) => d?.status !== "delivering")

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { claimableAt, isClaimable, isEndpointOpen } from "../src/webhooks/claimable.js"
+import { claimableAt, isClaimable, isEndpointOpen } from "../src/webhooks/internal/claimable.js"
 import { type DeliveryState, DeliveryStatus, transition } from "../src/webhooks/DeliveryState.js"
 
 const delivery = fc.record<DeliveryState>({

@@ -35,13 +35,34 @@ describe("delivery state machine", () => {
     const s = initialDelivery(1000)
     expect(transition(s, { _tag: "Claim", leaseMs: 10 }, 999)).toEqual({ _tag: "Rejected", reason: "not_due" })
     const d = moved(s, { _tag: "Claim", leaseMs: 30_000 }, 1000)
-    expect(transition(d, { _tag: "LeaseExpired" }, 30_999)).toEqual({ _tag: "Rejected", reason: "lease_active" })
-    expect(moved(d, { _tag: "LeaseExpired" }, 31_000)).toEqual({
+    expect(transition(d, { _tag: "LeaseExpired", sent: true }, 30_999)).toEqual({
+      _tag: "Rejected",
+      reason: "lease_active"
+    })
+    expect(moved(d, { _tag: "LeaseExpired", sent: true }, 31_000)).toEqual({
       status: "uncertain",
       attempts: 1,
       nextAttemptAt: null,
       leaseUntil: null
     })
+  })
+
+  it("a lease expiring before the request was sent returns the delivery to pending, due now, its attempt uncounted", () => {
+    const failedOnce = moved(moved(initialDelivery(0), { _tag: "Claim", leaseMs: 30_000 }, 0), { _tag: "Failed" }, 1)
+    const d = moved(failedOnce, { _tag: "Claim", leaseMs: 30_000 }, MIN + 1)
+    expect(d.attempts).toBe(2)
+    expect(transition(d, { _tag: "LeaseExpired", sent: false }, MIN)).toEqual({
+      _tag: "Rejected",
+      reason: "lease_active"
+    })
+    expect(moved(d, { _tag: "LeaseExpired", sent: false }, MIN + 30_001)).toEqual({
+      status: "pending",
+      attempts: 1,
+      nextAttemptAt: MIN + 30_001,
+      leaseUntil: null
+    })
+    for (const status of ["pending", "delivered", "uncertain", "dead_lettered"] as const)
+      expect(transition({ ...d, status }, { _tag: "LeaseExpired", sent: false }, MIN + 30_001)._tag).toBe("Rejected")
   })
 
   it("replay re-queues uncertain, dead-lettered and delivered deliveries with a fresh budget", () => {
@@ -91,7 +112,7 @@ describe("delivery state machine", () => {
       { _tag: "Claim", leaseMs: 1 },
       { _tag: "Succeeded" },
       { _tag: "Failed" },
-      { _tag: "LeaseExpired" },
+      { _tag: "LeaseExpired", sent: true },
       { _tag: "Replay" },
       { _tag: "Recover" }
     ]

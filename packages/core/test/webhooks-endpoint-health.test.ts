@@ -4,14 +4,13 @@
  * its thresholds, and what a change of the active flag does.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Webhooks } from "@frank/core"
 import {
   afterActiveChange,
   afterOutcomes,
-  type EndpointHealth,
   meetsDisableRule,
-  newEndpointHealth,
   SUCCESS_RESOLUTION_MS
-} from "@frank/core"
+} from "../src/webhooks/EndpointHealth.js"
 import fc from "fast-check"
 
 const ok = (at: number) => ({ at, delivered: true })
@@ -19,7 +18,7 @@ const dead = (at: number) => ({ at, delivered: false })
 const policy = { afterMs: 5_000, minFailures: 2 }
 
 /** The rule applied outcome by outcome, in time order: what a batch must equal. */
-const oneByOne = (h: EndpointHealth, outcomes: ReadonlyArray<{ at: number; delivered: boolean }>) => {
+const oneByOne = (h: Webhooks.EndpointHealth, outcomes: ReadonlyArray<{ at: number; delivered: boolean }>) => {
   let acc = h
   const inOrder = [...outcomes].sort((a, b) => a.at - b.at || Number(a.delivered) - Number(b.delivered))
   for (const o of inOrder)
@@ -42,11 +41,11 @@ const oneByOne = (h: EndpointHealth, outcomes: ReadonlyArray<{ at: number; deliv
 
 describe("endpoint health rules", () => {
   it("a dead letter starts the failing span and counts; a success ends it", () => {
-    const failing = afterOutcomes(newEndpointHealth, [dead(100), dead(300)])
+    const failing = afterOutcomes(Webhooks.newEndpointHealth, [dead(100), dead(300)])
     expect(failing).toMatchObject({ lastSuccessAt: null, failingSince: 100, strikes: 2, strikesSince: 100 })
-    const again = afterOutcomes(failing ?? newEndpointHealth, [dead(500)])
+    const again = afterOutcomes(failing ?? Webhooks.newEndpointHealth, [dead(500)])
     expect(again).toMatchObject({ failingSince: 100, strikes: 3, strikesSince: 100 })
-    expect(afterOutcomes(again ?? newEndpointHealth, [ok(900)])).toMatchObject({
+    expect(afterOutcomes(again ?? Webhooks.newEndpointHealth, [ok(900)])).toMatchObject({
       lastSuccessAt: 900,
       failingSince: null,
       strikes: 0,
@@ -55,7 +54,7 @@ describe("endpoint health rules", () => {
   })
 
   it("in one batch, only the dead letters after its last success count", () => {
-    expect(afterOutcomes(newEndpointHealth, [dead(1), ok(2), dead(3), dead(4)])).toMatchObject({
+    expect(afterOutcomes(Webhooks.newEndpointHealth, [dead(1), ok(2), dead(3), dead(4)])).toMatchObject({
       lastSuccessAt: 2,
       failingSince: 3,
       strikes: 2,
@@ -64,7 +63,7 @@ describe("endpoint health rules", () => {
   })
 
   it("a success within a second of the recorded one needs no write; later, it does", () => {
-    const h = { ...newEndpointHealth, lastSuccessAt: 10_000 }
+    const h = { ...Webhooks.newEndpointHealth, lastSuccessAt: 10_000 }
     expect(afterOutcomes(h, [ok(10_000 + SUCCESS_RESOLUTION_MS)])).toBeUndefined()
     expect(afterOutcomes(h, [ok(9_000)])).toBeUndefined()
     expect(afterOutcomes(h, [ok(10_000 + SUCCESS_RESOLUTION_MS + 1)])?.lastSuccessAt).toBe(11_001)
@@ -75,7 +74,7 @@ describe("endpoint health rules", () => {
     const outcome = fc.record({ at: fc.integer({ min: 0, max: 100_000 }), delivered: fc.boolean() })
     fc.assert(
       fc.property(fc.array(outcome, { maxLength: 12 }), fc.array(outcome, { maxLength: 12 }), (before, batch) => {
-        const start = afterOutcomes(newEndpointHealth, before) ?? newEndpointHealth
+        const start = afterOutcomes(Webhooks.newEndpointHealth, before) ?? Webhooks.newEndpointHealth
         const expected = oneByOne(start, batch)
         const got = afterOutcomes(start, batch) ?? start
         expect({ ...got, lastSuccessAt: null }).toEqual({ ...expected, lastSuccessAt: null })
@@ -86,15 +85,15 @@ describe("endpoint health rules", () => {
   })
 
   it("the disable rule holds from the span's age and count on, not a millisecond before", () => {
-    const h = { ...newEndpointHealth, failingSince: 1_000, strikes: 2, strikesSince: 1_000 }
+    const h = { ...Webhooks.newEndpointHealth, failingSince: 1_000, strikes: 2, strikesSince: 1_000 }
     expect(meetsDisableRule(h, policy, 5_999)).toBe(false)
     expect(meetsDisableRule(h, policy, 6_000)).toBe(true)
     expect(meetsDisableRule({ ...h, strikes: 1 }, policy, 60_000)).toBe(false)
-    expect(meetsDisableRule(newEndpointHealth, policy, 60_000)).toBe(false)
+    expect(meetsDisableRule(Webhooks.newEndpointHealth, policy, 60_000)).toBe(false)
   })
 
   it("a change of the active flag records or clears the pause and restarts the strikes, keeping the span", () => {
-    const h = { ...newEndpointHealth, failingSince: 1_000, strikes: 3, strikesSince: 1_000 }
+    const h = { ...Webhooks.newEndpointHealth, failingSince: 1_000, strikes: 3, strikesSince: 1_000 }
     expect(afterActiveChange(h, true, true, 5_000)).toBe(h)
     const byHand = afterActiveChange(h, true, false, 5_000)
     expect(byHand).toMatchObject({ disabledAt: 5_000, disabledReason: null, failingSince: 1_000, strikes: 0 })

@@ -3,20 +3,14 @@
  * next state, scheduled from the attempt's start.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  type ClaimedDelivery,
-  type DeliveryId,
-  type EndpointId,
-  type FinishedAttempt,
-  finishedAttempt
-} from "@frank/core"
+import { type Ids, Webhooks } from "@frank/core"
 import { Either, Option } from "effect"
 import { testPartner } from "@frank/core/testing"
 
-const claim = (attempts: number, status: "delivering" | "pending" = "delivering"): ClaimedDelivery => ({
+const claim = (attempts: number, status: "delivering" | "pending" = "delivering"): Webhooks.ClaimedDelivery => ({
   partnerId: testPartner("p1"),
-  id: "d1" as DeliveryId,
-  endpointId: "e1" as EndpointId,
+  id: "d1" as Ids.DeliveryId,
+  endpointId: "e1" as Ids.EndpointId,
   eventId: "ev1",
   eventType: "webhook.test",
   payload: "{}",
@@ -34,20 +28,20 @@ const claim = (attempts: number, status: "delivering" | "pending" = "delivering"
   claimToken: "t"
 })
 
-const finished = (f: Either.Either<FinishedAttempt, string>): FinishedAttempt => {
+const finished = (f: Either.Either<Webhooks.FinishedAttempt, string>): Webhooks.FinishedAttempt => {
   if (Either.isLeft(f)) throw new Error(f.left)
   return f.right
 }
 
 describe("finishedAttempt", () => {
   it("records a 2xx as delivered, with its status and duration", () => {
-    const f = finished(finishedAttempt(claim(1), { _tag: "Answered", status: 204 }, 1_000, 1_250))
+    const f = finished(Webhooks.finishedAttempt(claim(1), { _tag: "Answered", status: 204 }, 1_000, 1_250))
     expect(f.next).toEqual({ status: "delivered", attempts: 1, nextAttemptAt: null, leaseUntil: null })
     expect(f.attempt).toEqual({ attempt: 1, startedAt: 1_000, durationMs: 250, responseStatus: 204, error: null })
   })
 
   it("schedules the retry from the attempt's start, whatever the attempt took", () => {
-    const f = finished(finishedAttempt(claim(2), { _tag: "Answered", status: 503 }, 10_000, 19_000))
+    const f = finished(Webhooks.finishedAttempt(claim(2), { _tag: "Answered", status: 503 }, 10_000, 19_000))
     expect(f.next).toEqual({ status: "pending", attempts: 2, nextAttemptAt: 10_000 + 300_000, leaseUntil: null })
     expect(f.attempt.error).toBe("HTTP 503")
   })
@@ -60,7 +54,7 @@ describe("finishedAttempt", () => {
       [{ _tag: "AddressRefused", message: "private address" }, null, "address refused: private address"]
     ] as const
     for (const [outcome, status, error] of cases) {
-      const f = finished(finishedAttempt(claim(6), outcome, 0, 5))
+      const f = finished(Webhooks.finishedAttempt(claim(6), outcome, 0, 5))
       expect(f.attempt.responseStatus).toBe(status)
       expect(f.attempt.error).toBe(error)
       expect(f.next.status).toBe("dead_lettered")
@@ -68,8 +62,8 @@ describe("finishedAttempt", () => {
   })
 
   it("refuses an outcome for a delivery that is not delivering", () => {
-    expect(Either.getLeft(finishedAttempt(claim(1, "pending"), { _tag: "Answered", status: 200 }, 0, 1))).toEqual(
-      Option.some("claimed delivery d1 refused its outcome: not_delivering")
-    )
+    expect(
+      Either.getLeft(Webhooks.finishedAttempt(claim(1, "pending"), { _tag: "Answered", status: 200 }, 0, 1))
+    ).toEqual(Option.some("claimed delivery d1 refused its outcome: not_delivering"))
   })
 })

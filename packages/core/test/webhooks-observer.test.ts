@@ -3,7 +3,7 @@
  * written outcome once, with its result and kind of answer, and the leases a sweep expired.
  */
 import { expect, it } from "@effect/vitest"
-import { DeliveryObserver, type FinishedAttempt, Webhooks } from "@frank/core"
+import { Webhooks } from "@frank/core"
 import { type ScriptedAnswer, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Context, Effect, Layer, Logger, Ref, TestClock } from "effect"
 
@@ -13,8 +13,8 @@ class Reports extends Context.Tag("test/Reports")<Reports, Ref.Ref<ReadonlyArray
 const Recording = Layer.effectContext(
   Effect.map(Ref.make<ReadonlyArray<string>>([]), (log) =>
     Context.make(Reports, log).pipe(
-      Context.add(DeliveryObserver, {
-        attemptsRecorded: (finished: ReadonlyArray<FinishedAttempt>) =>
+      Context.add(Webhooks.DeliveryObserver, {
+        attemptsRecorded: (finished: ReadonlyArray<Webhooks.FinishedAttempt>) =>
           Ref.update(log, (l) => [
             ...l,
             `recorded ${finished.map((f) => `${f.outcome}/${f.attempt.responseStatus}→${f.next.status}`).join(", ")}`
@@ -29,7 +29,7 @@ const Recording = Layer.effectContext(
 const testEventAnswered = (answers: ReadonlyArray<ScriptedAnswer>) =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
-    const webhooks = yield* Webhooks
+    const webhooks = yield* Webhooks.Webhooks
     const sim = yield* Simulation
     const url = "https://receiver.example/observed"
     yield* (yield* ScriptedReceiver).script(url, answers)
@@ -64,7 +64,7 @@ it.effect("an observer that dies does not stop the worker", () =>
     Effect.provide(
       SimulationEngine().pipe(
         Layer.provide(
-          Layer.succeed(DeliveryObserver, {
+          Layer.succeed(Webhooks.DeliveryObserver, {
             attemptsRecorded: () => Effect.dieMessage("observer bug"),
             leasesExpired: () => Effect.dieMessage("observer bug")
           })

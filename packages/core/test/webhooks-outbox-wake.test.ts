@@ -3,15 +3,17 @@
  * worker, and announces to other processes only when an EventAnnouncer is provided.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DeliveryWakeup, EventAnnouncer, Ids, Outbox } from "@frank/core"
+import { Events, Ids } from "@frank/core"
 import { MemoryWebhookStore } from "@frank/core/testing"
 import { Effect, Layer, Option, Ref } from "effect"
 
-const outboxWith = (announcer: Layer.Layer<EventAnnouncer> | undefined) =>
-  Outbox.layerWithWakeup.pipe(Layer.provide(Layer.mergeAll(MemoryWebhookStore, Ids.layer, announcer ?? Layer.empty)))
+const outboxWith = (announcer: Layer.Layer<Events.EventAnnouncer> | undefined) =>
+  Events.Outbox.layerWithWakeup.pipe(
+    Layer.provide(Layer.mergeAll(MemoryWebhookStore.layer, Ids.Ids.layer, announcer ?? Layer.empty))
+  )
 
 /** Whether the worker's wake-up holds a signal now (taken, so the next check starts empty). */
-const signalled = Effect.flatMap(DeliveryWakeup, (w) =>
+const signalled = Effect.flatMap(Events.DeliveryWakeup, (w) =>
   Effect.map(Effect.timeoutOption(w.await, "10 millis"), Option.isSome)
 )
 
@@ -19,9 +21,9 @@ describe("Outbox.wake", () => {
   it.live("signals the worker and announces once per call when an announcer is provided", () =>
     Effect.gen(function* () {
       const announced = yield* Ref.make(0)
-      const counting = Layer.succeed(EventAnnouncer, { announce: Ref.update(announced, (n) => n + 1) })
+      const counting = Layer.succeed(Events.EventAnnouncer, { announce: Ref.update(announced, (n) => n + 1) })
       yield* Effect.gen(function* () {
-        const outbox = yield* Outbox
+        const outbox = yield* Events.Outbox
         expect(yield* signalled).toBe(false)
         yield* outbox.wake
         expect(yield* signalled).toBe(true)
@@ -33,7 +35,7 @@ describe("Outbox.wake", () => {
 
   it.live("only signals the worker without an announcer", () =>
     Effect.gen(function* () {
-      const outbox = yield* Outbox
+      const outbox = yield* Events.Outbox
       yield* outbox.wake
       expect(yield* signalled).toBe(true)
     }).pipe(Effect.provide(outboxWith(undefined)))

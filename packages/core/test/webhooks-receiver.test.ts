@@ -5,9 +5,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { decodeReceivedEvent } from "../src/webhooks/receiver/ReceivedEvent.js"
-import { sign } from "../src/webhooks/signature.js"
-import { signStandard } from "../src/webhooks/standardSignature.js"
-import { verifyWebhookEffect, WebhookRejected } from "../src/webhooks/verifyWebhookEffect.js"
+import { sign } from "../src/webhooks/signing/signature.js"
+import { signStandard } from "../src/webhooks/signing/standardSignature.js"
+import { verifyWebhookEffect, WebhookRejected } from "../src/webhooks/receiver/verifyWebhookEffect.js"
 
 const secret = "whsec_current"
 const ts = 1_800_000_000

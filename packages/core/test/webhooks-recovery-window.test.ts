@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Layer } from "effect"
-import { MemoryWebhookStore } from "../src/testing/MemoryWebhookStore.js"
+import * as MemoryWebhookStore from "../src/testing/webhooks/MemoryWebhookStore.js"
 import { parseInstant, recoveryWindow } from "../src/webhooks/recoveryWindow.js"
 import { WebhookRetention } from "../src/webhooks/WebhookRetention.js"
 import { WebhookSettings } from "../src/webhooks/WebhookSettings.js"
@@ -94,7 +94,7 @@ describe("WebhookRetention settings", () => {
       Effect.scoped(
         Layer.build(
           WebhookRetention.layer(config).pipe(
-            Layer.provide(MemoryWebhookStore),
+            Layer.provide(MemoryWebhookStore.layer),
             Layer.provide(WebhookSettings.layer({ allowPrivateNetwork: false, retentionDays }))
           )
         )

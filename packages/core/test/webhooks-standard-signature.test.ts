@@ -12,9 +12,9 @@ import {
   standardKeyBytes,
   STANDARD_SECRET_MAX_BYTES,
   STANDARD_SECRET_MIN_BYTES
-} from "../src/webhooks/standardSignature.js"
-import { sign } from "../src/webhooks/signature.js"
-import { verifyWebhook } from "../src/webhooks/verifyWebhook.js"
+} from "../src/webhooks/signing/standardSignature.js"
+import { sign } from "../src/webhooks/signing/signature.js"
+import { verifyWebhook } from "../src/webhooks/receiver/verifyWebhook.js"
 
 const secretOf = (bytes: Uint8Array) => `whsec_${Buffer.from(bytes).toString("base64")}`
 const secret = secretOf(new Uint8Array(32).fill(1))

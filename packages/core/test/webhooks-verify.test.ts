@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { sign } from "../src/webhooks/signature.js"
-import { verifyWebhook } from "../src/webhooks/verifyWebhook.js"
+import { sign } from "../src/webhooks/signing/signature.js"
+import { verifyWebhook } from "../src/webhooks/receiver/verifyWebhook.js"
 
 const secret = "whsec_current"
 const previous = "whsec_previous"

@@ -3,16 +3,17 @@
  * instance died mid-request) is swept at once, not polled for in a tight loop until the sweep.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DeliveryWorker, EventStore, Webhooks, WebhookStore } from "@frank/core"
-import { makeMemoryWebhookStore, ScriptedReceiver, testPartner } from "@frank/core/testing"
-import { Clock, Context, Duration, Effect, Fiber, Layer } from "effect"
+import { Webhooks } from "@frank/core"
+import { MemoryWebhookStore, ScriptedReceiver, testPartner } from "@frank/core/testing"
+import { Clock, Duration, Effect, Fiber, Layer } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
 
-// Short lease, long sweep interval: the lease ends well before the worker's second sweep.
+// The dead instance's short lease ends well before the worker's second sweep (long interval).
+const DEAD_LEASE_MS = 50
 const config = {
   concurrency: 8,
   batchSize: 8,
-  leaseMs: 50,
+  leaseMs: 60_000,
   pollIntervalMs: 1_000,
   drainMs: 1_000,
   sweepIntervalMs: 2_000
@@ -23,22 +24,26 @@ describe("DeliveryWorker waiting", () => {
   it.live("a lease that ran out between sweeps is swept at once, without polling the store in a loop", () => {
     let nextWakeAtCalls = 0
     const countingStore = Layer.effectContext(
-      Effect.map(makeMemoryWebhookStore, (store) =>
-        Context.make(WebhookStore, {
-          ...store,
-          nextWakeAt: () => Effect.tap(store.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
-        }).pipe(Context.add(EventStore, store))
+      Effect.map(MemoryWebhookStore.make, (stores) =>
+        Webhooks.webhookStoresContext({
+          ...stores,
+          queue: {
+            ...stores.queue,
+            nextWakeAt: () => Effect.tap(stores.queue.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
+          }
+        })
       )
     )
     const engine = workerEngine(config, countingStore, ScriptedReceiver.layer(200))
     return Effect.gen(function* () {
-      const webhooks = yield* Webhooks
-      const store = yield* WebhookStore
-      const worker = yield* DeliveryWorker
+      const webhooks = yield* Webhooks.Webhooks
+      const store = yield* Webhooks.DeliveryQueue
+      const worker = yield* Webhooks.DeliveryWorker
       const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://a.example/hook" })
       yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
-      // Another instance claimed the delivery and died: its 50 ms lease runs out after our first sweep.
-      yield* store.claimDue(yield* Clock.currentTimeMillis, config.leaseMs, 10, "dead-instance/1")
+      // Another instance claimed the delivery, sent it and died: its 50 ms lease runs out after our first sweep.
+      const claimedAt = yield* Clock.currentTimeMillis
+      yield* store.markSent(yield* store.claimDue(claimedAt, DEAD_LEASE_MS, 10, "dead-instance/1"), claimedAt)
       const fiber = yield* Effect.fork(worker.run)
       yield* Effect.sleep(Duration.millis(500))
       yield* Fiber.interrupt(fiber)

@@ -2,9 +2,9 @@
  * The access service: partners, cabinet sessions and API keys. Credentials are re-read from the
  * store on every request, so a revocation applies to the very next request on every instance.
  */
-import type { KeyId, PartnerId } from "../EntityIds.js"
+import { KeyId, PartnerId } from "../EntityIds.js"
 import { Clock, Context, Effect, Either, Layer } from "effect"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import type { StoreError } from "../StoreError.js"
 import {
   type ApiKeyRecord,
@@ -41,13 +41,20 @@ export interface IssuedKey {
   readonly view: KeyView
 }
 
+/** A session just opened: its token (shown once), expiry, and id (what the audit log names). */
+export interface OpenedSession {
+  readonly token: string
+  readonly expiresAt: number
+  readonly sessionId: string
+}
+
 export interface AccessShape {
   readonly createPartner: (name: string) => Effect.Effect<Partner, StoreError>
   readonly getPartner: (id: PartnerId) => Effect.Effect<Partner, PartnerNotFound | StoreError>
   readonly createSession: (
     partnerId: PartnerId,
     ttlSeconds?: number
-  ) => Effect.Effect<{ token: string; expiresAt: number }, PartnerNotFound | StoreError>
+  ) => Effect.Effect<OpenedSession, PartnerNotFound | StoreError>
   /** A one-time cabinet sign-in token (15 minutes) that opens a session of `ttlSeconds`. */
   readonly createSignIn: (
     partnerId: PartnerId,
@@ -56,12 +63,12 @@ export interface AccessShape {
   /** Exchanges a sign-in token for a new session; the token cannot be used again. */
   readonly redeemSignIn: (
     token: string
-  ) => Effect.Effect<{ token: string; expiresAt: number; partnerId: PartnerId }, SignInLinkInvalid | StoreError>
+  ) => Effect.Effect<OpenedSession & { readonly partnerId: PartnerId }, SignInLinkInvalid | StoreError>
   /** Sign-out: the session's token stops working at once. */
   readonly endSession: (token: string) => Effect.Effect<void, StoreError>
   readonly authenticateSession: (
     token: string
-  ) => Effect.Effect<{ partnerId: PartnerId }, SessionAuthError | StoreError>
+  ) => Effect.Effect<{ partnerId: PartnerId; sessionId: string }, SessionAuthError | StoreError>
   readonly authenticateKey: (raw: string) => Effect.Effect<ApiKeyRecord, KeyAuthError | StoreError>
   readonly issueKey: (
     partnerId: PartnerId,
@@ -84,6 +91,7 @@ export interface AccessShape {
   ) => Effect.Effect<ReadonlyArray<KeyView>, StoreError>
 }
 
+/** The access service: checks API keys and cabinet sessions, issues and revokes keys, signs partners in. */
 export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShape>() {
   static readonly layer = Layer.effect(
     Access,
@@ -101,25 +109,26 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
 
       const clampTtl = (ttlSeconds: number) => Math.min(Math.max(1, Math.floor(ttlSeconds)), MAX_SESSION_TTL_SECONDS)
       const openSession = (partnerId: PartnerId, ttlSeconds: number) =>
-        Effect.gen(function* () {
+        Effect.gen(function* (): Effect.fn.Return<OpenedSession, StoreError> {
           const token = toBase64Url(yield* secrets.randomBytes(32))
           const now = yield* Clock.currentTimeMillis
           const expiresAt = now + clampTtl(ttlSeconds) * 1000
+          const sessionId = yield* ids.next
           yield* sessions.create({
-            id: yield* ids.next,
+            id: sessionId,
             partnerId,
             tokenHash: yield* secrets.keyedHash(token),
             createdAt: now,
             expiresAt
           })
-          return { token, expiresAt }
+          return { token, expiresAt, sessionId }
         })
 
       const access: AccessShape = {
         createPartner: (name) =>
           Effect.gen(function* () {
             const partner: Partner = {
-              id: (yield* ids.next) as PartnerId,
+              id: yield* ids.nextId(PartnerId),
               name,
               createdAt: yield* Clock.currentTimeMillis
             }
@@ -170,7 +179,7 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
               return yield* new SessionRequired({ message: "the cabinet session is unknown; sign in again" })
             if (found.expiresAt <= (yield* Clock.currentTimeMillis))
               return yield* new SessionExpired({ message: "the cabinet session has expired; sign in again" })
-            return { partnerId: found.partnerId }
+            return { partnerId: found.partnerId, sessionId: found.id }
           }),
         // On every API request: plain combinators, no generator.
         authenticateKey: (raw) => {
@@ -197,7 +206,7 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
         issueKey: (partnerId, cmd) =>
           Effect.gen(function* () {
             const raw = `svc_live_${toHex(yield* secrets.randomBytes(32))}`
-            const material = { id: (yield* ids.next) as KeyId, raw, keyHash: yield* secrets.keyedHash(raw) }
+            const material = { id: yield* ids.nextId(KeyId), raw, keyHash: yield* secrets.keyedHash(raw) }
             const now = yield* Clock.currentTimeMillis
             const record = yield* keys.issue(partnerId, (existing) =>
               decideIssue(partnerId, existing, cmd, material, now)
@@ -210,7 +219,7 @@ export class Access extends Context.Tag("@frank/core/Access")<Access, AccessShap
             const raw = `svc_${toHex(yield* secrets.randomBytes(16))}`
             const now = yield* Clock.currentTimeMillis
             yield* keys.insert({
-              id: (yield* ids.next) as KeyId,
+              id: yield* ids.nextId(KeyId),
               partnerId,
               kind: "legacy",
               keyHash: yield* secrets.keyedHash(raw),

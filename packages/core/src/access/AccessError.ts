@@ -12,6 +12,7 @@ export class ApiKeyInvalid extends Schema.TaggedError<ApiKeyInvalid>()(
   "ApiKeyInvalid",
   fields("API_KEY_INVALID", 401)
 ) {}
+/** The API key was valid but its expiry has passed (API_KEY_EXPIRED, 401). */
 export class ApiKeyExpired extends Schema.TaggedError<ApiKeyExpired>()(
   "ApiKeyExpired",
   fields("API_KEY_EXPIRED", 401)
@@ -20,6 +21,7 @@ export class ApiKeyScopeRequired extends Schema.TaggedError<ApiKeyScopeRequired>
   "ApiKeyScopeRequired",
   fields("API_KEY_SCOPE_REQUIRED", 403)
 ) {}
+/** A legacy key tried an operation only live keys may do (LEGACY_KEY_FORBIDDEN). */
 export class LegacyKeyForbidden extends Schema.TaggedError<LegacyKeyForbidden>()(
   "LegacyKeyForbidden",
   fields("LEGACY_KEY_FORBIDDEN", 403)
@@ -44,10 +46,12 @@ export class ApiKeyExpiryImmutable extends Schema.TaggedError<ApiKeyExpiryImmuta
   "ApiKeyExpiryImmutable",
   fields("API_KEY_EXPIRY_IMMUTABLE", 400)
 ) {}
+/** The partner already holds the most active keys allowed (API_KEY_QUOTA_EXCEEDED, 400). */
 export class ApiKeyQuotaExceeded extends Schema.TaggedError<ApiKeyQuotaExceeded>()(
   "ApiKeyQuotaExceeded",
   fields("API_KEY_QUOTA_EXCEEDED", 400)
 ) {}
+/** No key with that id belongs to the partner (API_KEY_NOT_FOUND, 404). */
 export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()(
   "ApiKeyNotFound",
   fields("API_KEY_NOT_FOUND", 404)
@@ -57,6 +61,7 @@ export class SessionRequired extends Schema.TaggedError<SessionRequired>()(
   "SessionRequired",
   fields("SESSION_REQUIRED", 401)
 ) {}
+/** The cabinet session has expired (SESSION_EXPIRED, 401). */
 export class SessionExpired extends Schema.TaggedError<SessionExpired>()(
   "SessionExpired",
   fields("SESSION_EXPIRED", 401)
@@ -71,6 +76,7 @@ export class SignInLinkInvalid extends Schema.TaggedError<SignInLinkInvalid>()("
   ...fields("SIGN_IN_LINK_INVALID", 401),
   reason: Schema.Literal("unknown", "used", "expired")
 }) {}
+/** No partner has that id (PARTNER_NOT_FOUND). */
 export class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()(
   "PartnerNotFound",
   fields("PARTNER_NOT_FOUND", 404)

@@ -20,6 +20,7 @@ import {
 } from "./AccessError.js"
 import { allScopes, isScope, type Scope } from "./Scope.js"
 import { DAY_MS, MINUTE_MS } from "../timeUnits.js"
+import { iso, isoOrNull } from "../isoTime.js"
 
 export const MAX_ACTIVE_KEYS = 20
 export const MAX_LABEL_LENGTH = 120
@@ -31,6 +32,7 @@ export const LAST_USED_RESOLUTION_MS = MINUTE_MS
 export const LIVE_KEY = /^svc_live_[0-9a-f]{64}$/
 export const LEGACY_KEY = /^svc_[0-9a-f]{32}$/
 
+/** An API key as stored: its hash, scopes, expiry and last use, never the secret itself. */
 export interface ApiKeyRecord {
   readonly id: KeyId
   readonly partnerId: PartnerId
@@ -179,6 +181,7 @@ export const checkAuthenticated = (
   return Either.right(key)
 }
 
+/** An API key as shown to its partner: prefix, label, scopes and dates, without the secret. */
 export interface KeyView {
   readonly id: KeyId
   readonly prefix: string
@@ -192,8 +195,6 @@ export interface KeyView {
   readonly revokedAt: string | null
   readonly revokeReason: string | null
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
 /**
  * The listing view. A restricted caller sees its own scopes and `null` for every other key;
@@ -210,9 +211,9 @@ export const keyView = (
   active: isActive(k, now),
   access: k.access,
   scopes: viewer.restrictedKeyId !== undefined && viewer.restrictedKeyId !== k.id ? null : effectiveScopes(k),
-  createdAt: new Date(k.createdAt).toISOString(),
-  lastUsedAt: iso(k.lastUsedAt),
-  expiresAt: iso(k.expiresAt),
-  revokedAt: iso(k.revokedAt),
+  createdAt: iso(k.createdAt),
+  lastUsedAt: isoOrNull(k.lastUsedAt),
+  expiresAt: isoOrNull(k.expiresAt),
+  revokedAt: isoOrNull(k.revokedAt),
   revokeReason: k.revokeReason
 })

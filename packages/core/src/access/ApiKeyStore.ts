@@ -7,6 +7,7 @@ import { Context, type Effect, type Either } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { ApiKeyRecord } from "./ApiKey.js"
 
+/** The operations of the API key store port. */
 export interface ApiKeyStoreShape {
   /** Runs `decide` over the partner's keys under an exclusive per-partner lock and inserts its key. */
   readonly issue: <E>(
@@ -36,4 +37,5 @@ export interface ApiKeyStoreShape {
   readonly touch: (partnerId: PartnerId, id: string, now: number) => Effect.Effect<void, StoreError>
 }
 
+/** Port: where API keys are kept (SQL in adapters, memory in tests). */
 export class ApiKeyStore extends Context.Tag("@frank/core/ApiKeyStore")<ApiKeyStore, ApiKeyStoreShape>() {}

@@ -5,6 +5,7 @@ import type { PartnerId } from "../EntityIds.js"
 import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
 
+/** A partner: the tenant every record of the engine belongs to. */
 export interface Partner {
   readonly id: PartnerId
   readonly name: string
@@ -16,4 +17,5 @@ export interface PartnerStoreShape {
   readonly get: (id: PartnerId) => Effect.Effect<Partner | undefined, StoreError>
 }
 
+/** Port: where partners are kept. */
 export class PartnerStore extends Context.Tag("@frank/core/PartnerStore")<PartnerStore, PartnerStoreShape>() {}

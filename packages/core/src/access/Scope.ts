@@ -3,6 +3,7 @@
  */
 import { Schema } from "effect"
 
+/** The scopes an API key may carry (spec "Scopes"). */
 export const Scope = Schema.Literal(
   "usage:read",
   "billing:read",

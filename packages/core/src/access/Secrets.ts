@@ -12,7 +12,9 @@ export interface SecretsShape {
   readonly keyedHash: (value: string) => Effect.Effect<string>
 }
 
+/** Secret hashing and random bytes with the host's pepper (Web Crypto here; NodeSecrets in adapters). */
 export class Secrets extends Context.Tag("@frank/core/Secrets")<Secrets, SecretsShape>() {
+  /** The portable Web Crypto secrets with the operator's `pepper` (on Node, `NodeSecrets.layer` of @frank/adapters). */
   static readonly layer = (pepper: Redacted.Redacted<string>) =>
     Layer.effect(
       Secrets,

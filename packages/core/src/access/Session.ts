@@ -8,8 +8,10 @@ import { DAY_SECONDS } from "../timeUnits.js"
 import type { PartnerId } from "../EntityIds.js"
 
 export const DEFAULT_SESSION_TTL_SECONDS = DAY_SECONDS
+/** The longest a cabinet session may live, in seconds. */
 export const MAX_SESSION_TTL_SECONDS = 30 * DAY_SECONDS
 
+/** A cabinet session as stored: its token hash, partner and expiry. */
 export interface SessionRecord {
   readonly id: string
   readonly partnerId: PartnerId
@@ -21,6 +23,7 @@ export interface SessionRecord {
 /** A sign-in link lives this long and opens one session. */
 export const SIGN_IN_TTL_SECONDS = 15 * 60
 
+/** A one-time sign-in link as stored: its token hash, partner and the session it opens. */
 export interface SignInRecord {
   readonly partnerId: PartnerId
   readonly tokenHash: string
@@ -45,4 +48,5 @@ export interface SessionStoreShape {
   readonly redeemSignIn: (tokenHash: string, now: number) => Effect.Effect<SignInRedemption, StoreError>
 }
 
+/** Port: where cabinet sessions and one-time sign-in links are kept. */
 export class SessionStore extends Context.Tag("@frank/core/SessionStore")<SessionStore, SessionStoreShape>() {}

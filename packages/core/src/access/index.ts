@@ -1,8 +1,27 @@
-export * from "./Access.js"
-export * from "./AccessError.js"
-export * from "./ApiKey.js"
-export * from "./ApiKeyStore.js"
-export * from "./Partner.js"
-export * from "./Scope.js"
-export * from "./Secrets.js"
-export * from "./Session.js"
+/**
+ * The `Access` namespace: partners, API keys and their scopes, cabinet sessions and sign-in, and the
+ * `Access` service that checks a key or a session.
+ */
+export { Access } from "./Access.js"
+export {
+  ApiKeyExpired,
+  ApiKeyInvalid,
+  ApiKeyNotFound,
+  ApiKeyQuotaExceeded,
+  LegacyKeyForbidden,
+  PartnerNotFound,
+  SessionExpired,
+  SessionRequired
+} from "./AccessError.js"
+export { type ApiKeyRecord, type KeyView, LAST_USED_RESOLUTION_MS } from "./ApiKey.js"
+export { ApiKeyStore, type ApiKeyStoreShape } from "./ApiKeyStore.js"
+export { type Partner, PartnerStore } from "./Partner.js"
+export { Scope } from "./Scope.js"
+export { Secrets } from "./Secrets.js"
+export {
+  MAX_SESSION_TTL_SECONDS,
+  type SessionRecord,
+  SessionStore,
+  type SignInRecord,
+  type SignInRedemption
+} from "./Session.js"

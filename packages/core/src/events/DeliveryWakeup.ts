@@ -14,6 +14,7 @@ export interface DeliveryWakeupShape {
   readonly await: Effect.Effect<void>
 }
 
+/** Wakes the delivery worker when new events are committed (in this process or, through the announcer, in others). */
 export class DeliveryWakeup extends Context.Tag("@frank/core/DeliveryWakeup")<DeliveryWakeup, DeliveryWakeupShape>() {
   static readonly layer = Layer.effect(
     DeliveryWakeup,

@@ -3,10 +3,11 @@
  * is serialized once, when it is written to the outbox; those bytes are what every attempt sends
  * and signs, so the signed body never changes between attempts or replays.
  */
-import { derivedId } from "../Ids.js"
+import { derivedId } from "../internal/ids.js"
 import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { TypedEventData } from "./EventData.js"
 import type { EventType } from "./EventType.js"
+import { iso } from "../isoTime.js"
 
 export const SCHEMA_VERSION = 1
 
@@ -22,6 +23,7 @@ export type EventDraft = TypedEventData & {
   readonly sourceId?: string | undefined
 }
 
+/** A webhook event: its id, type, partner, time and data, as delivered in the envelope. */
 export interface WebhookEvent {
   readonly partnerId: PartnerId
   readonly id: string
@@ -46,7 +48,7 @@ export const encodeEnvelope = (event: Omit<WebhookEvent, "payload">, data: unkno
   JSON.stringify({
     eventId: event.id,
     eventType: event.type,
-    occurredAt: new Date(event.occurredAt).toISOString(),
+    occurredAt: iso(event.occurredAt),
     partnerId: event.partnerId,
     schemaVersion: SCHEMA_VERSION,
     data

@@ -12,8 +12,10 @@
  */
 import { Context, type Effect } from "effect"
 
+/** The operations of the event announcer port. */
 export interface EventAnnouncerShape {
   readonly announce: Effect.Effect<void>
 }
 
+/** Port: tells other processes that events were committed (PostgreSQL NOTIFY in adapters). */
 export class EventAnnouncer extends Context.Tag("@frank/core/EventAnnouncer")<EventAnnouncer, EventAnnouncerShape>() {}

@@ -19,13 +19,19 @@ export interface EventCatalogEntry {
 /** Spec "Event types", and docs/contract.md §5 for the types the spec does not list. */
 const descriptions: { readonly [T in EventType]: string } = {
   "billing.settled": "A charge is confirmed; carries the final amount.",
-  "billing.refunded": "A task reservation is refunded after the task failed.",
+  "billing.refunded":
+    "A task reservation is refunded after the task failed, or after it expired unsettled (the task then failed with TASK_EXPIRED).",
   "billing.topup.confirmed": "A top-up is credited.",
   "billing.low_balance":
     "Available balance fell below the threshold (1,000 ₣, the balance's `isLow`); at most once per 24 h.",
+  "billing.bonus_expired":
+    "An expiring bonus credit (a grant) reached its `expiresAt`: its unspent, unreserved remainder was clawed back (a `bonus_reversal` row of kind `bonus_expired`); sent again when a hold gives back money it took from the grant.",
+  "billing.balance_alert":
+    "Available balance crossed one of the partner's alert thresholds (`/v1/billing/alerts`): below it (`triggered`) or back to it or above (`resolved`). One event per crossing.",
   "billing.invoice.status_changed": "A legal invoice changed status or was paid.",
   "task.succeeded": "A generation task succeeded.",
-  "task.failed": "A generation task failed.",
+  "task.failed":
+    "A generation task failed. `failureCode` TASK_EXPIRED: it was still unfinished when its reservation lapsed (`expiresAt` of the task); a provider report arriving later settles nothing.",
   "task.refunded": "A failed task's reservation went back to the available balance.",
   "webhook.test": "Sent on demand to exactly one endpoint by `POST /v1/webhooks/endpoints/{id}/test`.",
   "webhook.endpoint.disabled":
@@ -55,6 +61,17 @@ const examples: { readonly [T in EventType]: EventDataOf<T> } = {
     amountFranks: 5000
   },
   "billing.low_balance": { availableFranks: 900, thresholdFranks: 1000 },
+  "billing.bonus_expired": {
+    grantId: "2f7c9a1e-5b3d-4e8f-a0c6-9d1b7e3f5a28",
+    amountFranks: 150,
+    expiredAt: "2026-12-01T00:00:00.000Z"
+  },
+  "billing.balance_alert": {
+    alertId: "8b4e2d6f-1a9c-4f3e-b7d5-0c2a8e6f4b19",
+    thresholdFranks: 5000,
+    state: "triggered",
+    availableFranks: 4870.5
+  },
   "billing.invoice.status_changed": {
     invoiceId: "9d3e7a1b-2c4f-4b8e-a6d0-5f1c3e9b7a24",
     status: "paid",

@@ -44,6 +44,23 @@ export const LowBalanceData = Schema.Struct({
   thresholdFranks: Franks.annotations({ description: "The low-balance threshold, ₣ (the balance's `isLow`)" })
 }).annotations({ identifier: "BillingLowBalanceData" })
 
+export const BonusExpiredData = Schema.Struct({
+  grantId: Schema.String.annotations({ description: "The expired grant (the id of the bonus credit)" }),
+  amountFranks: Franks.annotations({
+    description: "The grant's money clawed back, ₣: its unspent remainder at expiry, or what a hold gave back later"
+  }),
+  expiredAt: Timestamp.annotations({ description: "When the grant expired" })
+}).annotations({ identifier: "BillingBonusExpiredData" })
+
+export const BalanceAlertData = Schema.Struct({
+  alertId: Schema.String.annotations({ description: "The partner's balance alert" }),
+  thresholdFranks: Franks.annotations({ description: "The alert's threshold, ₣" }),
+  state: Schema.Literal("triggered", "resolved").annotations({
+    description: "`triggered`: available fell below the threshold; `resolved`: it rose to the threshold or above"
+  }),
+  availableFranks: Franks.annotations({ description: "Available balance after the movement that crossed it, ₣" })
+}).annotations({ identifier: "BillingBalanceAlertData" })
+
 export const InvoiceStatusChangedData = Schema.Struct({
   invoiceId: Schema.String,
   status: InvoiceStatus,
@@ -61,7 +78,9 @@ export const TaskSucceededData = Schema.Struct({
 
 export const TaskFailedData = Schema.Struct({
   ...taskHead("failed"),
-  failureCode: Schema.NullOr(Schema.String),
+  failureCode: Schema.NullOr(Schema.String).annotations({
+    description: "The provider's code, or TASK_EXPIRED when the task's reservation lapsed before it finished"
+  }),
   failureMessage: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "TaskFailedData" })
 
@@ -87,6 +106,8 @@ export const EventData = {
   "billing.refunded": BillingRefundedData,
   "billing.topup.confirmed": TopUpConfirmedData,
   "billing.low_balance": LowBalanceData,
+  "billing.bonus_expired": BonusExpiredData,
+  "billing.balance_alert": BalanceAlertData,
   "billing.invoice.status_changed": InvoiceStatusChangedData,
   "task.succeeded": TaskSucceededData,
   "task.failed": TaskFailedData,

@@ -7,6 +7,7 @@ import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { EventTarget, WebhookEvent } from "./Event.js"
 
+/** The operations of the event store port. */
 export interface EventStoreShape {
   /**
    * Writes the event (once per id: a second append of the same id changes nothing) and one
@@ -24,4 +25,5 @@ export interface EventStoreShape {
   readonly insideOpenTransaction: Effect.Effect<boolean>
 }
 
+/** Port: appends webhook events and fans them out into deliveries. */
 export class EventStore extends Context.Tag("@frank/core/EventStore")<EventStore, EventStoreShape>() {}

@@ -3,11 +3,14 @@
  */
 import { Schema } from "effect"
 
+/** The webhook event types (spec "Events"), as a schema literal. */
 export const EventType = Schema.Literal(
   "billing.settled",
   "billing.refunded",
   "billing.topup.confirmed",
   "billing.low_balance",
+  "billing.bonus_expired",
+  "billing.balance_alert",
   "billing.invoice.status_changed",
   "task.succeeded",
   "task.failed",
@@ -17,6 +20,7 @@ export const EventType = Schema.Literal(
 )
 export type EventType = typeof EventType.Type
 
+/** Every webhook event type, in catalog order. */
 export const allEventTypes: ReadonlyArray<EventType> = EventType.literals
 
 /** Events whose id is derived from their source, so a re-emission keeps the same id. */

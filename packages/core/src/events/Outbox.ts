@@ -6,7 +6,7 @@
  * through it without knowing each other.
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { encodeEventData } from "./EventData.js"
@@ -43,6 +43,7 @@ export interface OutboxShape {
   readonly wake: Effect.Effect<void>
 }
 
+/** The transactional outbox: events recorded with the change that causes them, delivered after commit. */
 export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShape>() {
   static readonly layer = Layer.effect(
     Outbox,

@@ -26,9 +26,11 @@ export interface BlobRead {
   readonly stream: Stream.Stream<Uint8Array, StoreError>
 }
 
+/** The operations of the blob store port. */
 export interface BlobStoreShape {
   /** Writes the blob completely or not at all: readers never see a partial value. */
   readonly put: (key: string, source: BlobSource) => Effect.Effect<void, StoreError>
+  /** Stores `bytes` under `key`, replacing what was there. */
   readonly putBytes: (key: string, bytes: Uint8Array) => Effect.Effect<void, StoreError>
   /** undefined when there is no such blob. */
   readonly get: (key: string) => Effect.Effect<BlobRead | undefined, StoreError>
@@ -36,4 +38,5 @@ export interface BlobStoreShape {
   readonly delete: (key: string) => Effect.Effect<void, StoreError>
 }
 
+/** Port: where the bytes of stored files live (filesystem in adapters, memory in tests). */
 export class BlobStore extends Context.Tag("@frank/core/BlobStore")<BlobStore, BlobStoreShape>() {}

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 
+/** The kinds of stored file: image, video, audio, document. */
 export const FileKind = Schema.Literal("image", "video", "audio", "document").annotations({
   identifier: "FileKind",
   description: "image, video, audio or document (PDF, TXT, MD)"

@@ -4,8 +4,9 @@
  */
 import type { FileKind } from "./FileKind.js"
 import type { StoredFileId, PartnerId } from "../EntityIds.js"
-import type { Measurements } from "./Measurements.js"
+import type { Measurements } from "./import/Measurements.js"
 
+/** A stored file: its id, partner, kind, size, content type and measurements. */
 export interface StoredFile {
   /** UUID v4. */
   readonly id: StoredFileId

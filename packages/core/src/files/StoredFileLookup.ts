@@ -10,9 +10,11 @@ import type { StoredFileId, PartnerId } from "../EntityIds.js"
 import type { StoreError } from "../StoreError.js"
 
 export interface StoredFileLookupShape {
+  /** Whether the file exists and belongs to the partner (a foreign file answers false, like a missing one). */
   readonly owns: (partnerId: PartnerId, fileId: StoredFileId) => Effect.Effect<boolean, StoreError>
 }
 
+/** Port: finds a partner's stored file by id (what tasks need of the file store). */
 export class StoredFileLookup extends Context.Tag("@frank/core/StoredFileLookup")<
   StoredFileLookup,
   StoredFileLookupShape

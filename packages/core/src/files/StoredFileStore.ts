@@ -9,7 +9,9 @@ import type { StoreError } from "../StoreError.js"
 import type { StoredFile } from "./StoredFile.js"
 import type { StoredFileLookupShape } from "./StoredFileLookup.js"
 
+/** The operations of the stored file store port. */
 export interface StoredFileStoreShape extends StoredFileLookupShape {
+  /** Records a new stored file. */
   readonly insert: (file: StoredFile) => Effect.Effect<void, StoreError>
   /** The partner's file; a foreign or unknown id (or one that is no UUID) is undefined. */
   readonly get: (partnerId: PartnerId, id: StoredFileId) => Effect.Effect<StoredFile | undefined, StoreError>
@@ -20,6 +22,7 @@ export interface StoredFileStoreShape extends StoredFileLookupShape {
   readonly findForServing: (id: StoredFileId) => Effect.Effect<StoredFile | undefined, StoreError>
 }
 
+/** Port: where stored file records are kept. */
 export class StoredFileStore extends Context.Tag("@frank/core/StoredFileStore")<
   StoredFileStore,
   StoredFileStoreShape

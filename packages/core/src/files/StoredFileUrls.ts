@@ -32,6 +32,7 @@ export const sameToken = (a: string, b: string): boolean => {
   return diff === 0
 }
 
+/** Makes the public URLs of stored files (signed by the host). */
 export class StoredFileUrls extends Context.Tag("@frank/core/StoredFileUrls")<StoredFileUrls, StoredFileUrlsShape>() {
   /** Files served by the host at `{baseUrl}/files/{id}/{token}`; `baseUrl` without a trailing slash. */
   static readonly layerHostServed = (baseUrl: string): Layer.Layer<StoredFileUrls, never, Secrets> =>

@@ -9,7 +9,7 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Secrets } from "../access/Secrets.js"
 import { parseId, StoredFileId, type PartnerId } from "../EntityIds.js"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import type { StoreError } from "../StoreError.js"
 import { BlobStore, type BlobRead } from "./BlobStore.js"
 import type { FileKind } from "./FileKind.js"
@@ -19,14 +19,14 @@ import {
   ImportTooLarge,
   ImportKindMismatch,
   StoredFileNotFound
-} from "./ImportError.js"
-import { ImportSettings } from "./ImportSettings.js"
-import { checkImportUrl } from "./importUrl.js"
-import { describeBytes, maxBytesFor } from "./limits.js"
-import { checkTracks, decideFormat } from "./MediaFormat.js"
-import { MediaFetcher } from "./MediaFetcher.js"
-import { MediaProbe } from "./MediaProbe.js"
-import { finishMeasurements } from "./Measurements.js"
+} from "./import/ImportError.js"
+import { ImportSettings } from "./import/ImportSettings.js"
+import { checkImportUrl } from "./import/importUrl.js"
+import { describeBytes, maxBytesFor } from "./import/limits.js"
+import { checkTracks, decideFormat } from "./import/MediaFormat.js"
+import { MediaFetcher } from "./import/MediaFetcher.js"
+import { MediaProbe } from "./import/MediaProbe.js"
+import { finishMeasurements } from "./import/Measurements.js"
 import { blobKeyFor, type StoredFile } from "./StoredFile.js"
 import { StoredFileStore } from "./StoredFileStore.js"
 import { fileAccessToken, sameToken, StoredFileUrls } from "./StoredFileUrls.js"
@@ -37,6 +37,7 @@ export interface ImportRequest {
   readonly storedFileId?: string | undefined
 }
 
+/** A file imported from a URL: the stored file and the URL it came from. */
 export interface ImportedFile {
   readonly file: StoredFile
   readonly url: string
@@ -74,6 +75,7 @@ const sourceOf = (
   return Either.right(hasUrl ? { url: request.url as string } : { storedFileId: request.storedFileId as string })
 }
 
+/** The stored files service: imports from URLs, lists, gets and deletes a partner's files. */
 export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFiles, StoredFilesShape>() {
   static readonly layer = Layer.effect(
     StoredFiles,
@@ -121,7 +123,7 @@ export class StoredFiles extends Context.Tag("@frank/core/StoredFiles")<StoredFi
               ? yield* fromEither(checkTracks(decided, probed.tracks ?? { video: false, audio: false }))
               : decided
           const measurements = yield* fromEither(finishMeasurements(format, probed))
-          const id = (yield* ids.next) as StoredFileId
+          const id = yield* ids.nextId(StoredFileId)
           const file: StoredFile = {
             id,
             partnerId,

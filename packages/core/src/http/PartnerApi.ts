@@ -11,9 +11,11 @@ import {
   NotFound,
   PaymentRequired,
   TooManyRequests,
-  Unauthorized
-} from "./ApiError.js"
-import { partnerOperationDocs } from "./errorCodes.js"
+  Unauthorized,
+  UnprocessableEntity
+} from "./errors/ApiError.js"
+import { partnerOperationDocs } from "./errors/errorCodes.js"
+import { AuditGroup } from "./groups/AuditGroup.js"
 import { AuthGroup } from "./groups/AuthGroup.js"
 import { BillingGroup } from "./groups/BillingGroup.js"
 import { FilesGroup } from "./groups/FilesGroup.js"
@@ -23,8 +25,9 @@ import { TasksGroup } from "./groups/TasksGroup.js"
 import { WebhooksGroup } from "./groups/WebhooksGroup.js"
 import { InvoicesGroup } from "./groups/InvoicesGroup.js"
 import { PaymentsGroup } from "./groups/PaymentsGroup.js"
-import { documentErrors, partnerAuthCodes } from "./openApiErrors.js"
+import { documentErrors, partnerAuthCodes } from "./errors/openApiErrors.js"
 
+/** The partner HttpApi: every group of spec partner-api.md. */
 export class PartnerApi extends HttpApi.make("frank")
   .add(KeysGroup)
   .add(AuthGroup)
@@ -35,6 +38,7 @@ export class PartnerApi extends HttpApi.make("frank")
   .add(FilesGroup)
   .add(PaymentsGroup)
   .add(InvoicesGroup)
+  .add(AuditGroup)
   // Every envelope status is declared API-wide: domain failures map to statuses in one table
   // (domainErrors.ts), and the OpenAPI document lists them for every operation.
   .addError(BadRequest)
@@ -43,6 +47,7 @@ export class PartnerApi extends HttpApi.make("frank")
   .addError(Forbidden)
   .addError(NotFound)
   .addError(Conflict)
+  .addError(UnprocessableEntity)
   .addError(TooManyRequests)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Frank partner API")

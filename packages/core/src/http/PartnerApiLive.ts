@@ -1,19 +1,20 @@
 /**
  * Everything that serves the partner API, for embedders and hosts alike: the handlers of every
- * group and the security middlewares. Needs the engine services (Ledger, Access, RateLimiter,
+ * group and the security middlewares. Needs the engine services (Ledger, Access, AuditLog, RateLimiter,
  * Tariffs, Pricing, Webhooks, Tasks) and SecuritySettings.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
-import { AuthHandlers } from "./handlers/AuthHandlers.js"
-import { BillingHandlers } from "./handlers/BillingHandlers.js"
-import { FilesHandlers } from "./handlers/FilesHandlers.js"
-import { KeysHandlers } from "./handlers/KeysHandlers.js"
-import { LedgerHandlers } from "./handlers/LedgerHandlers.js"
-import { TasksHandlers } from "./handlers/TasksHandlers.js"
-import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
-import { PaymentsHandlers } from "./handlers/PaymentsHandlers.js"
-import { InvoicesHandlers } from "./handlers/InvoicesHandlers.js"
+import { AuditHandlers } from "./internal/handlers/AuditHandlers.js"
+import { AuthHandlers } from "./internal/handlers/AuthHandlers.js"
+import { BillingHandlers } from "./internal/handlers/BillingHandlers.js"
+import { FilesHandlers } from "./internal/handlers/FilesHandlers.js"
+import { KeysHandlers } from "./internal/handlers/KeysHandlers.js"
+import { LedgerHandlers } from "./internal/handlers/LedgerHandlers.js"
+import { TasksHandlers } from "./internal/handlers/TasksHandlers.js"
+import { WebhooksHandlers } from "./internal/handlers/WebhooksHandlers.js"
+import { PaymentsHandlers } from "./internal/handlers/PaymentsHandlers.js"
+import { InvoicesHandlers } from "./internal/handlers/InvoicesHandlers.js"
 import { PartnerApi } from "./PartnerApi.js"
 import { SecurityLive } from "./SecurityLive.js"
 
@@ -27,7 +28,8 @@ export const PartnerHandlersLive = Layer.mergeAll(
   FilesHandlers,
   PaymentsHandlers,
   TasksHandlers,
-  InvoicesHandlers
+  InvoicesHandlers,
+  AuditHandlers
 )
 
 /** The partner API alone, ready for `HttpApiBuilder.serve` or `toWebHandler`. */

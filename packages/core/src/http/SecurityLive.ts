@@ -9,18 +9,31 @@
  * "missing bearer".
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Context, Effect, type Fiber, Layer, Option } from "effect"
+import { Context, Effect, type Exit, type Fiber, Layer, Option } from "effect"
 import { Access } from "../access/Access.js"
+import type { ApiKeyRecord } from "../access/ApiKey.js"
 import type { Scope } from "../access/Scope.js"
 import { RateLimiter, rateLimitedError, rateLimitHeaders } from "../ratelimit/RateLimiter.js"
+import { policyField } from "../ratelimit/rateLimitFields.js"
+import { type RefusedKey, RateLimitRefusals } from "../ratelimit/RateLimitRefusals.js"
 import type { RequestIdentity } from "../ratelimit/RateLimitPolicy.js"
-import { type ApiError, apiError } from "./ApiError.js"
-import { toApiError } from "./domainErrors.js"
+import { type ApiError, apiError } from "./errors/ApiError.js"
+import { toApiError } from "./errors/domainErrors.js"
 import { CROSS_SITE_MESSAGE, isCrossSiteChange } from "./originCheck.js"
 import { PartnerApi } from "./PartnerApi.js"
 import { routeKey, routeTable } from "./routeTable.js"
-import { addResponseHeaders } from "./serverMiddleware.js"
-import { ApiKeyAuth, CurrentApiKey, CurrentSession, SessionAuth } from "./Security.js"
+import { addResponseHeaders, currentRequestId } from "./serverMiddleware.js"
+import {
+  ApiKeyAuth,
+  CurrentApiKey,
+  CurrentPartner,
+  CurrentSession,
+  PartnerAuth,
+  SessionAuth
+} from "./internal/Security.js"
+import { auditIdempotencyKey, setAuditOrigin } from "../audit/AuditContext.js"
+import type { AuditActor } from "../audit/AuditRecord.js"
+import { IdempotencyClaimLive } from "./IdempotencyClaim.js"
 
 export interface SecurityConfig {
   /** Take the client IP from the first `X-Forwarded-For` hop (behind a trusted proxy). */
@@ -29,9 +42,11 @@ export interface SecurityConfig {
   readonly trustedOrigins?: ReadonlyArray<string> | undefined
 }
 
+/** The security settings of the partner API (allowed origins, cookie), provided by the host. */
 export class SecuritySettings extends Context.Tag("@frank/core/SecuritySettings")<SecuritySettings, SecurityConfig>() {}
 
-const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+/** The client's address: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's. */
+export const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
   if (trustProxy) {
     const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
     if (forwarded !== undefined && forwarded.length > 0) return forwarded
@@ -45,18 +60,22 @@ export const requestHost = (request: HttpServerRequest.HttpServerRequest, trustP
   return forwarded !== undefined && forwarded.length > 0 ? forwarded : request.headers.host
 }
 
-const rawApiKey = (request: HttpServerRequest.HttpServerRequest): string => {
-  const header = request.headers["x-api-key"]
-  if (header !== undefined && header.length > 0) return header.trim()
-  const auth = request.headers.authorization
-  if (auth !== undefined && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim()
+/** The API key a request presents (`X-API-Key`, else `Authorization: Bearer`), or "". */
+export const apiKeyOfHeaders = (headers: { readonly [name: string]: string | ReadonlyArray<string> | undefined }) => {
+  const header = headers["x-api-key"]
+  if (typeof header === "string" && header.length > 0) return header.trim()
+  const auth = headers.authorization
+  if (typeof auth === "string" && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim()
   return ""
 }
+
+const rawApiKey = (request: HttpServerRequest.HttpServerRequest): string => apiKeyOfHeaders(request.headers)
 
 const makeGuards = Effect.gen(function* () {
   const access = yield* Access
   const limiter = yield* RateLimiter
   const { trustProxy, trustedOrigins } = yield* SecuritySettings
+  const refusals = yield* Effect.serviceOption(RateLimitRefusals)
   const table = routeTable(PartnerApi)
 
   // The guards run on every request, so they read the request from the fiber directly and chain
@@ -68,13 +87,45 @@ const makeGuards = Effect.gen(function* () {
     return { request, path, base }
   }
 
-  /** Counts the request against every applicable limit; refuses with 429 when any is exhausted. */
-  const limit = (request: HttpServerRequest.HttpServerRequest, identity: RequestIdentity) =>
-    Effect.flatMap(Effect.orDie(limiter.check(identity)), (decision) => {
-      const headers = addResponseHeaders(request, rateLimitHeaders(decision))
-      if (decision.allowed) return headers
+  /** Attributes the request's changes to `actor` (the audit log's origin). */
+  const attribute = (request: HttpServerRequest.HttpServerRequest, ip: string, actor: AuditActor) =>
+    Effect.flatMap(currentRequestId, (requestId) =>
+      setAuditOrigin({
+        actor,
+        requestId: requestId.length > 0 ? requestId : null,
+        ip,
+        idempotencyKey: auditIdempotencyKey(request.headers["idempotency-key"])
+      })
+    )
+
+  /** Counts the request against every applicable limit and reports the tightest in its headers. */
+  const check = (request: HttpServerRequest.HttpServerRequest, identity: RequestIdentity) =>
+    Effect.flatMap(Effect.orDie(limiter.check(identity)), (decision) =>
+      Effect.as(addResponseHeaders(request, rateLimitHeaders(decision)), decision)
+    )
+
+  /**
+   * Counts the request against every applicable limit; refuses with 429 when any is exhausted and
+   * tells the listener (`key`: the authenticated key, for a refusal by its own limit).
+   */
+  const limit = (request: HttpServerRequest.HttpServerRequest, identity: RequestIdentity, key?: ApiKeyRecord) =>
+    Effect.flatMap(check(request, identity), (decision) => {
+      if (decision.allowed) return Effect.void
+      const verdict = decision.reported!
+      if (Option.isSome(refusals)) {
+        const refusedKey: RefusedKey | undefined =
+          key === undefined || verdict.rule.name !== "api_key"
+            ? undefined
+            : { raw: rawApiKey(request), id: key.id, partnerId: key.partnerId, expiresAt: key.expiresAt }
+        refusals.value.refused({
+          route: identity.route,
+          verdict,
+          key: refusedKey,
+          policy: policyField(decision.verdicts)
+        })
+      }
       const e = rateLimitedError(decision)
-      return Effect.zipRight(headers, Effect.fail(apiError(429, e.code, e.message)))
+      return Effect.fail(apiError(429, e.code, e.message))
     })
 
   /** A failed authentication counts against the per-IP limit too (key guessing), then fails. */
@@ -83,16 +134,27 @@ const makeGuards = Effect.gen(function* () {
     base: RequestIdentity,
     e: Parameters<typeof toApiError>[0]
   ): Effect.Effect<never, ApiError> =>
-    e._tag === "StoreError"
-      ? Effect.die(e)
-      : Effect.zipRight(Effect.ignore(limit(request, base)), Effect.fail(toApiError(e)))
+    e._tag === "StoreError" ? Effect.die(e) : Effect.zipRight(check(request, base), Effect.fail(toApiError(e)))
 
+  // The platform runs the bearer scheme when the X-API-Key scheme fails, and both are this one
+  // function: its outcome is kept per request, so a refusal authenticates and counts once.
+  const outcomes = new WeakMap<object, Exit.Exit<CurrentApiKey["Type"], ApiError>>()
   const apiKey = Effect.withFiberRuntime<CurrentApiKey["Type"], ApiError>((fiber) => {
+    const { request } = requestOf(fiber)
+    const source = typeof request.source === "object" && request.source !== null ? request.source : undefined
+    const known = source === undefined ? undefined : outcomes.get(source)
+    if (known !== undefined) return known
+    return source === undefined
+      ? authenticateKey(fiber)
+      : Effect.onExit(authenticateKey(fiber), (exit) => Effect.sync(() => outcomes.set(source, exit)))
+  })
+
+  const authenticateKey = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
     const { request, path, base } = requestOf(fiber)
     return Effect.matchEffect(access.authenticateKey(rawApiKey(request)), {
       onFailure: (e) => refuse(request, base, e),
       onSuccess: (key) =>
-        Effect.flatMap(limit(request, { ...base, apiKeyId: key.id, partnerId: key.partnerId }), () => {
+        Effect.flatMap(limit(request, { ...base, apiKeyId: key.id, partnerId: key.partnerId }, key), () => {
           // The router answers HEAD with the GET route (the body dropped, its length kept): a HEAD
           // needs what the GET needs. A route the table does not know is closed to restricted keys.
           const route = table.get(routeKey(request.method === "HEAD" ? "GET" : request.method, path))
@@ -111,7 +173,7 @@ const makeGuards = Effect.gen(function* () {
                   : `this operation needs the scope ${required}`
               )
             )
-          return Effect.succeed({
+          return Effect.as(attribute(request, base.ip, { type: "api_key", id: key.id, label: key.label }), {
             partnerId: key.partnerId,
             keyId: key.id,
             access: key.access,
@@ -119,7 +181,7 @@ const makeGuards = Effect.gen(function* () {
           })
         })
     })
-  })
+  }
 
   const session = Effect.withFiberRuntime<CurrentSession["Type"], ApiError>((fiber) => {
     const { request, base } = requestOf(fiber)
@@ -149,11 +211,34 @@ const makeGuards = Effect.gen(function* () {
     return Effect.matchEffect(access.authenticateSession(token), {
       onFailure: (e) => refuse(request, base, e),
       onSuccess: (found) =>
-        Effect.as(limit(request, { ...base, sessionPartnerId: found.partnerId, partnerId: found.partnerId }), found)
+        Effect.as(
+          Effect.zipRight(
+            limit(request, { ...base, sessionPartnerId: found.partnerId, partnerId: found.partnerId }),
+            attribute(request, base.ip, { type: "session", id: found.sessionId, label: "cabinet session" })
+          ),
+          { partnerId: found.partnerId }
+        )
     })
   })
 
-  return { apiKey, session }
+  // A key when the request presents one, else a session; kept per request like `apiKey`, since
+  // the platform runs this once per scheme until one succeeds.
+  const partnerOutcomes = new WeakMap<object, Exit.Exit<CurrentPartner["Type"], ApiError>>()
+  const partner = Effect.withFiberRuntime<CurrentPartner["Type"], ApiError>((fiber) => {
+    const { request } = requestOf(fiber)
+    const source = typeof request.source === "object" && request.source !== null ? request.source : undefined
+    const known = source === undefined ? undefined : partnerOutcomes.get(source)
+    if (known !== undefined) return known
+    const run =
+      rawApiKey(request).length > 0
+        ? Effect.map(apiKey, (k) => ({ partnerId: k.partnerId }))
+        : Effect.map(session, (s) => ({ partnerId: s.partnerId }))
+    return source === undefined
+      ? run
+      : Effect.onExit(run, (exit) => Effect.sync(() => partnerOutcomes.set(source, exit)))
+  })
+
+  return { apiKey, session, partner }
 })
 
 export const ApiKeyAuthLive = Layer.effect(
@@ -166,7 +251,15 @@ export const SessionAuthLive = Layer.effect(
   Effect.map(makeGuards, ({ session }) => ({ session: () => session }))
 )
 
-/** Both security middlewares; needs Access, RateLimiter and SecuritySettings. */
-export const SecurityLive = Layer.mergeAll(ApiKeyAuthLive, SessionAuthLive)
+export const PartnerAuthLive = Layer.effect(
+  PartnerAuth,
+  Effect.map(makeGuards, ({ partner }) => ({ apiKey: () => partner, bearer: () => partner, session: () => partner }))
+)
 
-export { CurrentApiKey, CurrentSession }
+/**
+ * The security middlewares and the idempotency claim every group carries; needs Access,
+ * RateLimiter and SecuritySettings.
+ */
+export const SecurityLive = Layer.mergeAll(ApiKeyAuthLive, SessionAuthLive, PartnerAuthLive, IdempotencyClaimLive)
+
+export { CurrentApiKey, CurrentPartner, CurrentSession }

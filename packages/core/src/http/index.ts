@@ -1,34 +1,54 @@
-export * from "./ApiError.js"
-export * from "./coerce.js"
-export * from "./domainErrors.js"
-export * from "./groups/AuthGroup.js"
-export * from "./groups/BillingGroup.js"
-export * from "./groups/KeysGroup.js"
-export * from "./groups/LedgerGroup.js"
-export * from "./handlers/LedgerHandlers.js"
-export * from "./PartnerApi.js"
-export * from "./Security.js"
-export * from "./serverMiddleware.js"
-export * from "./ValidationErrors.js"
-export * from "./PartnerClient.js"
-export * from "./handlers/BillingHandlers.js"
-export * from "./handlers/AuthHandlers.js"
-export * from "./handlers/KeysHandlers.js"
-export * from "./routeTable.js"
-export * from "./SecurityLive.js"
-export * from "./PartnerApiLive.js"
-export * from "./groups/WebhooksGroup.js"
-export * from "./handlers/WebhooksHandlers.js"
-export * from "./generationEnvelope.js"
-export * from "./groups/PaymentsGroup.js"
-export * from "./handlers/PaymentsHandlers.js"
-export * from "./groups/FilesGroup.js"
-export * from "./handlers/FilesHandlers.js"
-export * from "./groups/TasksGroup.js"
-export * from "./handlers/TasksHandlers.js"
-export * from "./groups/InvoicesGroup.js"
-export * from "./handlers/InvoicesHandlers.js"
-export * from "./errorCodes.js"
-export * from "./openApiErrors.js"
-export * from "./originCheck.js"
-export * from "./pathIds.js"
+/**
+ * `@frank/core/http`: the partner HttpApi (its groups, handlers and error envelopes), the security
+ * middleware and a typed client. A host serves `PartnerApi` with `PartnerApiLive`.
+ */
+export {
+  type ApiError,
+  apiError,
+  type ApiErrorStatus,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  InternalError,
+  NotFound,
+  PaymentRequired,
+  TooManyRequests,
+  Unauthorized,
+  UnprocessableEntity
+} from "./errors/ApiError.js"
+/** Idempotency: `Idempotency-Key` on every change, the answer store port, `runOnce` and retention. */
+export * as Idempotency from "../idempotency/index.js"
+export { IdempotencyClaim, IdempotencyClaimLive } from "./IdempotencyClaim.js"
+export { IdempotencyLive, SPEC_KEYED_ROUTES } from "./IdempotencyLive.js"
+export { PartnerApi } from "./PartnerApi.js"
+export { PartnerApiLive, PartnerHandlersLive } from "./PartnerApiLive.js"
+export { makePartnerClient } from "./PartnerClient.js"
+export { apiKeyOfHeaders, clientIp, requestHost, SecurityLive, SecuritySettings } from "./SecurityLive.js"
+export { type DomainError, orApiError, toApiError } from "./errors/domainErrors.js"
+export { validationMessages } from "./errors/internal/ValidationErrors.js"
+export { type CodesByStatus, type OperationDoc, partnerOperationDocs } from "./errors/errorCodes.js"
+export { AuditGroup, AuditLogPage, AuditLogQuery, AuditRecordView } from "./groups/AuditGroup.js"
+export { auditQuery, auditRecordView } from "./internal/handlers/AuditHandlers.js"
+export { AuthGroup } from "./groups/AuthGroup.js"
+export { BillingGroup } from "./groups/BillingGroup.js"
+export { FilesGroup } from "./groups/FilesGroup.js"
+export { InvoicesGroup } from "./groups/InvoicesGroup.js"
+export { KeysGroup } from "./groups/KeysGroup.js"
+export { LedgerGroup } from "./groups/LedgerGroup.js"
+export { PaymentsGroup } from "./groups/PaymentsGroup.js"
+export { TasksGroup, TaskView } from "./groups/TasksGroup.js"
+export { WebhooksGroup } from "./groups/WebhooksGroup.js"
+export { taskView } from "./internal/handlers/TasksHandlers.js"
+export { type AuthCodes, documentErrors, partnerAuthCodes } from "./errors/openApiErrors.js"
+export { isCrossSiteChange } from "./originCheck.js"
+export { idOr } from "./pathIds.js"
+export { routeTable, scopeReference } from "./routeTable.js"
+export { currentRequestId, ErrorEnvelopesLive, frankServerMiddleware } from "./serverMiddleware.js"
+export {
+  carriesBody,
+  isJsonMediaType,
+  refusesMediaType,
+  UNSUPPORTED_MEDIA_TYPE,
+  unsupportedMediaTypeMessage
+} from "./mediaType.js"
+export { routeMatcher, templatePattern } from "./routeMatcher.js"

@@ -5,5 +5,6 @@
 import { Effect, Option, type Schema } from "effect"
 import { parseId } from "../EntityIds.js"
 
+/** Decodes a path id with its schema, or fails with the given error. */
 export const idOr = <A, E>(schema: Schema.Schema<A, string>, raw: string, missing: () => E): Effect.Effect<A, E> =>
   Option.match(parseId(schema)(raw), { onNone: () => Effect.fail(missing()), onSome: Effect.succeed })

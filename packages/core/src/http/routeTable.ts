@@ -8,7 +8,7 @@ import { HttpApi } from "@effect/platform"
 import { Context, Option } from "effect"
 import { allScopes, scopeDescriptions } from "../access/Scope.js"
 import type { PartnerApi } from "./PartnerApi.js"
-import { RequiredScope, SessionAuth } from "./Security.js"
+import { RequiredScope, SessionAuth } from "./internal/Security.js"
 
 export interface RouteFacts {
   readonly method: string
@@ -20,6 +20,7 @@ export interface RouteFacts {
 
 export const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`
 
+/** Each route's method, path, scopes and rate-limit facts, read from an HttpApi. */
 export const routeTable = (api: typeof PartnerApi | HttpApi.HttpApi.Any): ReadonlyMap<string, RouteFacts> => {
   const table = new Map<string, RouteFacts>()
   HttpApi.reflect(api as typeof PartnerApi, {

@@ -10,12 +10,13 @@
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Clock, Context, Effect, FiberRef, HashMap, LogLevel, Option } from "effect"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import { PartnerApi } from "./PartnerApi.js"
-import { generationFailureResponse, isGenerationPath } from "./generationEnvelope.js"
-import { nulRefusal } from "./nulCharacters.js"
-import type { BadRequest } from "./ApiError.js"
-import { validationFailure } from "./ValidationErrors.js"
+import { generationFailureResponse, isGenerationPath } from "./internal/generationEnvelope.js"
+import { refusesMediaType, UNSUPPORTED_MEDIA_TYPE, unsupportedMediaTypeMessage } from "./mediaType.js"
+import { nulRefusal } from "./internal/nulCharacters.js"
+import type { BadRequest } from "./errors/ApiError.js"
+import { validationFailure } from "./errors/internal/ValidationErrors.js"
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
@@ -148,9 +149,33 @@ const refusingNul = <A, E, R>(
     (refused): Effect.Effect<A, E | BadRequest, R> => (refused === undefined ? app : Effect.fail(refused))
   )
 
-/** Every error the API does not encode by itself, as an envelope: 400, 404 or 500; and NUL characters refused. */
+const refusesPartnerMediaType = refusesMediaType(PartnerApi)
+
+/**
+ * A body the API does not read (see mediaType.ts): 415, and the connection closes, since the body
+ * is left unread. The reference host refuses these before its HTTP layer; an embedder's server
+ * does here.
+ */
+const refusingMediaType = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    refusesPartnerMediaType(request)
+      ? Effect.succeed(
+          HttpServerResponse.unsafeJson(
+            { statusCode: 415, message: unsupportedMediaTypeMessage, code: UNSUPPORTED_MEDIA_TYPE },
+            { status: 415, headers: { connection: "close" } }
+          )
+        )
+      : app
+  )
+
+/**
+ * Every error the API does not encode by itself, as an envelope: 400, 404 or 500; NUL characters
+ * and bodies that are not JSON refused.
+ */
 export const ErrorEnvelopesLive = HttpApiBuilder.middleware(PartnerApi, (app) =>
-  Effect.catchAllCause(refusingNul(app), (cause) =>
+  Effect.catchAllCause(refusingMediaType(refusingNul(app)), (cause) =>
     Effect.gen(function* () {
       const invalid = validationFailure(cause)
       if (invalid !== undefined) {

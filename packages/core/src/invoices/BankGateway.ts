@@ -14,7 +14,7 @@ import type { InvoiceId, PartnerId } from "../EntityIds.js"
 import { Context, type Effect } from "effect"
 import type { CompanyRequisites } from "./CompanyProfile.js"
 import type { BankUnavailable } from "./InvoiceError.js"
-import type { InvoiceStatus } from "./InvoiceState.js"
+import type { InvoiceStatus } from "./internal/InvoiceState.js"
 
 export interface BankInvoiceRequest {
   readonly partnerId: PartnerId
@@ -56,11 +56,17 @@ export interface SbpLink {
   readonly expiresAt: number | null
 }
 
+/** The operations of the bank gateway port. */
 export interface BankGatewayShape {
+  /** Issues the invoice at the bank. */
   readonly createInvoice: (request: BankInvoiceRequest) => Effect.Effect<BankInvoice, BankUnavailable>
+  /** What the bank knows of the invoice now (issued, paid, canceled, expired). */
   readonly fetchStatus: (ref: BankInvoiceRef) => Effect.Effect<BankStatusReport, BankUnavailable>
+  /** The invoice's PDF as the bank renders it. */
   readonly fetchPdf: (ref: BankInvoiceRef) => Effect.Effect<InvoiceDocument, BankUnavailable>
+  /** A link to pay the invoice through the SBP (also the QR code's content). */
   readonly createSbpLink: (ref: BankInvoiceRef) => Effect.Effect<SbpLink, BankUnavailable>
 }
 
+/** Port: the bank that issues invoices and reports their payment. */
 export class BankGateway extends Context.Tag("@frank/core/BankGateway")<BankGateway, BankGatewayShape>() {}

@@ -24,6 +24,7 @@ export interface CompanyRequisites {
   readonly phone: string | null
 }
 
+/** A partner's company profile, the legal details its invoices are issued to. */
 export interface CompanyProfile extends CompanyRequisites {
   readonly partnerId: PartnerId
   /** 1 on the first save, +1 on every save after it. */
@@ -35,6 +36,7 @@ export interface CompanyProfile extends CompanyRequisites {
 /** The revision a partner without a profile has: a first PUT sends `expectedProfileRevision: 0`. */
 export const NO_PROFILE_REVISION = 0
 
+/** The requisites part of a company profile, without its bookkeeping fields. */
 export const requisitesOf = (p: CompanyRequisites): CompanyRequisites => ({
   companyName: p.companyName,
   inn: p.inn,

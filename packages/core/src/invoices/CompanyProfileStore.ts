@@ -13,7 +13,9 @@ export type ProfileSave =
   /** The stored revision was not the expected one (0: there is no profile yet). */
   | { readonly _tag: "Stale"; readonly currentRevision: number }
 
+/** The operations of the company profile store port. */
 export interface CompanyProfileStoreShape {
+  /** The partner's saved company requisites, if any. */
   readonly get: (partnerId: PartnerId) => Effect.Effect<CompanyProfile | undefined, StoreError>
   /**
    * Creates the profile at revision 1 when `expectedRevision` is 0 and none exists; otherwise
@@ -27,6 +29,7 @@ export interface CompanyProfileStoreShape {
   ) => Effect.Effect<ProfileSave, StoreError>
 }
 
+/** Port: where company profiles are kept. */
 export class CompanyProfileStore extends Context.Tag("@frank/core/CompanyProfileStore")<
   CompanyProfileStore,
   CompanyProfileStoreShape

@@ -5,7 +5,7 @@
  */
 import type { CompanyRequisites } from "./CompanyProfile.js"
 import type { InvoiceId, PartnerId } from "../EntityIds.js"
-import type { InvoiceStatus } from "./InvoiceState.js"
+import type { InvoiceStatus } from "./internal/InvoiceState.js"
 
 /** Spec "Limits": amountRub integer 1..100000; comment up to 140 characters. */
 export const MIN_INVOICE_RUB = 1
@@ -15,6 +15,7 @@ export const MAX_COMMENT_LENGTH = 140
 /** 1 RUB = 1 ₣ = 100 minor units. */
 export const MINOR_PER_RUB = 100
 
+/** A bank invoice for a top-up: its number, amount, status and bank reference. */
 export interface Invoice {
   readonly partnerId: PartnerId
   readonly id: InvoiceId

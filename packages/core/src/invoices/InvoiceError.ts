@@ -25,6 +25,7 @@ export class ProfileInvalid extends Schema.TaggedError<ProfileInvalid>()("Profil
   messages: Schema.Array(Schema.String)
 }) {}
 
+/** No invoice with that id belongs to the partner (INVOICE_NOT_FOUND, 404). */
 export class InvoiceNotFound extends Schema.TaggedError<InvoiceNotFound>()(
   "InvoiceNotFound",
   fields("INVOICE_NOT_FOUND", 404)

@@ -20,10 +20,13 @@ export interface InvoiceStep<A> {
   readonly result: A
 }
 
+/** The operations of the invoice store port. */
 export interface InvoiceStoreShape {
+  /** Records a new invoice. */
   readonly insert: (invoice: Invoice) => Effect.Effect<void, StoreError>
   /** A foreign or malformed id is simply not found. */
   readonly get: (partnerId: PartnerId, id: InvoiceId) => Effect.Effect<Invoice | undefined, StoreError>
+  /** The partner's invoices, newest first, one page with the total. */
   readonly list: (partnerId: PartnerId, offset: number, limit: number) => Effect.Effect<InvoicePage, StoreError>
   /**
    * Runs `step` on the invoice under an exclusive lock and writes what it decides, in ONE
@@ -39,4 +42,5 @@ export interface InvoiceStoreShape {
   ) => Effect.Effect<A | undefined, E | StoreError, R>
 }
 
+/** Port: where invoices are kept. */
 export class InvoiceStore extends Context.Tag("@frank/core/InvoiceStore")<InvoiceStore, InvoiceStoreShape>() {}

@@ -10,8 +10,8 @@
  * with `paymentId` = the invoice id, is written in the same transaction.
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import type { InvoiceId, PartnerId } from "../EntityIds.js"
-import { Ids } from "../Ids.js"
+import { InvoiceId, type PartnerId } from "../EntityIds.js"
+import { Ids } from "../internal/ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { StoreError } from "../StoreError.js"
 import { Outbox } from "../events/Outbox.js"
@@ -28,8 +28,8 @@ import {
   ProfileRequired,
   ProfileRevisionConflict
 } from "./InvoiceError.js"
-import { statusChangedEvent } from "./invoiceEvents.js"
-import { type InvoiceStatus, isPayable, transition } from "./InvoiceState.js"
+import { statusChangedEvent } from "./internal/invoiceEvents.js"
+import { type InvoiceStatus, isPayable, transition } from "./internal/InvoiceState.js"
 import { InvoiceStore } from "./InvoiceStore.js"
 import { type ProfileInput, validateProfile } from "./validateProfile.js"
 
@@ -117,6 +117,7 @@ const checkCreate = (input: CreateInvoiceInput): ReadonlyArray<string> => {
 const staleMessage = (expected: number, current: number) =>
   `the company profile is at revision ${current}, not ${expected}; read it again (GET /v1/billing/legal-invoices/profile), check the requisites and retry with its revision`
 
+/** The invoices service: issues invoices, records their payment and credits the ledger. */
 export class Invoices extends Context.Tag("@frank/core/Invoices")<Invoices, InvoicesShape>() {
   static readonly layer = Layer.effect(
     Invoices,
@@ -166,7 +167,7 @@ export class Invoices extends Context.Tag("@frank/core/Invoices")<Invoices, Invo
               message: staleMessage(input.expectedProfileRevision, profile.revision),
               currentRevision: profile.revision
             })
-          const id = (yield* ids.next) as InvoiceId
+          const id = yield* ids.nextId(InvoiceId)
           const now = yield* Clock.currentTimeMillis
           const comment =
             input.comment === undefined || input.comment === null || input.comment.trim().length === 0

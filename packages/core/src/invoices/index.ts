@@ -1,12 +1,13 @@
-export * from "./BankGateway.js"
-export * from "./CompanyProfile.js"
-export * from "./CompanyProfileStore.js"
-export * from "./Invoice.js"
-export * from "./InvoiceError.js"
-export * from "./invoiceEvents.js"
-export * from "./Invoices.js"
-export * as InvoiceState from "./InvoiceState.js"
-export { InvoiceStatus, isPayable as isInvoicePayable } from "./InvoiceState.js"
-export * from "./InvoiceStore.js"
-export * from "./requisites.js"
-export * from "./validateProfile.js"
+/**
+ * The `Invoices` namespace: bank invoices for a partner's top-up, the company profile they are
+ * issued to, the bank gateway port and the `Invoices` service.
+ */
+export { BankGateway, type BankGatewayShape, type BankInvoiceRef } from "./BankGateway.js"
+export { type CompanyProfile, type CompanyRequisites, requisitesOf } from "./CompanyProfile.js"
+export { CompanyProfileStore, type CompanyProfileStoreShape } from "./CompanyProfileStore.js"
+export type { Invoice } from "./Invoice.js"
+export { BankUnavailable, InvoiceNotFound } from "./InvoiceError.js"
+export { InvoiceStore, type InvoiceStoreShape } from "./InvoiceStore.js"
+export { Invoices } from "./Invoices.js"
+export { isValidInn, isValidKpp } from "./requisites.js"
+export type { ProfileInput } from "./validateProfile.js"

@@ -40,6 +40,7 @@ export const checkInn = (inn: string): InnCheck => {
   return { _tag: "Invalid", reason: "must have 10 digits (organisation) or 12 digits (sole proprietor)" }
 }
 
+/** Whether a string is a valid INN (taxpayer number), check digits included. */
 export const isValidInn = (inn: string): boolean => checkInn(inn)._tag === "Valid"
 
 /** A number given as decimal digits, mod m, without leaving the safe-integer range. */
@@ -60,6 +61,7 @@ export const ogrnProblem = (ogrn: string, kind: InnKind | undefined): string | u
   return expected === Number(ogrn.at(-1)) ? undefined : "control digit does not match (not a valid ОГРН)"
 }
 
+/** Whether a string is a valid KPP (registration reason code). */
 export const isValidKpp = (kpp: string): boolean => /^\d{4}[\dA-Z]{2}\d{3}$/.test(kpp)
 
 /**

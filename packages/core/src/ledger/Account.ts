@@ -3,9 +3,10 @@
  * The store keeps the totals next to the rows (for O(1) reservations under a row lock); the fold
  * is the definition they must always equal, and property tests hold them to it.
  */
-import type { Minor } from "../Money.js"
+import type { Minor } from "../internal/money.js"
 import type { NewLedgerEntry } from "./Entry.js"
 
+/** A partner's account in minor units: total credited, used and reserved. */
 export interface AccountTotals {
   /** Lifetime credited: top-ups, bonuses and adjustments, less bonus reversals. */
   readonly totalMinor: Minor
@@ -15,6 +16,7 @@ export interface AccountTotals {
   readonly reservedMinor: Minor
 }
 
+/** The totals of an account with no entries. */
 export const emptyTotals: AccountTotals = { totalMinor: 0, usedMinor: 0, reservedMinor: 0 }
 
 /** total − used − reserved, the amount a new reservation may take. Never negative by invariant. */
@@ -43,6 +45,7 @@ export const applyEntry = (
   }
 }
 
+/** The account totals that a list of entries adds up to. */
 export const foldEntries = (
   entries: Iterable<Pick<NewLedgerEntry, "type" | "amountMinor" | "taskId">>
 ): AccountTotals => {

@@ -2,7 +2,7 @@
  * A ledger entry: one immutable row per money movement. Corrections are new entries, never edits.
  */
 import { Schema } from "effect"
-import type { Minor } from "../Money.js"
+import type { Minor } from "../internal/money.js"
 import type { PartnerId } from "../EntityIds.js"
 
 /** Row types of the partner API (spec "Transaction"). */
@@ -22,15 +22,18 @@ export const EntryKind = Schema.Literal(
   "bonus", // promotional credit
   "adjustment", // operator correction, either sign
   "bonus_reversal", // claw-back of a bonus; lowers total, is not spend
+  "bonus_expired", // claw-back of an expired grant's remainder (CreditGrant.ts)
   "task_hold", // reservation for a task
   "task_charge", // confirmed charge of a task
   "task_release", // unused remainder of a hold released at confirm
   "task_refund", // hold released after a task failed
+  "task_hold_expired", // hold released because it expired before its task settled
   "spend_refund", // refund of confirmed spend not tied to a task
   "legacy_debit" // direct charge of the legacy API, counted as spend
 )
 export type EntryKind = typeof EntryKind.Type
 
+/** A ledger entry as stored: an amount in minor units, its type, sequence and attribution. */
 export interface LedgerEntry {
   readonly id: string
   readonly partnerId: PartnerId

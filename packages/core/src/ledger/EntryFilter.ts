@@ -5,6 +5,7 @@
 import type { Attribution, TransactionType } from "./Entry.js"
 import { DAY_MS } from "../timeUnits.js"
 
+/** Which ledger entries a listing or export selects: type, attribution, time range. */
 export interface EntryFilter {
   readonly type?: TransactionType | undefined
   /** Only rows attributed to this payer (top-ups); undefined means all rows. */

@@ -5,14 +5,20 @@
  * the commit.
  */
 import { Clock, Context, Effect, type Either, Layer, type Stream } from "effect"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import type { EventDraft } from "../events/Event.js"
-import { confirmEvents, creditEvents, refundEvents } from "./ledgerEvents.js"
-import { checkLowBalance } from "./lowBalance.js"
+import {
+  balanceAlertEvent,
+  bonusExpiredEvents,
+  confirmEvents,
+  creditEvents,
+  refundEvents
+} from "./internal/ledgerEvents.js"
+import { checkLowBalance } from "./internal/lowBalance.js"
 import { Outbox } from "../events/Outbox.js"
 import type { StoreError } from "../StoreError.js"
-import type { AccountTotals } from "./Account.js"
-import { type Balance, balanceView } from "./Balance.js"
+import { type AccountTotals, availableMinor } from "./Account.js"
+import { type Balance, balanceView } from "./internal/Balance.js"
 import type { LedgerEntry } from "./Entry.js"
 import type { EntryFilter } from "./EntryFilter.js"
 import type { Hold } from "./Hold.js"
@@ -20,7 +26,22 @@ import type { LedgerError } from "./LedgerError.js"
 import { LedgerStore, type EntryPage, type TransactRequest } from "./LedgerStore.js"
 import * as rules from "./rules.js"
 import type { UsageDay } from "./dailyUsage.js"
-import type { PartnerId } from "../EntityIds.js"
+import type { PartnerId, TaskId } from "../EntityIds.js"
+import type { CreditGrant } from "./CreditGrant.js"
+import {
+  AlertLimitReached,
+  AlertNotFound,
+  type BalanceAlert,
+  InvalidAlertThreshold,
+  MAX_ALERT_THRESHOLD_MINOR,
+  MAX_ALERTS_PER_PARTNER,
+  MIN_ALERT_THRESHOLD_MINOR
+} from "./BalanceAlert.js"
+
+/** How many of the next expiries the balance shows. */
+export const BALANCE_EXPIRING_MAX = 5
+/** How many grants a listing shows at most, newest first. */
+export const GRANT_LIST_MAX = 100
 
 export interface LedgerShape {
   readonly credit: (
@@ -51,9 +72,22 @@ export interface LedgerShape {
     partnerId: PartnerId,
     cmd: rules.RefundCommand
   ) => Effect.Effect<rules.HoldResult, LedgerError | StoreError>
+  /** Expires a due grant (the expiry sweep calls it); a grant not due or already expired is left alone. */
+  readonly expireGrant: (
+    partnerId: PartnerId,
+    grantId: string
+  ) => Effect.Effect<rules.ExpireResult, LedgerError | StoreError>
+  /** The partner's grants, newest first, at most GRANT_LIST_MAX. */
+  readonly grants: (partnerId: PartnerId) => Effect.Effect<ReadonlyArray<CreditGrant>, StoreError>
+  readonly createAlert: (
+    partnerId: PartnerId,
+    thresholdMinor: number
+  ) => Effect.Effect<BalanceAlert, AlertLimitReached | InvalidAlertThreshold | StoreError>
+  readonly alerts: (partnerId: PartnerId) => Effect.Effect<ReadonlyArray<BalanceAlert>, StoreError>
+  readonly deleteAlert: (partnerId: PartnerId, alertId: string) => Effect.Effect<void, AlertNotFound | StoreError>
   readonly totals: (partnerId: PartnerId) => Effect.Effect<AccountTotals, StoreError>
   readonly balance: (partnerId: PartnerId) => Effect.Effect<Balance, StoreError>
-  readonly hold: (partnerId: PartnerId, taskId: string) => Effect.Effect<Hold | undefined, StoreError>
+  readonly hold: (partnerId: PartnerId, taskId: TaskId) => Effect.Effect<Hold | undefined, StoreError>
   readonly listEntries: (
     partnerId: PartnerId,
     filter: EntryFilter,
@@ -73,6 +107,7 @@ export interface LedgerShape {
   ) => Effect.Effect<ReadonlyArray<UsageDay>, StoreError>
 }
 
+/** The ledger service: credits, reserves, confirms and refunds money and reads balances and entries. */
 export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShape>() {
   static readonly layer = Layer.effect(
     Ledger,
@@ -94,6 +129,16 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
         lowersAvailable: (r) => !r.replayed
       }
 
+      /** Every movement that changed money moves the partner's alerts, in its own transaction. */
+      const settleAlerts = (partnerId: PartnerId, totals: AccountTotals) =>
+        Effect.gen(function* () {
+          const available = availableMinor(totals)
+          let deliveries = 0
+          for (const alert of yield* store.settleAlerts(partnerId, available))
+            deliveries += (yield* outbox.emit(partnerId, balanceAlertEvent(alert, available))).deliveries
+          return deliveries
+        })
+
       const run =
         <C, A extends { readonly replayed: boolean; readonly totals: AccountTotals }>(
           request: (partnerId: PartnerId, cmd: C) => TransactRequest,
@@ -103,7 +148,7 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
         (partnerId: PartnerId, cmd: C) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
-            const entryIds: readonly [string, string] = [yield* ids.next, yield* ids.next]
+            const entryIds: readonly [string, string, string] = [yield* ids.next, yield* ids.next, yield* ids.next]
             const fx = effects(cmd)
             let emitted = 0
             const result = yield* store.transact(
@@ -113,6 +158,7 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
                 Effect.gen(function* () {
                   for (const draft of fx.events(r)) emitted += (yield* outbox.emit(partnerId, draft)).deliveries
                   if (fx.lowersAvailable(r)) emitted += yield* lowBalance(partnerId, r.totals)
+                  if (!r.replayed) emitted += yield* settleAlerts(partnerId, r.totals)
                 })
             )
             if (emitted > 0) yield* outbox.wake
@@ -123,7 +169,8 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
         partnerId,
         reference: cmd.reference
       })
-      const byTask = (partnerId: PartnerId, cmd: { taskId: string }): TransactRequest => ({
+      const byPartner = (partnerId: PartnerId): TransactRequest => ({ partnerId })
+      const byTask = (partnerId: PartnerId, cmd: { taskId: TaskId }): TransactRequest => ({
         partnerId,
         taskId: cmd.taskId
       })
@@ -138,10 +185,49 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
         debit: run(byReference, rules.debit, () => lowering),
         refundSpend: run(byReference, rules.refundSpend, () => none),
         reserve: run(byTask, rules.reserve, () => lowering),
-        confirm: run(byTask, rules.confirm, () => ({ events: confirmEvents, lowersAvailable: () => false })),
-        refund: run(byTask, rules.refund, () => ({ events: refundEvents, lowersAvailable: () => false })),
+        confirm: run(byTask, rules.confirm, () => ({
+          events: (r) => [...confirmEvents(r), ...bonusExpiredEvents(r.expired)],
+          lowersAvailable: () => false
+        })),
+        refund: run(byTask, rules.refund, () => ({
+          events: (r) => [...refundEvents(r), ...bonusExpiredEvents(r.expired)],
+          lowersAvailable: () => false
+        })),
+        expireGrant: (partnerId, grantId) =>
+          run(byPartner, rules.expireGrant, () => ({
+            events: (r) => bonusExpiredEvents(r.expired),
+            lowersAvailable: (r) => r.expired.length > 0
+          }))(partnerId, { grantId }),
+        grants: (partnerId) => store.grants(partnerId, { select: "all", limit: GRANT_LIST_MAX }),
+        createAlert: (partnerId, thresholdMinor) =>
+          Effect.gen(function* () {
+            if (
+              !Number.isSafeInteger(thresholdMinor) ||
+              thresholdMinor < MIN_ALERT_THRESHOLD_MINOR ||
+              thresholdMinor > MAX_ALERT_THRESHOLD_MINOR
+            )
+              return yield* new InvalidAlertThreshold({ message: "thresholdFranks must be in 1..10,000,000" })
+            const id = yield* ids.next
+            const createdAt = yield* Clock.currentTimeMillis
+            const made = yield* store.createAlert({ id, partnerId, thresholdMinor, createdAt }, MAX_ALERTS_PER_PARTNER)
+            if (made === undefined)
+              return yield* new AlertLimitReached({
+                message: `at most ${MAX_ALERTS_PER_PARTNER} balance alerts per partner`
+              })
+            return made
+          }),
+        alerts: store.alerts,
+        deleteAlert: (partnerId, alertId) =>
+          Effect.flatMap(store.deleteAlert(partnerId, alertId), (found) =>
+            found ? Effect.void : Effect.fail(new AlertNotFound({ message: `no balance alert ${alertId}` }))
+          ),
         totals: store.totals,
-        balance: (partnerId) => Effect.map(store.totals(partnerId), balanceView),
+        balance: (partnerId) =>
+          Effect.zipWith(
+            store.totals(partnerId),
+            store.grants(partnerId, { select: "expiring", limit: BALANCE_EXPIRING_MAX }),
+            balanceView
+          ),
         hold: store.hold,
         listEntries: store.listEntries,
         countEntries: store.countEntries,

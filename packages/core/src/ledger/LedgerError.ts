@@ -3,6 +3,7 @@
  */
 import { Schema } from "effect"
 
+/** The available balance does not cover the amount (INSUFFICIENT_FUNDS, 402). */
 export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("InsufficientFunds", {
   code: Schema.optionalWith(Schema.Literal("INSUFFICIENT_FUNDS"), { default: () => "INSUFFICIENT_FUNDS" as const }),
   message: Schema.String,
@@ -10,6 +11,7 @@ export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("
   availableFranks: Schema.Number
 }) {}
 
+/** No hold exists for that task (HOLD_NOT_FOUND). */
 export class HoldNotFound extends Schema.TaggedError<HoldNotFound>()("HoldNotFound", {
   code: Schema.optionalWith(Schema.Literal("HOLD_NOT_FOUND"), { default: () => "HOLD_NOT_FOUND" as const }),
   message: Schema.String,
@@ -29,6 +31,12 @@ export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidA
   message: Schema.String
 }) {}
 
+/** Grant terms (expiresAt, priority) that a credit may not carry (GRANT_INVALID, 400). */
+export class InvalidGrant extends Schema.TaggedError<InvalidGrant>()("InvalidGrant", {
+  code: Schema.optionalWith(Schema.Literal("GRANT_INVALID"), { default: () => "GRANT_INVALID" as const }),
+  message: Schema.String
+}) {}
+
 /** The same reference was used before for a movement with a different amount. */
 export class ReferenceConflict extends Schema.TaggedError<ReferenceConflict>()("ReferenceConflict", {
   code: Schema.optionalWith(Schema.Literal("LEDGER_REFERENCE_CONFLICT"), {
@@ -38,4 +46,11 @@ export class ReferenceConflict extends Schema.TaggedError<ReferenceConflict>()("
   reference: Schema.String
 }) {}
 
-export type LedgerError = InsufficientFunds | HoldNotFound | HoldAlreadySettled | InvalidAmount | ReferenceConflict
+/** Every error a ledger movement may fail with. */
+export type LedgerError =
+  | InsufficientFunds
+  | HoldNotFound
+  | HoldAlreadySettled
+  | InvalidAmount
+  | InvalidGrant
+  | ReferenceConflict

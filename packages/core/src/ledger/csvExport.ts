@@ -5,10 +5,12 @@
  */
 import { stringify } from "csv-stringify/sync"
 import { Effect, Stream } from "effect"
-import { minorToFranks, MICROS_PER_FRANK } from "../Money.js"
+import { minorToFranks, MICROS_PER_FRANK } from "../internal/money.js"
 import type { StoreError } from "../StoreError.js"
 import type { LedgerEntry } from "./Entry.js"
+import { iso } from "../isoTime.js"
 
+/** The most entries one CSV export holds. */
 export const CSV_EXPORT_MAX_ROWS = 10_000
 
 export const CSV_COLUMNS = [
@@ -26,7 +28,7 @@ export const CSV_COLUMNS = [
 
 const csvRecord = (e: LedgerEntry): ReadonlyArray<string> => [
   e.id,
-  new Date(e.occurredAt).toISOString(),
+  iso(e.occurredAt),
   e.type,
   e.kind,
   String(minorToFranks(e.amountMinor)),

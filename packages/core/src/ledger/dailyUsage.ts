@@ -3,9 +3,10 @@
  * not tied to a task. Refunds tied to a task only release holds and were never spend.
  */
 import { Schema } from "effect"
-import { type Minor, minorToFranks } from "../Money.js"
+import { type Minor, minorToFranks } from "../internal/money.js"
 import type { LedgerEntry } from "./Entry.js"
 import { DAY_MS } from "../timeUnits.js"
+import { iso } from "../isoTime.js"
 
 /** Longest range one request may ask for; the series is zero-filled, so this bounds its size. */
 export const MAX_USAGE_RANGE_DAYS = 366
@@ -21,6 +22,7 @@ export interface UsageDay {
 export const usageContribution = (e: Pick<LedgerEntry, "type" | "taskId" | "amountMinor">): Minor =>
   e.type === "confirm" ? e.amountMinor : e.type === "refund" && e.taskId === null ? -e.amountMinor : 0
 
+/** The start (UTC midnight, ms) of the day holding a moment. */
 export const dayStart = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS
 
 /** Reference implementation over rows, used by the memory store and to check SQL stores. */
@@ -44,7 +46,7 @@ export const DailyUsage = Schema.Struct({
 }).annotations({ identifier: "DailyUsage" })
 export type DailyUsage = typeof DailyUsage.Type
 
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const isoDate = (ms: number) => iso(ms).slice(0, 10)
 
 /** Zero-filled series of whole UTC days from the day of `fromMs` up to the day before `untilMs`. */
 export const dailyUsageView = (sparse: ReadonlyArray<UsageDay>, fromMs: number, untilMs: number): DailyUsage => {

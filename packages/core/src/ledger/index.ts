@@ -1,26 +1,30 @@
-export * from "./Account.js"
-export * from "./Balance.js"
-export * from "./csvExport.js"
-export * from "./dailyUsage.js"
-export * from "./Entry.js"
-export * from "./EntryFilter.js"
-export * from "./Hold.js"
-export * from "./labels.js"
-export * from "./Ledger.js"
-export * from "./LedgerError.js"
-export * from "./LedgerStore.js"
-export * as LedgerRules from "./rules.js"
-export type {
-  Decision,
-  Snapshot,
-  RuleContext,
-  MovementResult,
-  HoldResult,
-  CreditCommand,
-  OutflowCommand,
-  ReserveCommand,
-  ConfirmCommand,
-  RefundCommand
-} from "./rules.js"
-export * from "./ledgerEvents.js"
-export * from "./lowBalance.js"
+/**
+ * The `Ledger` namespace: accounts, entries, holds and their errors, the `Ledger` service and its
+ * store port, usage by day and the CSV export; expiring bonus grants, their sweep and balance alerts.
+ */
+export { type AccountTotals, availableMinor, emptyTotals, foldEntries, totalsAreValid } from "./Account.js"
+export { type LedgerEntry, type NewLedgerEntry, TransactionType } from "./Entry.js"
+export { type EntryFilter, parseIsoBound } from "./EntryFilter.js"
+export type { Hold } from "./Hold.js"
+export type { CreditGrant, GrantDraw } from "./CreditGrant.js"
+export type { AlertState, BalanceAlert } from "./BalanceAlert.js"
+export { Ledger } from "./Ledger.js"
+export {
+  HoldAlreadySettled,
+  HoldNotFound,
+  InsufficientFunds,
+  type LedgerError,
+  ReferenceConflict
+} from "./LedgerError.js"
+export {
+  type DueGrant,
+  type EntryPage,
+  LedgerStore,
+  type LedgerStoreShape,
+  type NewBalanceAlert,
+  type TransactRequest
+} from "./LedgerStore.js"
+export { GrantExpiry } from "./GrantExpiry.js"
+export { CSV_EXPORT_MAX_ROWS, csvExportStream } from "./csvExport.js"
+export { dailyUsageView, dayStart, sumUsageByDay, type UsageDay } from "./dailyUsage.js"
+export type { Decision, Snapshot } from "./rules.js"

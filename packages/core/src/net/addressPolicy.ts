@@ -14,4 +14,5 @@ export const isIpLiteral = (host: string): boolean => ipaddr.isValid(stripBracke
 /** The range name ipaddr.js gives the address (`unicast` for public ones), after unwrapping IPv4-mapped IPv6. */
 export const addressRange = (ip: string): string => ipaddr.process(stripBrackets(ip)).range()
 
+/** Whether an IP address is public (not private, loopback, link-local or reserved). */
 export const isPublicAddress = (ip: string): boolean => isIpLiteral(ip) && addressRange(ip) === "unicast"

@@ -43,6 +43,7 @@ export const isInternalHostName = (host: string): boolean => {
 
 const reject = (code: UrlRejectionCode, message: string) => Either.left<UrlRejection>({ code, message })
 
+/** Checks a webhook endpoint URL: https, a public host, no credentials; the reason on refusal. */
 export const checkEndpointUrl = (
   raw: string,
   options: { readonly allowPrivateNetwork: boolean }

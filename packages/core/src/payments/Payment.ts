@@ -5,8 +5,9 @@
  */
 import { Schema } from "effect"
 import type { PaymentId, PartnerId } from "../EntityIds.js"
-import { MINOR_PER_FRANK, type Minor } from "../Money.js"
+import { MINOR_PER_FRANK, type Minor } from "../internal/money.js"
 
+/** The states of a payment. */
 export const PaymentStatus = Schema.Literal("pending", "authorized", "confirmed", "canceled", "rejected", "failed")
 export type PaymentStatus = typeof PaymentStatus.Type
 
@@ -18,6 +19,7 @@ export const PAYMENT_MAX_IDEMPOTENCY_KEY_LENGTH = 128
 /** Spec "Limits": top-up history shows the last 50 payments. */
 export const PAYMENT_HISTORY_SIZE = 50
 
+/** A card payment: its amount, status and the provider's reference. */
 export interface Payment {
   readonly partnerId: PartnerId
   readonly id: PaymentId

@@ -12,6 +12,7 @@ export class PaymentIdempotencyConflict extends Schema.TaggedError<PaymentIdempo
   fields("PAYMENT_IDEMPOTENCY_CONFLICT", 409)
 ) {}
 
+/** No payment with that id belongs to the partner (PAYMENT_NOT_FOUND, 404). */
 export class PaymentNotFound extends Schema.TaggedError<PaymentNotFound>()(
   "PaymentNotFound",
   fields("PAYMENT_NOT_FOUND", 404)

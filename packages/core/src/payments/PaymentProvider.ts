@@ -41,6 +41,7 @@ export interface PaymentNotification {
   readonly amountRub?: number | undefined
 }
 
+/** The operations of the payment provider port. */
 export interface PaymentProviderShape {
   /** Short name for logs (`sandbox`, …). */
   readonly name: string
@@ -59,6 +60,7 @@ export interface PaymentProviderShape {
   readonly parseNotification: (raw: RawNotification) => Effect.Effect<PaymentNotification, PaymentNotificationInvalid>
 }
 
+/** Port: the card payment provider (a sandbox acquirer in adapters). */
 export class PaymentProvider extends Context.Tag("@frank/core/PaymentProvider")<
   PaymentProvider,
   PaymentProviderShape

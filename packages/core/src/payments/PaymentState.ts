@@ -40,6 +40,7 @@ export const isFinalPaymentStatus = (status: PaymentStatus): boolean => FINAL_PA
 /** How far along a payment is: pending 0, authorized 1, any final status 2. */
 const stage = (s: PaymentStatus): number => (s === "pending" ? 0 : s === "authorized" ? 1 : 2)
 
+/** What a reported status does to a payment in its current status (the state machine). */
 export const paymentTransition = (current: PaymentStatus, reported: PaymentStatus): PaymentTransition => {
   if (current === reported) return { _tag: "Unchanged", status: current, reason: "repeated" }
   if (stage(reported) < stage(current)) return { _tag: "Unchanged", status: current, reason: "stale" }

@@ -13,6 +13,7 @@ export interface PaymentChange<A> {
   readonly result: A
 }
 
+/** The operations of the payment store port. */
 export interface PaymentStoreShape {
   /**
    * Inserts the payment unless the partner already has one under its idempotency key, and answers
@@ -32,6 +33,7 @@ export interface PaymentStoreShape {
     provider: { readonly providerPaymentId: string; readonly paymentUrl: string },
     now: number
   ) => Effect.Effect<Payment | undefined, StoreError>
+  /** The partner's payment, or undefined (also for another partner's). */
   readonly get: (partnerId: PartnerId, id: PaymentId) => Effect.Effect<Payment | undefined, StoreError>
   /**
    * The partner a payment id belongs to. Acquirer notifications name the payment only (one
@@ -54,4 +56,5 @@ export interface PaymentStoreShape {
   ) => Effect.Effect<A | undefined, E | StoreError, R>
 }
 
+/** Port: where payments are kept. */
 export class PaymentStore extends Context.Tag("@frank/core/PaymentStore")<PaymentStore, PaymentStoreShape>() {}

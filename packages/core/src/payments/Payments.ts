@@ -16,7 +16,7 @@
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { parseId, PaymentId, type PartnerId } from "../EntityIds.js"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
 import type { StoreError } from "../StoreError.js"
@@ -45,6 +45,7 @@ export interface PaymentLink {
   readonly replayed: boolean
 }
 
+/** What a provider notification did: the payment and the transition applied. */
 export interface NotificationOutcome {
   readonly payment: Payment
   readonly transition: PaymentTransition
@@ -52,6 +53,7 @@ export interface NotificationOutcome {
   readonly transactionId: string | null
 }
 
+/** Every error applying a provider notification may fail with. */
 export type NotificationError = PaymentNotFound | PaymentNotificationInvalid | LedgerError | StoreError
 
 export interface PaymentsShape {
@@ -81,6 +83,7 @@ export interface PaymentsShape {
 /** Caption detail of the ledger row a payment credits. */
 const CREDIT_NOTE = "онлайн-оплата"
 
+/** The payments service: creates payment links and applies provider notifications. */
 export class Payments extends Context.Tag("@frank/core/Payments")<Payments, PaymentsShape>() {
   static readonly layer = Layer.effect(
     Payments,
@@ -101,7 +104,7 @@ export class Payments extends Context.Tag("@frank/core/Payments")<Payments, Paym
           const now = yield* Clock.currentTimeMillis
           const { payment, created } = yield* store.insertOrGet({
             partnerId,
-            id: (yield* ids.next) as PaymentId,
+            id: yield* ids.nextId(PaymentId),
             amountRub: input.amountRub,
             description: input.description === undefined || input.description.length === 0 ? null : input.description,
             idempotencyKey: input.idempotencyKey,

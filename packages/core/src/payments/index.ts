@@ -1,6 +1,22 @@
-export * from "./Payment.js"
-export * from "./PaymentError.js"
-export * from "./PaymentProvider.js"
-export * from "./Payments.js"
-export * from "./PaymentState.js"
-export * from "./PaymentStore.js"
+/**
+ * The `Payments` namespace: card payments through a provider, their states and notifications,
+ * the provider and store ports and the `Payments` service.
+ */
+export { type Payment, PaymentStatus } from "./Payment.js"
+export {
+  PaymentIdempotencyConflict,
+  PaymentNotFound,
+  PaymentNotificationInvalid,
+  PaymentProviderError,
+  PaymentRequestInvalid,
+  PaymentTransitionRefused
+} from "./PaymentError.js"
+export {
+  type PaymentNotification,
+  PaymentProvider,
+  type PaymentProviderShape,
+  type RawNotification
+} from "./PaymentProvider.js"
+export { paymentTransition } from "./PaymentState.js"
+export { PaymentStore, type PaymentStoreShape } from "./PaymentStore.js"
+export { type NotificationError, type NotificationOutcome, Payments } from "./Payments.js"

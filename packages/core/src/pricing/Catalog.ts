@@ -11,10 +11,12 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { DAY_SECONDS } from "../timeUnits.js"
 
+/** The families of catalog models: video, image, audio, text, processing. */
 export const Family = Schema.Literal("video", "image", "audio", "text", "processing")
 export type Family = typeof Family.Type
 export const families: ReadonlyArray<Family> = Family.literals
 
+/** The quality levels a model may be run at. */
 export const Quality = Schema.Literal("low", "medium", "high").annotations({
   // One line instead of one per literal, in the wording of the API's other validation messages.
   message: (issue) => ({
@@ -178,7 +180,9 @@ const ModelFields = Schema.Struct({
   ),
   /** The first operation is the default when a request names none. */
   operations: Schema.Array(Operation).pipe(Schema.minItems(1, { message: () => "must list at least one operation" })),
-  deprecated: optional(Schema.Boolean)
+  deprecated: optional(Schema.Boolean),
+  /** Seconds a task's hold lives at most for this model; shortens the engine's (never lengthens it). */
+  holdTtlSeconds: optional(PositiveInt)
 })
 
 const duplicates = <A>(
@@ -238,6 +242,7 @@ const catalogIssues = (c: typeof CatalogFields.Type): Array<Schema.FilterIssue> 
 export const CatalogFile = CatalogFields.pipe(Schema.filter(catalogIssues)).annotations({
   identifier: "PricingCatalogFile"
 })
+/** The price catalog: models, operations and their prices. */
 export type Catalog = typeof CatalogFile.Type
 
 export class CatalogInvalid extends Schema.TaggedError<CatalogInvalid>()("CatalogInvalid", {

@@ -7,7 +7,7 @@
 import { Schema } from "effect"
 import { BP_ONE, type Catalog, Family, type Model, type Operation } from "./Catalog.js"
 import { MAX_IMAGE_COUNT } from "./EstimateRequest.js"
-import { fromMicros, microsToFranks, multiply, toMicrosCeil } from "./ExactAmount.js"
+import { fromMicros, microsToFranks, multiply, toMicrosCeil } from "./internal/ExactAmount.js"
 import { UNIT_OF_ACCOUNT } from "./Quote.js"
 
 const Multiplier = Schema.Number.annotations({ description: "Factor applied to the price (1.5 = ×1.5)" })
@@ -24,6 +24,7 @@ const Surcharges = Schema.Struct({
   )
 }).annotations({ description: "Per-request surcharges; an absent key means the operation does not take that input" })
 
+/** One operation of a catalog model as the partner API shows it. */
 export const CatalogOperationView = Schema.Struct({
   operation: Schema.String,
   isDefault: Schema.Boolean.annotations({ description: "Used when an estimate names no operation" }),
@@ -53,6 +54,7 @@ export const CatalogOperationView = Schema.Struct({
 }).annotations({ identifier: "CatalogOperation" })
 export type CatalogOperationView = typeof CatalogOperationView.Type
 
+/** One model of the catalog as the partner API shows it. */
 export const CatalogItem = Schema.Struct({
   modelId: Schema.String,
   title: Schema.String,
@@ -66,6 +68,7 @@ export const CatalogItem = Schema.Struct({
 }).annotations({ identifier: "CatalogItem" })
 export type CatalogItem = typeof CatalogItem.Type
 
+/** The catalog as the partner API shows it. */
 export const CatalogView = Schema.Struct({
   refreshAfterSeconds: Schema.Number.annotations({ description: "Re-reading the catalog this often suffices" }),
   unitOfAccount: Schema.Literal(UNIT_OF_ACCOUNT),

@@ -38,6 +38,7 @@ const IntBetween = (min: number, max: number) =>
  */
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
+/** A request for a price estimate: model, operation and parameters. */
 export const EstimateRequest = Schema.Struct({
   modelId: NameField.pipe(Schema.minLength(1, { message: () => "must not be empty" })),
   /** Absent: the model's first (default) operation. */

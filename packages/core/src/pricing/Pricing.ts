@@ -6,7 +6,7 @@ import { Context, type Either, Layer } from "effect"
 import type { Catalog } from "./Catalog.js"
 import { type CatalogView, catalogView } from "./CatalogView.js"
 import type { EstimateRequest } from "./EstimateRequest.js"
-import { estimate } from "./estimate.js"
+import { estimate } from "./internal/estimate.js"
 import type { EstimateRejected, Quote } from "./Quote.js"
 
 export interface PricingShape {
@@ -17,7 +17,9 @@ export interface PricingShape {
   readonly estimate: (request: EstimateRequest, discountPercent: number) => Either.Either<Quote, EstimateRejected>
 }
 
+/** The pricing service: quotes an estimate request against the catalog and the partner's tariff. */
 export class Pricing extends Context.Tag("@frank/core/Pricing")<Pricing, PricingShape>() {
+  /** The pricing service over `catalog`. */
   static readonly make = (catalog: Catalog): PricingShape => {
     const view = (discountPercent: number) => catalogView(catalog, discountPercent)
     return {
@@ -28,6 +30,7 @@ export class Pricing extends Context.Tag("@frank/core/Pricing")<Pricing, Pricing
     }
   }
 
+  /** The pricing service over `catalog` as a layer. */
   static readonly layerFromCatalog = (catalog: Catalog): Layer.Layer<Pricing> =>
     Layer.succeed(Pricing, Pricing.make(catalog))
 }

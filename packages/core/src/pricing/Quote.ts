@@ -30,6 +30,7 @@ export const QuoteStep = Schema.Struct({
 }).annotations({ identifier: "QuoteStep" })
 export type QuoteStep = typeof QuoteStep.Type
 
+/** A price quote: the amount in minor units and how it was computed. */
 export const Quote = Schema.Struct({
   modelId: Schema.String,
   operation: Schema.String,

@@ -1,9 +1,10 @@
-export * from "./Catalog.js"
-export * from "./CatalogView.js"
-export * from "./EstimateRequest.js"
-export * from "./estimate.js"
-export * from "./Pricing.js"
-export * from "./Quote.js"
-export * from "./sampleCatalog.js"
-export * from "./tokens.js"
-export * from "./validateRequest.js"
+/**
+ * The `Pricing` namespace: the price catalog, estimate requests, quotes and the `Pricing` service.
+ */
+export { type Catalog, decodeCatalog, Family, Quality } from "./Catalog.js"
+export { CatalogItem, CatalogOperationView, CatalogView } from "./CatalogView.js"
+export { EstimateRequest } from "./EstimateRequest.js"
+export { Pricing } from "./Pricing.js"
+export { Quote } from "./Quote.js"
+export { sampleCatalog } from "./sampleCatalog.js"
+export { loadTokenizer, tokenizerReady } from "./tokens.js"

@@ -6,8 +6,12 @@
  *
  * The encoding costs about 66 MiB and a second to load, and only estimates of token-priced models
  * use it, so it loads on first use: `tokenizerReady` (or `loadTokenizer()`) before estimating.
+ * gpt-tokenizer is an optional peer of @frank/core: without it, estimating a token-priced model
+ * dies with an error naming the package to install.
  */
 import { Effect } from "effect"
+import { importOptional } from "../internal/optionalPackage.js"
+import { type Catalog, findModel } from "./Catalog.js"
 
 type CountTokens = typeof import("gpt-tokenizer/encoding/o200k_base").countTokens
 
@@ -16,14 +20,34 @@ let loading: Promise<void> | undefined
 
 /** Loads the o200k encoding once; later calls resolve at once. */
 export const loadTokenizer = (): Promise<void> =>
-  (loading ??= import("gpt-tokenizer/encoding/o200k_base").then((m) => {
-    counter = m.countTokens
-  }))
+  (loading ??= importOptional(
+    "gpt-tokenizer",
+    "Estimating a token-priced model",
+    () => import("gpt-tokenizer/encoding/o200k_base")
+  ).then(
+    (m) => {
+      counter = m.countTokens
+    },
+    (error: unknown) => {
+      // Not cached: installing the package later lets the next estimate load it.
+      loading = undefined
+      throw error
+    }
+  ))
 
 /** `loadTokenizer` as an effect: free once the encoding is loaded. */
 export const tokenizerReady: Effect.Effect<void> = Effect.suspend(() =>
   counter === undefined ? Effect.promise(loadTokenizer) : Effect.void
 )
+
+/**
+ * `tokenizerReady` when `modelId` has a token-metered operation, else nothing: an estimate or a
+ * launch of any other model never loads (nor needs) gpt-tokenizer.
+ */
+export const tokenizerReadyFor = (catalog: Catalog, modelId: string): Effect.Effect<void> =>
+  findModel(catalog, modelId)?.operations.some((op) => op.metering.kind === "tokens") === true
+    ? tokenizerReady
+    : Effect.void
 
 const asPlainText = { disallowedSpecial: new Set<string>() }
 

@@ -11,6 +11,7 @@ export interface LimitRule {
   readonly windowMs: number
 }
 
+/** A counter's state: its rule, count and window start. */
 export interface LimitState {
   readonly rule: LimitRule
   /** Requests counted in the current window, including this one when allowed. */
@@ -18,15 +19,19 @@ export interface LimitState {
   readonly windowStartMs: number
 }
 
+/** The answer of a limit to one request: allowed or not, and the numbers its headers carry. */
 export interface LimitVerdict {
   readonly allowed: boolean
   readonly limit: number
   readonly remaining: number
   /** Seconds until the current window resets (≥ 1). */
   readonly resetSeconds: number
+  /** When the current window ends (epoch ms). */
+  readonly resetAtMs: number
   readonly rule: LimitRule
 }
 
+/** The start of the fixed window holding a moment. */
 export const windowStart = (now: number, windowMs: number): number => Math.floor(now / windowMs) * windowMs
 
 export const verdict = (s: LimitState, now: number): LimitVerdict => ({
@@ -34,6 +39,7 @@ export const verdict = (s: LimitState, now: number): LimitVerdict => ({
   limit: s.rule.limit,
   remaining: Math.max(0, s.rule.limit - s.count),
   resetSeconds: Math.max(1, Math.ceil((s.windowStartMs + s.rule.windowMs - now) / 1000)),
+  resetAtMs: s.windowStartMs + s.rule.windowMs,
   rule: s.rule
 })
 

@@ -7,6 +7,7 @@ import type { LimitRule } from "./FixedWindow.js"
 import { MINUTE_MS } from "../timeUnits.js"
 import type { PartnerId } from "../EntityIds.js"
 
+/** Requests allowed per minute, per API key and per partner session. */
 export interface RateLimitConfig {
   readonly perApiKeyPerMinute: number
   readonly perPartnerSessionPerMinute: number
@@ -16,6 +17,7 @@ export interface RateLimitConfig {
   readonly perIpExceptions: Readonly<Record<string, number>>
 }
 
+/** The limits of spec "Rate limits". */
 export const defaultRateLimitConfig: RateLimitConfig = {
   perApiKeyPerMinute: 60,
   perPartnerSessionPerMinute: 60,

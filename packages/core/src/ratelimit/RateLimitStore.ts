@@ -11,4 +11,5 @@ export interface RateLimitStoreShape {
   readonly hit: (rules: ReadonlyArray<LimitRule>, now: number) => Effect.Effect<ReadonlyArray<LimitState>, StoreError>
 }
 
+/** Port: where rate-limit counters are kept. */
 export class RateLimitStore extends Context.Tag("@frank/core/RateLimitStore")<RateLimitStore, RateLimitStoreShape>() {}

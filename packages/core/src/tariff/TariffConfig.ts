@@ -5,7 +5,7 @@
  * rising with the plan) and names the offending tier in each message.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { MINOR_PER_FRANK } from "../Money.js"
+import { MINOR_PER_FRANK } from "../internal/money.js"
 import { Plan, planRank, plans } from "./Plan.js"
 
 export const TariffTier = Schema.Struct({
@@ -65,6 +65,7 @@ export type TariffConfig = typeof TariffConfig.Type
 
 const franks = (f: number) => f * MINOR_PER_FRANK
 
+/** The tariff tiers of spec "Tariffs". */
 export const defaultTariffConfig: TariffConfig = {
   tiers: [
     { plan: "base", minLifetimeSpendMinor: 0, discountPercent: 0 },

@@ -8,19 +8,24 @@ import type { StoreError } from "../StoreError.js"
 import type { Plan } from "./Plan.js"
 import type { TariffConfig } from "./TariffConfig.js"
 import { TariffStore } from "./TariffStore.js"
-import { discountPercentOf, type TariffView, tariffView } from "./tariffView.js"
+import { discountPercentOf, type TariffView, tariffView } from "./internal/tariffView.js"
 import type { PartnerId } from "../EntityIds.js"
 
+/** The tariffs service: a partner's plan and discount. */
 export class Tariffs extends Context.Tag("@frank/core/Tariffs")<
   Tariffs,
   {
+    /** The partner's plan and discount, as the tariff endpoint shows them. */
     readonly view: (partnerId: PartnerId) => Effect.Effect<TariffView, StoreError>
+    /** The discount in percent that the partner's plan gives on estimates and tasks. */
     readonly discountPercent: (partnerId: PartnerId) => Effect.Effect<number, StoreError>
+    /** Assigns a plan to the partner (an operator's decision). */
     readonly assign: (partnerId: PartnerId, plan: Plan) => Effect.Effect<void, StoreError>
     /** The tiers in force (the cabinet shows the next plan's discount). */
     readonly config: TariffConfig
   }
 >() {
+  /** The tariffs service with these tiers, over the `TariffStore`. */
   static readonly layer = (config: TariffConfig) =>
     Layer.effect(
       Tariffs,

@@ -1,5 +1,7 @@
-export * from "./Plan.js"
-export * from "./TariffConfig.js"
-export * from "./tariffView.js"
-export * from "./Tariffs.js"
-export * from "./TariffStore.js"
+/**
+ * The `Tariffs` namespace: plans, the tariff configuration, the store port and the `Tariffs` service.
+ */
+export { Plan } from "./Plan.js"
+export { defaultTariffConfig, tierOf } from "./TariffConfig.js"
+export { TariffStore, type TariffStoreShape } from "./TariffStore.js"
+export { Tariffs } from "./Tariffs.js"

@@ -27,6 +27,7 @@ export interface GenerationProviderShape {
   readonly submit: (task: Task, report: TaskReporter) => Effect.Effect<void, ProviderRejected>
 }
 
+/** Port: the provider that runs generation tasks (a sandbox in adapters). */
 export class GenerationProvider extends Context.Tag("@frank/core/GenerationProvider")<
   GenerationProvider,
   GenerationProviderShape

@@ -6,13 +6,15 @@
  */
 import { Schema } from "effect"
 import type { TaskId, PartnerId } from "../EntityIds.js"
-import type { Minor } from "../Money.js"
+import type { Minor } from "../internal/money.js"
 import type { EstimateRequest } from "../pricing/EstimateRequest.js"
 import type { Family, Quality } from "../pricing/Catalog.js"
 
+/** The states of a task. */
 export const TaskStatus = Schema.Literal("queued", "running", "succeeded", "failed")
 export type TaskStatus = typeof TaskStatus.Type
 
+/** Whether a status is final: succeeded or failed. */
 export const isTerminal = (status: TaskStatus): boolean => status === "succeeded" || status === "failed"
 
 /**
@@ -31,6 +33,7 @@ export const countFieldOfRole = {
   referenceAudio: "referenceAudioCount"
 } as const satisfies Record<InputRole, keyof EstimateRequest>
 
+/** A stored file given to a task, with its role. */
 export interface TaskInput {
   /** A stored file (result of an import) the partner owns. */
   readonly storedFileId: string
@@ -52,6 +55,24 @@ export interface TaskFailure {
   readonly message: string
 }
 
+/** The failure code of a task whose hold lapsed before the provider reported an end. */
+export const TASK_EXPIRED = "TASK_EXPIRED"
+
+/**
+ * A provider report that arrived after the task's `expiresAt`: kept for the partner and the
+ * operator to see, never settled (docs/decisions.md, "Late reports never charge").
+ */
+export interface LateReport {
+  readonly outcome: "started" | "succeeded" | "failed"
+  /** Epoch ms, when the engine received it. */
+  readonly receivedAt: number
+  /** The cost the provider reported with a late success (null: none reported, or not a success). */
+  readonly costMinor: Minor | null
+  /** The code of a late failure. */
+  readonly failureCode: string | null
+}
+
+/** A generation task: its model, inputs, status, cost and output. */
 export interface Task {
   readonly partnerId: PartnerId
   readonly id: TaskId
@@ -76,6 +97,10 @@ export interface Task {
   readonly createdAt: number
   readonly startedAt: number | null
   readonly finishedAt: number | null
+  /** When its hold lapses (epoch ms): unfinished then, the task fails with TASK_EXPIRED and is refunded. */
+  readonly expiresAt: number
+  /** The last provider report received after `expiresAt` (a late end is kept over a late start). */
+  readonly lateReport: LateReport | null
 }
 
 /** Output bytes kept by the engine (sandbox results); served at `GET /v1/tasks/{id}/result`. */

@@ -5,14 +5,21 @@
  *   queued | running ──Succeeded──▶ succeeded   (settlement: confirm the actual cost)
  *   queued | running ──Failed─────▶ failed      (settlement: refund the reservation)
  *
+ *   queued | running ──(now ≥ expiresAt)──▶ failed TASK_EXPIRED   (settlement: refund as expired)
+ *
  * A provider may skip `Started`. Terminal states absorb every later report, and a repeated
  * `Started` changes nothing: reports arrive twice or out of order in practice (provider retries,
  * an operator's control racing the provider), and a refused transition is what guarantees that
  * a task settles exactly once.
+ *
+ * Expiry is decided by the clock, not by who comes first: a report arriving at or after
+ * `expiresAt` expires the task exactly as the sweep would (and is kept as its `lateReport`), so a
+ * confirm racing the sweep ends the same way whichever takes the task's lock first.
  */
-import type { Minor } from "../Money.js"
-import type { Task, TaskContent, TaskFailure } from "./Task.js"
-import { MAX_RESULT_CONTENT_BYTES } from "./Task.js"
+import { iso } from "../isoTime.js"
+import type { Minor } from "../internal/money.js"
+import type { LateReport, Task, TaskContent, TaskFailure } from "./Task.js"
+import { isTerminal, MAX_RESULT_CONTENT_BYTES, TASK_EXPIRED } from "./Task.js"
 
 /** What a provider produced: bytes the engine keeps, or a link to where the provider keeps them. */
 export type TaskOutput =
@@ -30,6 +37,7 @@ export type TaskOutput =
       readonly text?: string | undefined
     }
 
+/** What a provider reports of a task: started, succeeded with output, or failed. */
 export type TaskOutcome =
   | { readonly _tag: "Started" }
   | {
@@ -46,7 +54,10 @@ export interface TransitionContext {
   readonly contentUrl: string
 }
 
-export type Settlement = "none" | "confirm" | "refund"
+/** What a transition does to the hold: nothing, charge it, give it back, or give it back as expired. */
+export type Settlement = "none" | "confirm" | "refund" | "expire"
+
+type IgnoredReason = "already_running" | "already_finished" | "not_due"
 
 export type TaskTransition =
   | {
@@ -54,10 +65,55 @@ export type TaskTransition =
       readonly task: Task
       readonly content: TaskContent | undefined
       readonly settlement: Settlement
+      /** The report came after `expiresAt`: it settles nothing and is kept as `lateReport`. */
+      readonly late: boolean
     }
-  | { readonly _tag: "Ignored"; readonly reason: "already_running" | "already_finished" }
+  | { readonly _tag: "Ignored"; readonly reason: IgnoredReason }
 
-const ignored = (reason: "already_running" | "already_finished"): TaskTransition => ({ _tag: "Ignored", reason })
+const ignored = (reason: IgnoredReason): TaskTransition => ({ _tag: "Ignored", reason })
+
+/**
+ * Whether the task ended because its hold lapsed (then later reports are late). A provider's own
+ * failure can never look like one: it ends before `expiresAt`, or it is itself late.
+ */
+export const isExpired = (task: Task): boolean =>
+  task.status === "failed" &&
+  task.failure?.code === TASK_EXPIRED &&
+  task.finishedAt !== null &&
+  task.finishedAt >= task.expiresAt
+
+/** The name of a reported outcome (metric labels, `lateReport.outcome`). */
+export const outcomeName = (outcome: TaskOutcome): LateReport["outcome"] =>
+  outcome._tag === "Started" ? "started" : outcome._tag === "Succeeded" ? "succeeded" : "failed"
+
+const lateReportOf = (outcome: TaskOutcome, now: number): LateReport => ({
+  outcome: outcomeName(outcome),
+  receivedAt: now,
+  costMinor: outcome._tag === "Succeeded" ? (outcome.costMinor ?? null) : null,
+  failureCode: outcome._tag === "Failed" ? outcome.failure.code : null
+})
+
+/** The newest late report is kept, except that a late start never hides a late end. */
+const keepLate = (recorded: LateReport | null, incoming: LateReport): LateReport =>
+  recorded !== null && recorded.outcome !== "started" && incoming.outcome === "started" ? recorded : incoming
+
+/** The task failed at `now` because its hold lapsed. */
+const expiredAt = (task: Task, now: number): Task => ({
+  ...task,
+  status: "failed",
+  failure: {
+    code: TASK_EXPIRED,
+    message: `the task did not finish before its reservation expired at ${iso(task.expiresAt)}`
+  },
+  finishedAt: now
+})
+
+/** What the expiry sweep does: an unfinished task at or past `expiresAt` fails and its hold goes back. */
+export const expiryTransition = (task: Task, now: number): TaskTransition => {
+  if (isTerminal(task.status)) return ignored("already_finished")
+  if (now < task.expiresAt) return ignored("not_due")
+  return { _tag: "Moved", task: expiredAt(task, now), content: undefined, settlement: "expire", late: false }
+}
 
 /** Why an outcome cannot be recorded at all (a provider bug), or undefined when it is well-formed. */
 export const outcomeProblem = (outcome: TaskOutcome): string | undefined => {
@@ -80,8 +136,30 @@ export const outcomeProblem = (outcome: TaskOutcome): string | undefined => {
   }
 }
 
+/** A report after `expiresAt`: kept on the task; the task expires now unless it already did. */
+const lateTransition = (task: Task, outcome: TaskOutcome, now: number): TaskTransition => {
+  const report = lateReportOf(outcome, now)
+  if (isExpired(task))
+    return {
+      _tag: "Moved",
+      task: { ...task, lateReport: keepLate(task.lateReport, report) },
+      content: undefined,
+      settlement: "none",
+      late: true
+    }
+  return {
+    _tag: "Moved",
+    task: { ...expiredAt(task, now), lateReport: report },
+    content: undefined,
+    settlement: "expire",
+    late: true
+  }
+}
+
 export const transitionTask = (task: Task, outcome: TaskOutcome, ctx: TransitionContext): TaskTransition => {
-  if (task.status === "succeeded" || task.status === "failed") return ignored("already_finished")
+  if (isExpired(task) || (!isTerminal(task.status) && ctx.now >= task.expiresAt))
+    return lateTransition(task, outcome, ctx.now)
+  if (isTerminal(task.status)) return ignored("already_finished")
   switch (outcome._tag) {
     case "Started":
       if (task.status === "running") return ignored("already_running")
@@ -89,7 +167,8 @@ export const transitionTask = (task: Task, outcome: TaskOutcome, ctx: Transition
         _tag: "Moved",
         task: { ...task, status: "running", startedAt: ctx.now },
         content: undefined,
-        settlement: "none"
+        settlement: "none",
+        late: false
       }
     case "Succeeded": {
       const out = outcome.output
@@ -109,7 +188,8 @@ export const transitionTask = (task: Task, outcome: TaskOutcome, ctx: Transition
           finishedAt: ctx.now
         },
         content: out._tag === "Content" ? { mimeType: out.mimeType, bytes: out.bytes } : undefined,
-        settlement: "confirm"
+        settlement: "confirm",
+        late: false
       }
     }
     case "Failed":
@@ -117,7 +197,8 @@ export const transitionTask = (task: Task, outcome: TaskOutcome, ctx: Transition
         _tag: "Moved",
         task: { ...task, status: "failed", failure: outcome.failure, finishedAt: ctx.now },
         content: undefined,
-        settlement: "refund"
+        settlement: "refund",
+        late: false
       }
   }
 }

@@ -29,6 +29,13 @@ export interface TaskChange {
   readonly content?: TaskContent | undefined
 }
 
+/** A task named by its partner and id. */
+export interface TaskRef {
+  readonly partnerId: PartnerId
+  readonly id: TaskId
+}
+
+/** The operations of the task store port. */
 export interface TaskStoreShape {
   /**
    * Writes a new task and runs `alongside` in the same transaction; when `alongside` fails,
@@ -40,6 +47,7 @@ export interface TaskStoreShape {
     task: Task,
     alongside: Effect.Effect<void, E | StoreError>
   ) => Effect.Effect<{ readonly task: Task; readonly created: boolean }, E | StoreError>
+  /** The partner's task, or undefined (also for another partner's). */
   readonly get: (partnerId: PartnerId, id: TaskId) => Effect.Effect<Task | undefined, StoreError>
   /** Newest first (creation time, then id). */
   readonly list: (
@@ -69,6 +77,14 @@ export interface TaskStoreShape {
   readonly locate: (id: TaskId) => Effect.Effect<Task | undefined, StoreError>
   /** Queued and running tasks of every partner, oldest first: a restarted host hands them to its provider again. */
   readonly unfinished: (limit: number) => Effect.Effect<ReadonlyArray<Task>, StoreError>
+  /**
+   * Queued and running tasks of every partner whose `expiresAt` is at or before `now`, earliest
+   * expiry first (then id), at most `limit`: the expiry sweep's work.
+   */
+  readonly expiring: (now: number, limit: number) => Effect.Effect<ReadonlyArray<TaskRef>, StoreError>
+  /** The earliest `expiresAt` of a queued or running task; undefined when none is. */
+  readonly nextExpiry: Effect.Effect<number | undefined, StoreError>
 }
 
+/** Port: where tasks are kept. */
 export class TaskStore extends Context.Tag("@frank/core/TaskStore")<TaskStore, TaskStoreShape>() {}

@@ -9,24 +9,27 @@
  *   `task.succeeded`;
  * - failure: the status, `task.failed`, `ledger.refund` (its `billing.refunded`) and
  *   `task.refunded`.
- * A repeated or late report is refused by the state machine before anything is written.
+ * A repeated report is refused by the state machine before anything is written. A task still
+ * unfinished at its `expiresAt` fails with TASK_EXPIRED and its hold is refunded, by the expiry
+ * sweep (TaskExpiry) or by the first report that comes later; a late report settles nothing and is
+ * kept on the task as `lateReport`.
  */
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { StoredFileLookup } from "../files/StoredFileLookup.js"
-import { parseId, StoredFileId, type TaskId, type PartnerId } from "../EntityIds.js"
-import { Ids } from "../Ids.js"
+import { parseId, StoredFileId, TaskId, type PartnerId } from "../EntityIds.js"
+import { Ids } from "../internal/ids.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
-import { franksToMinor } from "../Money.js"
+import { franksToMinor } from "../internal/money.js"
 import { findModel } from "../pricing/Catalog.js"
 import { Pricing } from "../pricing/Pricing.js"
-import { tokenizerReady } from "../pricing/tokens.js"
-import { validateRequest } from "../pricing/validateRequest.js"
+import { tokenizerReadyFor } from "../pricing/tokens.js"
+import { validateRequest } from "../pricing/internal/validateRequest.js"
 import type { StoreError } from "../StoreError.js"
 import { Tariffs } from "../tariff/Tariffs.js"
 import { Outbox } from "../events/Outbox.js"
 import { GenerationProvider, type TaskReporter } from "./GenerationProvider.js"
-import { type LaunchTaskRequest, resolveLaunch, sameLaunch } from "./LaunchRequest.js"
+import { type LaunchTaskRequest, resolveLaunch, sameLaunch } from "./internal/LaunchRequest.js"
 import { isTerminal, type Task, type TaskContent } from "./Task.js"
 import {
   IdempotencyKeyReused,
@@ -35,10 +38,12 @@ import {
   TaskRequestInvalid,
   TaskResultUnavailable
 } from "./TaskError.js"
-import { failedEvent, refundedEvent, succeededEvent } from "./taskEvents.js"
-import { TaskSettings, taskResultUrl } from "./TaskSettings.js"
-import { outcomeProblem, type TaskOutcome, transitionTask } from "./TaskState.js"
-import { type TaskChange, type TaskFilter, type TaskPage, TaskStore } from "./TaskStore.js"
+import { makeExpiry } from "./internal/expiry.js"
+import { makeSettle } from "./internal/settle.js"
+import type { TaskObserverShape } from "./TaskObserver.js"
+import { holdTtlFor, TaskSettings, taskResultUrl } from "./TaskSettings.js"
+import { outcomeName, outcomeProblem, type TaskOutcome, transitionTask } from "./TaskState.js"
+import { type TaskFilter, type TaskPage, TaskStore } from "./TaskStore.js"
 
 /** How many unfinished tasks a restarted host hands back to its provider at most. */
 export const RESUME_BATCH = 10_000
@@ -51,8 +56,18 @@ export interface Launched {
 
 export interface Reported {
   readonly task: Task
-  /** False when the state machine refused the outcome (a repeated or late report). */
+  /** False when the state machine refused the outcome (a repeated report, or one after the end). */
   readonly changed: boolean
+  /** True when the report came after the task's `expiresAt`: kept as `lateReport`, settled nothing. */
+  readonly late: boolean
+}
+
+/** What one run of the expiry sweep did. */
+export interface ExpiredBatch {
+  /** Unfinished tasks found at or past their `expiresAt` (at most the limit asked for). */
+  readonly due: number
+  /** Of those, the ones this run failed and refunded (another run or a report may take one first). */
+  readonly expired: number
 }
 
 export type LaunchError = TaskRequestInvalid | IdempotencyKeyReused | LedgerError | StoreError
@@ -85,10 +100,19 @@ export interface TasksShape {
   readonly locate: (id: TaskId) => Effect.Effect<Task, TaskNotFound | StoreError>
   /** Hands queued and running tasks to the provider again (host start); answers how many. */
   readonly resumeUnfinished: Effect.Effect<number, StoreError>
+  /**
+   * Expires up to `limit` unfinished tasks at or past their `expiresAt`, oldest expiry first, each
+   * in one transaction (TASK_EXPIRED, its hold refunded, the failure's events), `concurrency` at a
+   * time (default 1). A task that cannot be expired is logged and left for the next run.
+   */
+  readonly expireDue: (limit: number, concurrency?: number) => Effect.Effect<ExpiredBatch, StoreError>
+  /** The earliest `expiresAt` of an unfinished task, if any (when the next sweep has work). */
+  readonly nextExpiryAt: Effect.Effect<number | undefined, StoreError>
 }
 
 const notFound = (id: string) => new TaskNotFound({ message: `task ${id} not found` })
 
+/** The tasks service: launches tasks against a hold and settles them when the provider reports. */
 export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>() {
   static readonly layer = Layer.effect(
     Tasks,
@@ -102,33 +126,15 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
       const files = yield* StoredFileLookup
       const provider = yield* GenerationProvider
       const settings = yield* TaskSettings
+      const observe = (f: (o: TaskObserverShape) => Effect.Effect<void>) =>
+        settings.observer === undefined ? Effect.void : f(settings.observer)
 
       /** The catalog's list price per unit, for the ledger rows (absent if the catalog changed since). */
       const unitPriceOf = (task: Task) =>
         findModel(pricing.catalog, task.modelId)?.operations.find((o) => o.operation === task.operation)
           ?.pricePerUnitMicros
 
-      /** The ledger movements and events of a change, run inside its transaction. */
-      const settle = (change: TaskChange) =>
-        Effect.gen(function* () {
-          const task = change.task
-          const held = task.reservedMinor > 0
-          if (task.status === "succeeded") {
-            if (held)
-              yield* ledger.confirm(task.partnerId, {
-                taskId: task.id,
-                amountMinor: task.costMinor ?? 0,
-                unitPriceMicros: unitPriceOf(task)
-              })
-            yield* outbox.emit(task.partnerId, succeededEvent(task))
-          } else if (task.status === "failed") {
-            yield* outbox.emit(task.partnerId, failedEvent(task))
-            if (held) {
-              const refund = yield* ledger.refund(task.partnerId, { taskId: task.id, note: task.failure?.code })
-              yield* outbox.emit(task.partnerId, refundedEvent(task, refund))
-            }
-          }
-        })
+      const settle = makeSettle(ledger, outbox, unitPriceOf)
 
       const report: TasksShape["report"] = (partnerId, taskId, outcome) =>
         Effect.gen(function* () {
@@ -136,11 +142,16 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           if (problem !== undefined) return yield* new TaskOutcomeInvalid({ message: `task ${taskId}: ${problem}` })
           const now = yield* Clock.currentTimeMillis
           const ctx = { now, contentUrl: taskResultUrl(settings, taskId) }
+          // Set by the last run of `decide` (the one whose change was written).
+          let late = false
+          let expired = false
           const updated = yield* store.update(
             partnerId,
             taskId,
             (current) => {
               const t = transitionTask(current, outcome, ctx)
+              late = t._tag === "Moved" && t.late
+              expired = t._tag === "Moved" && t.settlement === "expire"
               return t._tag === "Moved" ? { task: t.task, content: t.content } : undefined
             },
             settle
@@ -148,7 +159,9 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           if (updated === undefined) return yield* notFound(taskId)
           // The settlement's events are committed now: let the delivery worker take them.
           if (updated.changed && isTerminal(updated.task.status)) yield* outbox.wake
-          return updated
+          if (late) yield* observe((o) => o.lateReport(outcomeName(outcome)))
+          if (expired) yield* observe((o) => o.tasksExpired(1))
+          return { ...updated, late }
         })
 
       /** The callback a provider reports through; a report that cannot be recorded is logged. */
@@ -178,7 +191,7 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
         Effect.gen(function* () {
           const resolved = resolveLaunch(request)
           const discount = yield* tariffs.discountPercent(partnerId)
-          yield* tokenizerReady
+          yield* tokenizerReadyFor(pricing.catalog, resolved.estimate.modelId)
           const priced = pricing.estimate(resolved.estimate, discount)
           const problems: string[] = Either.isLeft(priced) ? [...priced.left.messages] : []
           problems.push(...resolved.problems)
@@ -208,9 +221,10 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           )
           const reservedMinor = franksToMinor(priced.right.totalFranks)!
           const now = yield* Clock.currentTimeMillis
+          const expiresAt = now + holdTtlFor(settings, model.holdTtlSeconds)
           const task: Task = {
             partnerId,
-            id: (yield* ids.next) as TaskId,
+            id: yield* ids.nextId(TaskId),
             status: "queued",
             modelId: model.modelId,
             family: model.family,
@@ -227,7 +241,9 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
             failure: null,
             createdAt: now,
             startedAt: null,
-            finishedAt: null
+            finishedAt: null,
+            expiresAt,
+            lateReport: null
           }
           // A free operation holds nothing (the ledger refuses zero holds) and settles nothing.
           const reserve =
@@ -238,7 +254,8 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
                     taskId: task.id,
                     amountMinor: reservedMinor,
                     unitPriceMicros: op.pricePerUnitMicros,
-                    note: `${model.modelId} ${op.operation}`
+                    note: `${model.modelId} ${op.operation}`,
+                    expiresAt
                   })
                 )
           const created = yield* store.create(task, reserve)
@@ -285,7 +302,8 @@ export class Tasks extends Context.Tag("@frank/core/Tasks")<Tasks, TasksShape>()
           ),
         resumeUnfinished: Effect.flatMap(store.unfinished(RESUME_BATCH), (tasks) =>
           Effect.as(Effect.forEach(tasks, handOver, { discard: true }), tasks.length)
-        )
+        ),
+        ...makeExpiry(store, outbox, settle, observe)
       }
     })
   )

@@ -76,4 +76,5 @@ export const makeMemoryPaymentStore = Effect.gen(function* () {
   return store
 })
 
+/** The payment store in memory. */
 export const MemoryPaymentStore = Layer.effect(PaymentStore, makeMemoryPaymentStore)

@@ -5,9 +5,9 @@
  * assert attempt times, headers and signatures.
  */
 import { Clock, Context, Effect, Layer, Ref } from "effect"
-import type { AttemptOutcome, AttemptRequest } from "../webhooks/WebhookTransport.js"
-import { WebhookTransport } from "../webhooks/WebhookTransport.js"
-import { sendEach } from "../webhooks/sendEach.js"
+import type { AttemptOutcome, AttemptRequest } from "../webhooks/transport/WebhookTransport.js"
+import { WebhookTransport } from "../webhooks/transport/WebhookTransport.js"
+import { sendEach } from "../webhooks/transport/sendEach.js"
 
 /**
  * An HTTP status; `timeout` (no answer in time); `crash` (the worker process dies while the
@@ -16,6 +16,7 @@ import { sendEach } from "../webhooks/sendEach.js"
  */
 export type ScriptedAnswer = number | "timeout" | "crash" | "connection-error"
 
+/** A request the scripted receiver got. */
 export interface ReceivedRequest {
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
@@ -32,6 +33,7 @@ export interface ScriptedReceiverShape {
   readonly received: Effect.Effect<ReadonlyArray<ReceivedRequest>>
 }
 
+/** A webhook receiver that answers by script and records what it got. */
 export class ScriptedReceiver extends Context.Tag("@frank/core/testing/ScriptedReceiver")<
   ScriptedReceiver,
   ScriptedReceiverShape

@@ -1,15 +1,18 @@
 /**
  * The simulation kit: a whole engine on memory stores (or any stores you provide) with a scripted
  * receiver, driven under TestClock. `advance` moves the clock to every instant something is due
- * (an attempt, a lease end, a retention sweep that will remove something) and runs the worker
- * and the retention sweep there, so a full 8 h 36 min retry schedule runs in milliseconds with
- * exact attempt times, and a month of retention in a few steps.
+ * (an attempt, a lease end, a retention sweep that will remove something, a grant's expiry, a
+ * task hold that lapses) and runs the grant expiry, the task expiry, the worker and the retention
+ * sweep there, so a full 8 h 36 min retry schedule runs in milliseconds with exact attempt times,
+ * and a month of retention in a few steps. The task expiry sweep runs when the engine has one
+ * (`TaskExpiry`; `Simulation.layer` built over it).
  */
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, TestClock } from "effect"
 import type { Access } from "../access/Access.js"
 import { Secrets } from "../access/Secrets.js"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import { Ledger } from "../ledger/Ledger.js"
+import { GrantExpiry } from "../ledger/GrantExpiry.js"
 import type { LedgerStore } from "../ledger/LedgerStore.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
@@ -19,14 +22,15 @@ import { Outbox } from "../events/Outbox.js"
 import { Webhooks } from "../webhooks/Webhooks.js"
 import { type RetentionConfig, WebhookRetention, defaultRetentionConfig } from "../webhooks/WebhookRetention.js"
 import { WebhookSettings } from "../webhooks/WebhookSettings.js"
-import type { WebhookStore } from "../webhooks/WebhookStore.js"
+import type { WebhookStores } from "../webhooks/store/WebhookStores.js"
 import type { EventStore } from "../events/EventStore.js"
 import type { TariffStore } from "../tariff/TariffStore.js"
+import { TaskExpiry } from "../tasks/TaskExpiry.js"
 
 /** The stores an engine runs on: what `MemoryLedgerStore` and `MemoryWebhookStore` (or their SQL twins) provide. */
-export type EngineStores = LedgerStore | TariffStore | WebhookStore | EventStore
+export type EngineStores = LedgerStore | TariffStore | WebhookStores | EventStore
 import { MemoryLedgerStore } from "./MemoryLedgerStore.js"
-import { MemoryWebhookStore } from "./MemoryWebhookStore.js"
+import * as MemoryWebhookStore from "./webhooks/MemoryWebhookStore.js"
 import { type ScriptedAnswer, ScriptedReceiver } from "./ScriptedReceiver.js"
 
 /** At most this many worker steps per `advance`: a guard against a store that never stops being due. */
@@ -42,21 +46,38 @@ export interface SimulationShape {
 const earliest = (a: number | undefined, b: number | undefined) =>
   a === undefined ? b : b === undefined ? a : Math.min(a, b)
 
+/** Drives a simulated engine under TestClock: advances time and runs due attempts. */
 export class Simulation extends Context.Tag("@frank/core/testing/Simulation")<Simulation, SimulationShape>() {
   static readonly layer = Layer.effect(
     Simulation,
     Effect.gen(function* () {
       const worker = yield* DeliveryWorker
-      // Optional, so an engine assembled without retention still simulates.
+      // Optional, so an engine assembled without retention or tasks still simulates.
       const retention = yield* Effect.serviceOption(WebhookRetention)
-      const runDue = Option.match(retention, {
-        onNone: () => worker.runDue,
-        onSome: (r) => Effect.zipLeft(worker.runDue, r.sweepDue)
-      })
-      const nextWakeAt = Option.match(retention, {
-        onNone: () => worker.nextWakeAt,
-        onSome: (r) => Effect.zipWith(worker.nextWakeAt, r.nextSweepAt, earliest)
-      })
+      const grantExpiry = yield* Effect.serviceOption(GrantExpiry)
+      const expiry = yield* Effect.serviceOption(TaskExpiry)
+      const none: Effect.Effect<number | undefined, StoreError> = Effect.succeed(undefined)
+      // Grants expire first, then task holds: the events they emit are then due for the worker at
+      // the same instant.
+      const expireGrants: Effect.Effect<void, StoreError> = Option.isSome(grantExpiry)
+        ? grantExpiry.value.sweep
+        : Effect.void
+      const expireTasks: Effect.Effect<void, StoreError> = Option.isSome(expiry)
+        ? Effect.asVoid(expiry.value.sweepDue)
+        : Effect.void
+      const retain: Effect.Effect<void, StoreError> = Option.isSome(retention)
+        ? Effect.asVoid(retention.value.sweepDue)
+        : Effect.void
+      const runDue = Effect.zipLeft(Effect.zipRight(Effect.zipRight(expireGrants, expireTasks), worker.runDue), retain)
+      const nextWakeAt = Effect.zipWith(
+        Effect.zipWith(
+          Effect.zipWith(worker.nextWakeAt, Option.isSome(retention) ? retention.value.nextSweepAt : none, earliest),
+          Option.isSome(expiry) ? expiry.value.nextSweepAt : none,
+          earliest
+        ),
+        Option.isSome(grantExpiry) ? grantExpiry.value.nextSweepAt : none,
+        earliest
+      )
       const advance: SimulationShape["advance"] = (duration) =>
         Effect.gen(function* () {
           const target = (yield* Clock.currentTimeMillis) + Duration.toMillis(duration)
@@ -99,7 +120,7 @@ export interface SimulationOptions {
  * private URLs allowed so scripted URLs like `https://receiver.test/hook` need no DNS.
  */
 export const SimulationEngine = (options: SimulationOptions = {}) => {
-  const stores = options.stores ?? Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore)
+  const stores = options.stores ?? Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore.layer)
   const base = Layer.mergeAll(
     Ids.layerDeterministic("frank-simulation"),
     Secrets.layer(Redacted.make("simulation-pepper")),
@@ -113,7 +134,7 @@ export const SimulationEngine = (options: SimulationOptions = {}) => {
     disableFailing: options.disableFailing ?? defaultDisablePolicy
   })
   const services = Layer.mergeAll(
-    Ledger.layer,
+    GrantExpiry.layer().pipe(Layer.provideMerge(Ledger.layer)),
     Webhooks.layer,
     worker,
     WebhookRetention.layer(options.retention ?? defaultRetentionConfig)

@@ -5,4 +5,5 @@
  */
 import type { PartnerId } from "../EntityIds.js"
 
+/** A partner id for tests, branded from a readable string. */
 export const testPartner = (id: string): PartnerId => id as PartnerId

@@ -10,9 +10,10 @@ import {
   type VerifyResult,
   type VerifyWebhookInput,
   verifyWebhook
-} from "../webhooks/verifyWebhook.js"
+} from "../webhooks/receiver/verifyWebhook.js"
 import type { ReceivedRequest } from "./ScriptedReceiver.js"
 
+/** Verifies a request the scripted receiver got, as a partner's receiver would. */
 export const verifyReceived = (
   request: ReceivedRequest,
   secret: VerifyWebhookInput["secret"],

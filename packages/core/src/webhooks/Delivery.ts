@@ -6,9 +6,10 @@ import { Either } from "effect"
 import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
 import type { DeliveryState, DeliveryStatus } from "./DeliveryState.js"
 import type { EventType } from "../events/EventType.js"
-import type { SignatureScheme } from "./SignatureScheme.js"
-import type { AttemptOutcome } from "./WebhookTransport.js"
+import type { SignatureScheme } from "./signing/SignatureScheme.js"
+import type { AttemptOutcome } from "./transport/WebhookTransport.js"
 
+/** A delivery as stored: its event, endpoint, state and last answer. */
 export interface DeliveryRecord extends DeliveryState {
   readonly partnerId: PartnerId
   readonly id: DeliveryId
@@ -80,6 +81,7 @@ export interface DeliveryPage {
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
 
+/** The opaque page cursor of a delivery listing. */
 export const encodeCursor = (c: DeliveryCursor): string =>
   btoa(`${c.createdAt}:${c.id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 

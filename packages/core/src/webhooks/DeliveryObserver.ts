@@ -28,6 +28,7 @@ export interface DeliveryObserverShape {
   readonly endpointsDisabled?: (endpoints: ReadonlyArray<WebhookEndpoint>) => Effect.Effect<void>
 }
 
+/** Hears what the delivery worker does (attempts, pauses), for metrics. */
 export class DeliveryObserver extends Context.Tag("@frank/core/DeliveryObserver")<
   DeliveryObserver,
   DeliveryObserverShape

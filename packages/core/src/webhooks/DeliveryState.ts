@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { HOUR_MS, MINUTE_MS } from "../timeUnits.js"
 
+/** The states of a delivery. */
 export const DeliveryStatus = Schema.Literal("pending", "delivering", "delivered", "uncertain", "dead_lettered")
 export type DeliveryStatus = typeof DeliveryStatus.Type
 
@@ -20,13 +21,14 @@ export const RETRY_DELAYS_MS: ReadonlyArray<number> = [
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 export const RECEIVER_TIMEOUT_MS = 10_000
 
+/** A delivery's state: status, attempts made and when the next is due. */
 export interface DeliveryState {
   readonly status: DeliveryStatus
   /** Attempts made in the current budget (a replay starts a new budget). */
   readonly attempts: number
   /** When the next attempt is due (pending only). */
   readonly nextAttemptAt: number | null
-  /** Lease end while delivering: past it, the worker is presumed dead mid-request. */
+  /** Lease end while delivering: past it, the worker is presumed dead (mid-request if it had sent). */
   readonly leaseUntil: number | null
 }
 
@@ -34,7 +36,8 @@ export type DeliveryInput =
   | { readonly _tag: "Claim"; readonly leaseMs: number }
   | { readonly _tag: "Succeeded" }
   | { readonly _tag: "Failed" }
-  | { readonly _tag: "LeaseExpired" }
+  /** `sent`: the worker marked the attempt's request as handed to the network before the lease ran out. */
+  | { readonly _tag: "LeaseExpired"; readonly sent: boolean }
   | { readonly _tag: "Replay" }
   | { readonly _tag: "Recover" }
 
@@ -86,6 +89,10 @@ export const transition = (s: DeliveryState, input: DeliveryInput, now: number):
     case "LeaseExpired":
       if (s.status !== "delivering") return rejected("not_delivering")
       if (s.leaseUntil !== null && s.leaseUntil > now) return rejected("lease_active")
+      // Claimed but never sent: nothing reached the receiver, so the claim is undone (its attempt
+      // uncounted) and the delivery is due again at once.
+      if (!input.sent)
+        return moved({ status: "pending", attempts: s.attempts - 1, nextAttemptAt: now, leaseUntil: null })
       // The request may have reached the receiver: never retried automatically.
       return moved({ status: "uncertain", attempts: s.attempts, nextAttemptAt: null, leaseUntil: null })
     case "Replay":

@@ -4,31 +4,36 @@
  * state machine. It wakes on a signal (an event committed, a replay, slots freed), at the next due
  * time, or at the poll interval, whichever comes first.
  *
- * Two ways to drive it: `run` is the long-lived loop a host forks (worker/run.ts: claim loop,
+ * Two ways to drive it: `run` is the long-lived loop a host forks (internal/worker/run.ts: claim loop,
  * answer collector, outcome writer, drain); `runDue` performs everything due at the current
- * instant and returns, which is what simulations under TestClock step with (worker/runDue.ts).
+ * instant and returns, which is what simulations under TestClock step with (internal/worker/runDue.ts).
  *
  * Its sweep also applies the endpoint-health rule (`config.disableFailing`), whose pause emits
  * through the Outbox: the layer needs the Outbox the engine's services share.
  */
 import { Clock, Context, Effect, Layer, Ref } from "effect"
-import { Ids } from "../Ids.js"
+import { Ids } from "../internal/ids.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "../events/DeliveryWakeup.js"
 import { Outbox } from "../events/Outbox.js"
 import { defaultDisablePolicy } from "./EndpointHealth.js"
-import { type DueBacklog, WebhookStore } from "./WebhookStore.js"
-import { WebhookTransport } from "./WebhookTransport.js"
-import { disableFailing, nextDisableAt } from "./worker/disableFailing.js"
-import { recordOutcomes } from "./worker/recordOutcomes.js"
-import { makeReports } from "./worker/reports.js"
-import { run } from "./worker/run.js"
-import { runDue } from "./worker/runDue.js"
-import { sweep } from "./worker/sweep.js"
-import { type DeliveryWorkerConfig, defaultWorkerConfig } from "./worker/WorkerConfig.js"
-import type { WorkerParts } from "./worker/WorkerParts.js"
+import { DeliveryQueue, type DueBacklog } from "./store/DeliveryQueue.js"
+import { WebhookTransport } from "./transport/WebhookTransport.js"
+import { disableFailing, nextDisableAt } from "./internal/worker/disableFailing.js"
+import { recordOutcomes } from "./internal/worker/recordOutcomes.js"
+import { makeReports } from "./internal/worker/reports.js"
+import { run } from "./internal/worker/run.js"
+import { runDue } from "./internal/worker/runDue.js"
+import { sweep } from "./internal/worker/sweep.js"
+import { checkWorkerConfig, type DeliveryWorkerConfig, defaultWorkerConfig } from "./WorkerConfig.js"
+import type { WorkerParts } from "./internal/worker/WorkerParts.js"
 
-export { type DeliveryWorkerConfig, defaultWorkerConfig } from "./worker/WorkerConfig.js"
+export {
+  checkWorkerConfig,
+  type DeliveryWorkerConfig,
+  DeliveryWorkerConfigError,
+  defaultWorkerConfig
+} from "./WorkerConfig.js"
 
 export interface DeliveryWorkerShape {
   /** Loops until interrupted; on interruption, lets in-flight attempts finish (up to `drainMs`). */
@@ -44,12 +49,16 @@ export interface DeliveryWorkerShape {
 const earliest = (a: number | undefined, b: number | undefined) =>
   a === undefined ? b : b === undefined ? a : Math.min(a, b)
 
+/** The delivery worker: claims due deliveries, sends them and records the outcomes. */
 export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<DeliveryWorker, DeliveryWorkerShape>() {
+  /** The delivery worker with this configuration (checked when the layer is built). */
   static readonly layer = (config: DeliveryWorkerConfig = defaultWorkerConfig) =>
     Layer.effect(
       DeliveryWorker,
       Effect.gen(function* () {
-        const store = yield* WebhookStore
+        // A wiring mistake stops the start here, before the worker claims anything.
+        yield* checkWorkerConfig(config)
+        const store = yield* DeliveryQueue
         const reports = yield* makeReports
         // One token per claim statement (this instance's id and a count), not one per instance: an
         // outcome is recorded only while its own claim holds the row, so it is fenced against every
@@ -72,6 +81,7 @@ export class DeliveryWorker extends Context.Tag("@frank/core/DeliveryWorker")<De
               ),
               ([now, n]) => store.claimDue(now, config.leaseMs, limit, `${instanceToken}/${n}`)
             ),
+          markSent: (claims) => Effect.flatMap(Clock.currentTimeMillis, (now) => store.markSent(claims, now)),
           record: recordOutcomes(store, reports),
           sweep: Effect.zipRight(sweep(store, reports), healthCheck),
           healthCheck

@@ -5,7 +5,7 @@
  */
 import type { EndpointId, PartnerId } from "../EntityIds.js"
 import type { EventType } from "../events/EventType.js"
-import type { SignatureScheme } from "./SignatureScheme.js"
+import type { SignatureScheme } from "./signing/SignatureScheme.js"
 import { HOUR_MS } from "../timeUnits.js"
 import { afterActiveChange, type DisablePolicy, type EndpointHealth, meetsDisableRule } from "./EndpointHealth.js"
 
@@ -13,13 +13,8 @@ import { afterActiveChange, type DisablePolicy, type EndpointHealth, meetsDisabl
 export const MAX_ENDPOINTS_PER_PARTNER = 10
 /** Spec "Secret rotation": the old secret keeps signing for 6 hours. */
 export const ROTATION_GRACE_MS = 6 * HOUR_MS
-/**
- * `whsec_` + 32 random bytes in padded standard base64, the form the Standard Webhooks libraries
- * decode (endpoints made before migration 0017 keep their base64url secret until a rotation).
- */
-export const SECRET_BYTES = 32
-export const SECRET_PREFIX = "whsec_"
 
+/** A webhook endpoint: its URL, event types, secrets, scheme and health. */
 export interface WebhookEndpoint {
   readonly partnerId: PartnerId
   readonly id: EndpointId

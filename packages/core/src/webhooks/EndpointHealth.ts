@@ -8,6 +8,7 @@ import { DAY_MS, SECOND_MS } from "../timeUnits.js"
 
 export type DisabledReason = "failing"
 
+/** An endpoint's health: last success, failing since, disabled at and why. */
 export interface EndpointHealth {
   /** When a delivery last succeeded (the answer's time, to within `SUCCESS_RESOLUTION_MS`). */
   readonly lastSuccessAt: number | null
@@ -26,6 +27,7 @@ export interface EndpointHealth {
   readonly strikesSince: number | null
 }
 
+/** The health of a new endpoint. */
 export const newEndpointHealth: EndpointHealth = {
   lastSuccessAt: null,
   failingSince: null,

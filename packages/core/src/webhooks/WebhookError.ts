@@ -8,6 +8,7 @@ import { codedErrorFields } from "../codedError.js"
 
 const fields = codedErrorFields
 
+/** No endpoint with that id belongs to the partner (WEBHOOK_ENDPOINT_NOT_FOUND, 404). */
 export class EndpointNotFound extends Schema.TaggedError<EndpointNotFound>()(
   "EndpointNotFound",
   fields("WEBHOOK_ENDPOINT_NOT_FOUND", 404)
@@ -44,18 +45,22 @@ export class EndpointInactive extends Schema.TaggedError<EndpointInactive>()(
   fields("WEBHOOK_ENDPOINT_INACTIVE", 409)
 ) {}
 
+/** No delivery with that id belongs to the partner (DELIVERY_NOT_FOUND, 404). */
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()(
   "DeliveryNotFound",
   fields("DELIVERY_NOT_FOUND", 404)
 ) {}
+/** The delivery is not in a state that may be replayed. */
 export class DeliveryNotReplayable extends Schema.TaggedError<DeliveryNotReplayable>()(
   "DeliveryNotReplayable",
   fields("DELIVERY_NOT_REPLAYABLE", 409)
 ) {}
+/** The delivery's endpoint was deleted, so it cannot be replayed. */
 export class DeliveryEndpointDeleted extends Schema.TaggedError<DeliveryEndpointDeleted>()(
   "DeliveryEndpointDeleted",
   fields("DELIVERY_ENDPOINT_DELETED", 409)
 ) {}
+/** The delivery's endpoint is paused, so it cannot be replayed now. */
 export class DeliveryEndpointInactive extends Schema.TaggedError<DeliveryEndpointInactive>()(
   "DeliveryEndpointInactive",
   fields("DELIVERY_ENDPOINT_INACTIVE", 409)

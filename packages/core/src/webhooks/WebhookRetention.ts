@@ -13,7 +13,8 @@ import { Clock, Context, Duration, Effect, Layer, Ref } from "effect"
 import type { StoreError } from "../StoreError.js"
 import { HOUR_MS } from "../timeUnits.js"
 import { retentionMs, WebhookSettings } from "./WebhookSettings.js"
-import { WebhookStore, type WebhookStoreShape } from "./WebhookStore.js"
+import { WebhookRetentionStore, type WebhookRetentionStoreShape } from "./store/WebhookRetentionStore.js"
+import { iso } from "../isoTime.js"
 
 /** Rows one retention statement removes at most: short transactions, short locks. */
 export const MAX_RETENTION_BATCH = 1_000
@@ -65,7 +66,7 @@ const drain = (remove: (limit: number) => Effect.Effect<number, StoreError>, lim
     }
   })
 
-const sweepWith = (store: WebhookStoreShape, keepMs: number, batch: number) =>
+const sweepWith = (store: WebhookRetentionStoreShape, keepMs: number, batch: number) =>
   Effect.gen(function* () {
     const before = (yield* Clock.currentTimeMillis) - keepMs
     // Deliveries first: an event goes only once none of its deliveries is left.
@@ -82,7 +83,7 @@ const sweepWith = (store: WebhookStoreShape, keepMs: number, batch: number) =>
         Effect.annotateLogs({
           deliveries: sweep.deliveries,
           events: sweep.events,
-          before: new Date(before).toISOString()
+          before: iso(before)
         })
       )
     return sweep
@@ -98,15 +99,17 @@ const checkConfig = (config: RetentionConfig, days: number | undefined) => {
   return Effect.void
 }
 
+/** Deletes delivered deliveries and their events after the retention horizon. */
 export class WebhookRetention extends Context.Tag("@frank/core/WebhookRetention")<
   WebhookRetention,
   WebhookRetentionShape
 >() {
+  /** The retention job with this configuration. */
   static readonly layer = (config: RetentionConfig = defaultRetentionConfig) =>
     Layer.effect(
       WebhookRetention,
       Effect.gen(function* () {
-        const store = yield* WebhookStore
+        const store = yield* WebhookRetentionStore
         const settings = yield* WebhookSettings
         yield* checkConfig(config, settings.retentionDays)
         const keepMs = retentionMs(settings)

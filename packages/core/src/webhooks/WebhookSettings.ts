@@ -24,10 +24,12 @@ export interface WebhookSettingsShape {
 export const retentionMs = (settings: WebhookSettingsShape): number =>
   (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS
 
+/** The webhook settings (retention days), provided by the host. */
 export class WebhookSettings extends Context.Tag("@frank/core/WebhookSettings")<
   WebhookSettings,
   WebhookSettingsShape
 >() {
   static readonly layerProduction = Layer.succeed(WebhookSettings, { allowPrivateNetwork: false })
+  /** These webhook settings as a layer. */
   static readonly layer = (settings: WebhookSettingsShape) => Layer.succeed(WebhookSettings, settings)
 }

@@ -5,8 +5,8 @@
  */
 import { Clock, Context, Effect, Either, Layer } from "effect"
 import { Secrets, toBase64 } from "../access/Secrets.js"
-import type { DeliveryId, EndpointId, PartnerId } from "../EntityIds.js"
-import { Ids } from "../Ids.js"
+import { type DeliveryId, EndpointId, type PartnerId } from "../EntityIds.js"
+import { Ids } from "../internal/ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
 import type { StoreError } from "../StoreError.js"
 import {
@@ -17,22 +17,15 @@ import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE
 } from "./Delivery.js"
-import {
-  applyPatch,
-  type EndpointPatch,
-  MAX_ENDPOINTS_PER_PARTNER,
-  rotate,
-  SECRET_BYTES,
-  SECRET_PREFIX,
-  type WebhookEndpoint
-} from "./Endpoint.js"
+import { applyPatch, type EndpointPatch, MAX_ENDPOINTS_PER_PARTNER, rotate, type WebhookEndpoint } from "./Endpoint.js"
+import { SECRET_BYTES, SECRET_PREFIX } from "./signing/internal/secretFormat.js"
 import { newEndpointHealth } from "./EndpointHealth.js"
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
 import { type RecoveryRequest, type RecoveryResult, MAX_RECOVERED_PER_CALL, recoveryWindow } from "./recoveryWindow.js"
 import { endpointReplayRule, recoveryRule, replayRule } from "./replayRule.js"
-import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./SignatureScheme.js"
-import { isStandardSecret } from "./standardSignature.js"
+import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./signing/SignatureScheme.js"
+import { isStandardSecret } from "./signing/standardSignature.js"
 import {
   DeliveryCursorInvalid,
   DeliveryNotFound,
@@ -47,7 +40,8 @@ import {
   type ReplayError
 } from "./WebhookError.js"
 import { retentionMs, WebhookSettings } from "./WebhookSettings.js"
-import { WebhookStore } from "./WebhookStore.js"
+import { DeliveryLog } from "./store/DeliveryLog.js"
+import { EndpointStore } from "./store/EndpointStore.js"
 
 export interface NewEndpoint {
   readonly url: string
@@ -130,11 +124,13 @@ const checkEventTypes = (names: ReadonlyArray<string>): Either.Either<ReadonlyAr
   return Either.right([...new Set(names)] as ReadonlyArray<EventType>)
 }
 
+/** The webhooks service: endpoints, secret rotation, delivery listing, replay and recovery. */
 export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, WebhooksShape>() {
   static readonly layer = Layer.effect(
     Webhooks,
     Effect.gen(function* () {
-      const store = yield* WebhookStore
+      const endpoints = yield* EndpointStore
+      const log = yield* DeliveryLog
       const ids = yield* Ids
       const secrets = yield* Secrets
       const outbox = yield* Outbox
@@ -182,7 +178,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
        * can only make it pass, never fail.
        */
       const checkStandardSecret = (partnerId: PartnerId, id: EndpointId) =>
-        Effect.flatMap(store.getEndpoint(partnerId, id), (current) =>
+        Effect.flatMap(endpoints.getEndpoint(partnerId, id), (current) =>
           current === undefined || isStandardSecret(current.secret)
             ? Effect.void
             : Effect.fail(
@@ -202,7 +198,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const now = yield* Clock.currentTimeMillis
           const endpoint: WebhookEndpoint = {
             partnerId,
-            id: (yield* ids.next) as EndpointId,
+            id: yield* ids.nextId(EndpointId),
             url,
             eventTypes,
             active: true,
@@ -214,7 +210,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
             updatedAt: now,
             health: newEndpointHealth
           }
-          const inserted = yield* store.insertEndpoint(endpoint, MAX_ENDPOINTS_PER_PARTNER)
+          const inserted = yield* endpoints.insertEndpoint(endpoint, MAX_ENDPOINTS_PER_PARTNER)
           if (!inserted)
             return yield* new EndpointLimitExceeded({
               message: `a partner may have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints; delete one first`
@@ -236,7 +232,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const now = yield* Clock.currentTimeMillis
           const updated = yield* orNotFound(
             id,
-            yield* store.modifyEndpoint(partnerId, id, (e) => applyPatch(e, patch, now))
+            yield* endpoints.modifyEndpoint(partnerId, id, (e) => applyPatch(e, patch, now))
           )
           // Reactivating releases deliveries that waited while the endpoint was paused.
           if (change.active === true) yield* outbox.wake
@@ -249,13 +245,13 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const now = yield* Clock.currentTimeMillis
           return yield* orNotFound(
             id,
-            yield* store.modifyEndpoint(partnerId, id, (current) => rotate(current, secret, now))
+            yield* endpoints.modifyEndpoint(partnerId, id, (current) => rotate(current, secret, now))
           )
         })
 
       const sendTest: WebhooksShape["sendTest"] = (partnerId, id) =>
         Effect.gen(function* () {
-          const endpoint = yield* orNotFound(id, yield* store.getEndpoint(partnerId, id))
+          const endpoint = yield* orNotFound(id, yield* endpoints.getEndpoint(partnerId, id))
           if (!endpoint.active)
             return yield* new EndpointInactive({ message: "the endpoint is inactive; activate it with PATCH first" })
           const emitted = yield* outbox.emit(
@@ -277,13 +273,13 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
                   onRight: Effect.succeed
                 })
           const size = Math.min(MAX_PAGE_SIZE, Math.max(1, limit ?? DEFAULT_PAGE_SIZE))
-          return yield* store.listDeliveries(partnerId, filter, size, after)
+          return yield* log.listDeliveries(partnerId, filter, size, after)
         })
 
       const replay: WebhooksShape["replay"] = (partnerId, deliveryId) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
-          const result = yield* store.updateDelivery(partnerId, deliveryId, replayRule(now), now)
+          const result = yield* log.updateDelivery(partnerId, deliveryId, replayRule(now), now)
           if (result === undefined) return yield* new DeliveryNotFound({ message: `no delivery ${deliveryId}` })
           const replayed = yield* result
           yield* outbox.wake
@@ -297,7 +293,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const rules = { endpoint: endpointReplayRule, delivery: recoveryRule(now) }
           const result = yield* orNotFound(
             endpointId,
-            yield* store.recoverDeliveries(partnerId, endpointId, window, MAX_RECOVERED_PER_CALL, rules, now)
+            yield* log.recoverDeliveries(partnerId, endpointId, window, MAX_RECOVERED_PER_CALL, rules, now)
           )
           const recovered = yield* result
           if (recovered.requeued > 0) yield* outbox.wake
@@ -306,13 +302,13 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
 
       return {
         createEndpoint,
-        listEndpoints: store.listEndpoints,
-        getEndpoint: (partnerId, id) => Effect.flatMap(store.getEndpoint(partnerId, id), (e) => orNotFound(id, e)),
+        listEndpoints: endpoints.listEndpoints,
+        getEndpoint: (partnerId, id) => Effect.flatMap(endpoints.getEndpoint(partnerId, id), (e) => orNotFound(id, e)),
         updateEndpoint,
         deleteEndpoint: (partnerId, id) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
-            if (!(yield* store.deleteEndpoint(partnerId, id, now))) return yield* notFound(id)
+            if (!(yield* endpoints.deleteEndpoint(partnerId, id, now))) return yield* notFound(id)
           }),
         rotateSecret,
         sendTest,

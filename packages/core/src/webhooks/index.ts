@@ -1,25 +1,43 @@
-export * from "./DeliveryState.js"
-export * from "./signature.js"
-export * from "./verifyWebhook.js"
-export * from "./WebhookTransport.js"
-export * from "./verifyWebhookEffect.js"
-export * from "./receiver/index.js"
-export * from "./attemptRequest.js"
-export * from "./claimable.js"
-export * from "./finishedAttempt.js"
-export * from "./sendEach.js"
-export * from "./Delivery.js"
-export * from "./DeliveryObserver.js"
-export * from "./DeliveryWorker.js"
-export * from "./Endpoint.js"
-export * from "./EndpointHealth.js"
-export * from "./recoveryWindow.js"
-export * from "./replayRule.js"
-export * from "./WebhookError.js"
-export * from "./WebhookRetention.js"
-export * from "./Webhooks.js"
-export * from "./WebhookSettings.js"
-export * from "./WebhookSigner.js"
-export * from "./WebhookStore.js"
-export * from "./SignatureScheme.js"
-export * from "./standardSignature.js"
+/**
+ * The `Webhooks` namespace: endpoints and their health, deliveries and their states, the
+ * `Webhooks` service, the delivery worker, retention, and the store and transport ports.
+ */
+export { type ClaimedDelivery, type DeliveryRecord, encodeCursor, type FinishedAttempt } from "./Delivery.js"
+export { DeliveryObserver } from "./DeliveryObserver.js"
+export { type DeliveryState, DeliveryStatus } from "./DeliveryState.js"
+export { DeliveryWorker } from "./DeliveryWorker.js"
+export type { WebhookEndpoint } from "./Endpoint.js"
+export { type DisablePolicy, type EndpointHealth, newEndpointHealth, sameHealth } from "./EndpointHealth.js"
+export {
+  DeliveryEndpointDeleted,
+  DeliveryEndpointInactive,
+  DeliveryNotFound,
+  DeliveryNotReplayable,
+  EndpointNotFound,
+  RecoveryWindowInvalid
+} from "./WebhookError.js"
+export { WebhookRetention } from "./WebhookRetention.js"
+export { DEFAULT_RETENTION_DAYS, WebhookSettings } from "./WebhookSettings.js"
+export { Webhooks } from "./Webhooks.js"
+export { MAX_RECOVERED_PER_CALL } from "./recoveryWindow.js"
+export { endpointReplayRule, replayRule } from "./replayRule.js"
+export {
+  type AttemptOutcome,
+  type AttemptRequest,
+  WebhookTransport,
+  type WebhookTransportShape
+} from "./transport/WebhookTransport.js"
+export { attemptRequest, attemptRequests, USER_AGENT } from "./transport/attemptRequest.js"
+export { finishedAttempt } from "./transport/finishedAttempt.js"
+export { sendEach } from "./transport/sendEach.js"
+export {
+  defaultWorkerConfig,
+  type DeliveryWorkerConfig,
+  DeliveryWorkerConfigError
+} from "./WorkerConfig.js"
+export { DeliveryLog, type DeliveryLogShape } from "./store/DeliveryLog.js"
+export { DeliveryQueue, type DeliveryQueueShape } from "./store/DeliveryQueue.js"
+export { EndpointStore, type EndpointStoreShape } from "./store/EndpointStore.js"
+export type { EndpointCondition, EndpointKey } from "./store/storeTypes.js"
+export { WebhookRetentionStore, type WebhookRetentionStoreShape } from "./store/WebhookRetentionStore.js"
+export { type WebhookStores, type WebhookStoresShape, webhookStoresContext } from "./store/WebhookStores.js"

@@ -6,6 +6,7 @@
 import { Either } from "effect"
 import { DAY_MS } from "../timeUnits.js"
 import { RecoveryWindowInvalid } from "./WebhookError.js"
+import { iso } from "../isoTime.js"
 
 /** The longest window one call may cover. */
 export const MAX_RECOVERY_WINDOW_DAYS = 14
@@ -53,7 +54,6 @@ export const parseInstant = (text: string): number | undefined => {
 }
 
 const FORMAT = "an ISO 8601 date-time with a time zone (e.g. 2026-11-01T10:00:00Z) or a date"
-const iso = (ms: number) => new Date(ms).toISOString()
 
 /** The window of `request` at `now`, or every rule it breaks; `retentionMs` is how far back deliveries are kept. */
 export const recoveryWindow = (

@@ -15,7 +15,7 @@ import {
   type EndpointReplayError,
   type ReplayError
 } from "./WebhookError.js"
-import type { EndpointCondition, ReplaySnapshot } from "./WebhookStore.js"
+import type { EndpointCondition, ReplaySnapshot } from "./store/storeTypes.js"
 
 /** The endpoint's half: its deliveries may be replayed only while it exists and is active. */
 export const endpointReplayRule = (endpoint: EndpointCondition): Either.Either<void, EndpointReplayError> => {

@@ -1,9 +1,10 @@
 /**
  * Credential check for automation tools.
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ApiKeyAuth, RequiredScope } from "../Security.js"
+import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 
 export const AuthCheck = Schema.Struct({
   ok: Schema.Literal(true),
@@ -13,7 +14,9 @@ export const AuthCheck = Schema.Struct({
   scopes: Schema.Array(Schema.String)
 }).annotations({ identifier: "AuthCheck" })
 
+/** The partner API's auth endpoints (key check, cabinet sign-in and sessions). */
 export class AuthGroup extends HttpApiGroup.make("auth")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.get("check", "/v1/auth/check")
       .addSuccess(AuthCheck)

@@ -6,13 +6,14 @@
  * generation provider or the partner's pipeline can fetch it as is. It is served with the stored
  * (sniffed) content type, `nosniff`, and a CSP sandbox, so a browser never runs anything in it.
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { FileKind } from "../../files/FileKind.js"
-import { BadRequest, NotFound } from "../ApiError.js"
-import { requestParseOptions } from "../coerce.js"
-import { generationSuccess } from "../generationEnvelope.js"
-import { ApiKeyAuth, RequiredScope } from "../Security.js"
+import { BadRequest, NotFound } from "../errors/ApiError.js"
+import { requestParseOptions } from "../internal/coerce.js"
+import { generationSuccess } from "../internal/generationEnvelope.js"
+import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 
 export const ImportRequestBody = Schema.Struct({
   kind: FileKind,
@@ -49,7 +50,9 @@ export type StoredFileView = typeof StoredFileView.Type
 const idParam = HttpApiSchema.param("storedFileId", Schema.String)
 const tokenParam = HttpApiSchema.param("token", Schema.String)
 
+/** The partner API's file endpoints (imports, listing, deletion). */
 export class FilesGroup extends HttpApiGroup.make("files")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.post("import", "/service/jobs/import")
       .setPayload(ImportRequestBody)

@@ -4,12 +4,13 @@
  * B2B payment link. Reading needs `billing:read`; saving the profile, issuing and SBP links are
  * for full keys only (docs/contract.md §5).
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { InvoiceStatus } from "../../invoices/InvoiceState.js"
-import { BadRequest, Conflict, NotFound } from "../ApiError.js"
-import { BodyInt, CoercedInt, QueryInt, requestParseOptions } from "../coerce.js"
-import { ApiKeyAuth, RequiredScope } from "../Security.js"
+import { InvoiceStatus } from "../../invoices/internal/InvoiceState.js"
+import { BadRequest, Conflict, NotFound } from "../errors/ApiError.js"
+import { BodyInt, CoercedInt, QueryInt, requestParseOptions } from "../internal/coerce.js"
+import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 
 const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 const Text = (description: string) => Schema.NullOr(Schema.String).annotations({ description })
@@ -107,7 +108,9 @@ export const SbpLinkView = Schema.Struct({
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
+/** The partner API's invoice and company profile endpoints. */
 export class InvoicesGroup extends HttpApiGroup.make("invoices")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.get("getProfile", "/v1/billing/legal-invoices/profile")
       .addSuccess(CompanyProfileView)

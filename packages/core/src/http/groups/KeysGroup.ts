@@ -1,11 +1,14 @@
 /**
  * API keys: listing with a key, issuing / changing / revoking from a cabinet session.
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { BadRequest, NotFound } from "../ApiError.js"
-import { BodyInt, requestParseOptions } from "../coerce.js"
-import { ApiKeyAuth, RequiredScope, SessionAuth } from "../Security.js"
+import { allScopes } from "../../access/Scope.js"
+import { BoundedArray, NullableBoundedArray } from "../../internal/BoundedArray.js"
+import { BadRequest, NotFound } from "../errors/ApiError.js"
+import { BodyInt, requestParseOptions } from "../internal/coerce.js"
+import { ApiKeyAuth, RequiredScope, SessionAuth } from "../internal/Security.js"
 
 export const ApiKeyView = Schema.Struct({
   id: Schema.String,
@@ -31,20 +34,25 @@ export const IssuedApiKey = Schema.Struct({
 
 export const ApiKeyList = Schema.Struct({ items: Schema.Array(ApiKeyView) }).annotations({ identifier: "ApiKeyList" })
 
+/** At most one of each scope name: a longer list can only repeat one. */
+const scopesMessage = `must list at most ${allScopes.length} scopes`
+const ScopeList = BoundedArray(Schema.String, allScopes.length, scopesMessage)
+const NullableScopeList = NullableBoundedArray(Schema.String, allScopes.length, scopesMessage)
+
 export const IssueApiKeyRequest = Schema.Struct({
   label: Schema.optional(
     Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))
   ),
   // Range violations answer API_KEY_EXPIRY_OUT_OF_RANGE, so only integer-ness is checked here.
   expiresInDays: Schema.optional(BodyInt(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)),
-  scopes: Schema.optional(Schema.Array(Schema.String))
+  scopes: Schema.optionalWith(ScopeList, { exact: true })
 }).annotations({ identifier: "IssueApiKeyRequest", ...requestParseOptions })
 
 export const UpdateApiKeyRequest = Schema.Struct({
   label: Schema.optional(
     Schema.String.pipe(Schema.maxLength(120, { message: () => "must be at most 120 characters" }))
   ),
-  scopes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+  scopes: Schema.optionalWith(NullableScopeList, { exact: true }),
   expiresInDays: Schema.optional(Schema.Unknown).annotations({
     description: "Not changeable: answers API_KEY_EXPIRY_IMMUTABLE"
   })
@@ -68,7 +76,9 @@ export const RevokeResult = Schema.Struct({ id: Schema.String, revoked: Schema.B
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
+/** The partner API's API key endpoints. */
 export class KeysGroup extends HttpApiGroup.make("keys")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.get("list", "/v1/billing/api-keys")
       .addSuccess(ApiKeyList)

@@ -1,13 +1,14 @@
 /**
  * Ledger rows, their CSV export and daily usage.
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { DailyUsage } from "../../ledger/dailyUsage.js"
 import { TransactionType } from "../../ledger/Entry.js"
-import { BadRequest } from "../ApiError.js"
-import { QueryInt, requestParseOptions } from "../coerce.js"
-import { ApiKeyAuth, RequiredScope } from "../Security.js"
+import { BadRequest } from "../errors/ApiError.js"
+import { QueryInt, requestParseOptions } from "../internal/coerce.js"
+import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 
 export const TransactionView = Schema.Struct({
   id: Schema.String,
@@ -59,7 +60,9 @@ export const UsageQuery = Schema.Struct({
   dateTo: Schema.optional(IsoDate)
 }).annotations(requestParseOptions)
 
+/** The partner API's ledger endpoints (transactions, CSV export). */
 export class LedgerGroup extends HttpApiGroup.make("ledger")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.get("transactions", "/v1/billing/transactions")
       .setUrlParams(TransactionsQuery)

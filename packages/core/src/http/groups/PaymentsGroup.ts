@@ -2,6 +2,7 @@
  * Top-ups (spec "Endpoints → Top-ups"): payment links and the payment history. Creating a link
  * needs a full key (no scope opens it, spec "Scope rules"); the history needs `billing:read`.
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
@@ -11,9 +12,9 @@ import {
   PAYMENT_MIN_AMOUNT_RUB,
   PaymentStatus
 } from "../../payments/Payment.js"
-import { BadRequest, Conflict } from "../ApiError.js"
-import { BodyInt, requestParseOptions } from "../coerce.js"
-import { ApiKeyAuth, RequiredScope } from "../Security.js"
+import { BadRequest, Conflict } from "../errors/ApiError.js"
+import { BodyInt, requestParseOptions } from "../internal/coerce.js"
+import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 
 const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 
@@ -56,7 +57,9 @@ export const PaymentLinkHeaders = Schema.Struct({
   )
 }).annotations(requestParseOptions)
 
+/** The partner API's payment endpoints. */
 export class PaymentsGroup extends HttpApiGroup.make("payments")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.post("createPaymentLink", "/v1/billing/payment/link")
       .setPayload(CreatePaymentLinkRequest)

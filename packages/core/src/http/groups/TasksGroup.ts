@@ -3,15 +3,16 @@
  * with `tasks:read`. Generation-area envelope: successes are `{ success: true, data }`, failures
  * `{ success: false, code, message, data }` (generationEnvelope.ts).
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Family } from "../../pricing/Catalog.js"
-import { LaunchTaskRequest, MAX_IDEMPOTENCY_KEY_CHARS } from "../../tasks/LaunchRequest.js"
+import { LaunchTaskRequest, MAX_IDEMPOTENCY_KEY_CHARS } from "../../tasks/internal/LaunchRequest.js"
 import { InputRole, TaskStatus } from "../../tasks/Task.js"
-import { BadRequest, Conflict, NotFound, PaymentRequired } from "../ApiError.js"
-import { QueryInt, requestParseOptions } from "../coerce.js"
-import { generationSuccess } from "../generationEnvelope.js"
-import { ApiKeyAuth, RequiredScope } from "../Security.js"
+import { BadRequest, Conflict, NotFound, PaymentRequired } from "../errors/ApiError.js"
+import { QueryInt, requestParseOptions } from "../internal/coerce.js"
+import { generationSuccess } from "../internal/generationEnvelope.js"
+import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 
 const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 
@@ -41,6 +42,7 @@ export const TaskRequestView = Schema.Struct({
   quality: Schema.optional(Schema.String)
 }).annotations({ identifier: "TaskRequest" })
 
+/** The schema of a task in the partner API. */
 export const TaskView = Schema.Struct({
   task_id: Schema.String.annotations({ description: "The same name as in the launch answer" }),
   status: TaskStatus,
@@ -70,7 +72,22 @@ export const TaskView = Schema.Struct({
   idempotencyKey: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   startedAt: Schema.NullOr(Timestamp),
-  finishedAt: Schema.NullOr(Timestamp)
+  finishedAt: Schema.NullOr(Timestamp),
+  expiresAt: Schema.NullOr(Timestamp).annotations({
+    description:
+      "While the task is queued or running: when its reservation lapses. Unfinished then, it fails with TASK_EXPIRED and the reservation is refunded. Null once finished"
+  }),
+  lateReport: Schema.NullOr(
+    Schema.Struct({
+      outcome: Schema.Literal("started", "succeeded", "failed"),
+      receivedAt: Timestamp,
+      costFranks: Schema.NullOr(Schema.Number).annotations({ description: "The cost a late success reported" }),
+      failureCode: Schema.NullOr(Schema.String).annotations({ description: "The code a late failure reported" })
+    })
+  ).annotations({
+    description:
+      "A provider report that arrived after the reservation lapsed (a late end is kept over a late start). It settled nothing: nothing is charged for it"
+  })
 }).annotations({ identifier: "Task" })
 export type TaskView = typeof TaskView.Type
 
@@ -100,7 +117,9 @@ export const LaunchHeaders = Schema.Struct({
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
+/** The partner API's task endpoints. */
 export class TasksGroup extends HttpApiGroup.make("tasks")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.post("launch", "/v1/tasks")
       .setPayload(LaunchTaskRequest)

@@ -4,14 +4,17 @@
  * (spec "Endpoints → Webhooks"). All with an API key; reading needs `webhooks:read`, changing
  * `webhooks:manage`.
  */
+import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { BoundedArray, NullableBoundedArray } from "../../internal/BoundedArray.js"
+import { allEventTypes } from "../../events/EventType.js"
 import { DeliveryStatus } from "../../webhooks/DeliveryState.js"
 import { MAX_RECOVERED_PER_CALL, MAX_RECOVERY_WINDOW_DAYS } from "../../webhooks/recoveryWindow.js"
-import { SignatureScheme } from "../../webhooks/SignatureScheme.js"
-import { BadRequest, Conflict, NotFound } from "../ApiError.js"
-import { QueryInt, requestParseOptions } from "../coerce.js"
-import { ApiKeyAuth, RequiredScope } from "../Security.js"
+import { SignatureScheme } from "../../webhooks/signing/SignatureScheme.js"
+import { BadRequest, Conflict, NotFound } from "../errors/ApiError.js"
+import { QueryInt, requestParseOptions } from "../internal/coerce.js"
+import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 
 const Timestamp = Schema.String.annotations({ description: "ISO 8601" })
 
@@ -70,9 +73,14 @@ export const EndpointList = Schema.Struct({ items: Schema.Array(EndpointView) })
   identifier: "WebhookEndpointList"
 })
 
+/** At most one of each catalog type: a longer list can only repeat one. */
+const eventTypesMessage = `must list at most ${allEventTypes.length} event types`
+const SubscribedTypes = BoundedArray(Schema.String, allEventTypes.length, eventTypesMessage)
+const NullableSubscribedTypes = NullableBoundedArray(Schema.String, allEventTypes.length, eventTypesMessage)
+
 export const CreateEndpointRequest = Schema.Struct({
   url: Schema.String.annotations({ description: "Public HTTPS URL; internal hosts and IP literals are refused" }),
-  eventTypes: Schema.optional(Schema.Array(Schema.String)).annotations({
+  eventTypes: Schema.optionalWith(SubscribedTypes, { exact: true }).annotations({
     description: "Event types to receive; omitted: all"
   }),
   signatureScheme: Schema.optional(Scheme).annotations({ description: "Omitted: `frank`" })
@@ -80,7 +88,7 @@ export const CreateEndpointRequest = Schema.Struct({
 
 export const UpdateEndpointRequest = Schema.Struct({
   url: Schema.optional(Schema.String),
-  eventTypes: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))).annotations({
+  eventTypes: Schema.optionalWith(NullableSubscribedTypes, { exact: true }).annotations({
     description: "null: all event types"
   }),
   active: Schema.optional(Schema.Boolean).annotations({
@@ -178,7 +186,9 @@ export const EventTypeList = Schema.Struct({ items: Schema.Array(EventTypeEntry)
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
+/** The partner API's webhook endpoints (endpoints, deliveries, replay, event types). */
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.get("listEndpoints", "/v1/webhooks/endpoints")
       .addSuccess(EndpointList)

@@ -8,6 +8,7 @@ export interface ConsumeProcessed<A> {
   readonly value: A
 }
 
+/** The event had been processed already; the action did not run. */
 export interface ConsumeDuplicate {
   readonly _tag: "Duplicate"
 }
@@ -18,6 +19,7 @@ const duplicate: ConsumeResult<never> = { _tag: "Duplicate" }
 
 /** Constructors, namespaced so that core's flat export list does not gain bare `processed`/`duplicate`. */
 export const ConsumeResult = {
+  /** The event was new and the handler ran: its `value`. */
   processed: <A>(value: A): ConsumeResult<A> => ({ _tag: "Processed", value }),
   duplicate
 } as const

@@ -13,6 +13,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { StoreError } from "../../StoreError.js"
 import type { ConsumeResult } from "./ConsumeResult.js"
 
+/** The operations of the processed events port. */
 export interface ProcessedEventsShape {
   /**
    * Runs `action` and records `eventId` as one unit, unless `eventId` is already recorded, in
@@ -36,6 +37,7 @@ export interface ProcessedEventsShape {
   readonly processedAt: (eventId: string) => Effect.Effect<Option.Option<number>, StoreError>
 }
 
+/** Port: remembers which event ids a receiver has processed (SQL in adapters, memory for tests). */
 export class ProcessedEvents extends Context.Tag("@frank/core/ProcessedEvents")<
   ProcessedEvents,
   ProcessedEventsShape

@@ -8,8 +8,9 @@
  * covers webhook-id, which Frank sets to the event id: it must agree with the body too.)
  */
 import { Effect, Schema } from "effect"
-import { type VerifiedWebhook, webhookRejected, type WebhookRejected } from "../verifyWebhookEffect.js"
+import { type VerifiedWebhook, webhookRejected, type WebhookRejected } from "./verifyWebhookEffect.js"
 
+/** A delivered event as a receiver decodes it. */
 export const ReceivedEvent = Schema.Struct({
   eventId: Schema.String.pipe(Schema.minLength(1)),
   // Any string, not the EventType literals: a receiver built today must not refuse (and so make
@@ -32,6 +33,7 @@ const utf8 = (rawBody: Uint8Array | string) =>
         catch: () => webhookRejected("malformed_body", "body is not UTF-8")
       })
 
+/** Parses a verified delivery's body; refuses a header event id that differs from the signed body. */
 export const decodeReceivedEvent = (
   rawBody: Uint8Array | string,
   verified: VerifiedWebhook

@@ -8,6 +8,7 @@ import type { StoreError } from "../../StoreError.js"
 import type { ConsumeResult } from "./ConsumeResult.js"
 import { ProcessedEvents } from "./ProcessedEvents.js"
 
+/** Runs the action once per event id (with ProcessedEvents), else answers Duplicate. */
 export const consumeOnce = <A, E, R>(
   eventId: string,
   action: Effect.Effect<A, E, R>
