@@ -8,17 +8,17 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { type BlobStoreShape, StoreError } from "@frank/core"
+import { Errors, type Files } from "@frank/core"
 import { makeMemoryBlobStore } from "@frank/core/testing"
 import { Chunk, Effect, Stream } from "effect"
-import { makeFileBlobStore } from "../src/index.js"
+import { FileBlobStore } from "../src/index.js"
 
 const tempRoot = Effect.acquireRelease(
   Effect.promise(() => mkdtemp(join(tmpdir(), "frank-blobs-"))),
   (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
 )
 
-const bytesOf = (store: BlobStoreShape, key: string) =>
+const bytesOf = (store: Files.BlobStoreShape, key: string) =>
   Effect.gen(function* () {
     const blob = yield* store.get(key)
     if (blob === undefined) return undefined
@@ -26,9 +26,11 @@ const bytesOf = (store: BlobStoreShape, key: string) =>
     return { sizeBytes: blob.sizeBytes, bytes: Buffer.concat(Chunk.toReadonlyArray(chunks)) }
   })
 
-const engines: ReadonlyArray<readonly [string, Effect.Effect<BlobStoreShape, never, import("effect").Scope.Scope>]> = [
+const engines: ReadonlyArray<
+  readonly [string, Effect.Effect<Files.BlobStoreShape, never, import("effect").Scope.Scope>]
+> = [
   ["memory", Effect.sync(makeMemoryBlobStore)],
-  ["filesystem", Effect.map(tempRoot, makeFileBlobStore)]
+  ["filesystem", Effect.map(tempRoot, FileBlobStore.make)]
 ]
 
 for (const [name, make] of engines)
@@ -58,7 +60,7 @@ describe("filesystem blob store", () => {
   it.scoped("moves a spooled local file into place instead of copying it", () =>
     Effect.gen(function* () {
       const root = yield* tempRoot
-      const store = makeFileBlobStore(root)
+      const store = FileBlobStore.make(root)
       const spooled = join(root, ".spool", "x.part")
       yield* Effect.promise(async () => {
         const { mkdir } = await import("node:fs/promises")
@@ -78,7 +80,7 @@ describe("filesystem blob store", () => {
   it.scoped("refuses keys that could leave the root or hit its working folders", () =>
     Effect.gen(function* () {
       const root = yield* tempRoot
-      const store = makeFileBlobStore(root)
+      const store = FileBlobStore.make(root)
       for (const key of ["../escape", "p1/../../escape", "/abs", ".spool/x", "p1/.tmp", "", "p1//x", "p1/x/", "a\\b"]) {
         const result = yield* Effect.either(store.putBytes(key, new Uint8Array([1])))
         expect(result._tag, key).toBe("Left")
@@ -91,10 +93,10 @@ describe("filesystem blob store", () => {
   it.scoped("leaves nothing behind when the source stream fails or gives the wrong size", () =>
     Effect.gen(function* () {
       const root = yield* tempRoot
-      const store = makeFileBlobStore(root)
+      const store = FileBlobStore.make(root)
       const failing = Stream.concat(
         Stream.make(new Uint8Array([1, 2])),
-        Stream.fail(new StoreError({ message: "source went away" }))
+        Stream.fail(new Errors.StoreError({ message: "source went away" }))
       )
       expect((yield* Effect.either(store.put("p1/d", { sizeBytes: 4, stream: failing })))._tag).toBe("Left")
       expect(

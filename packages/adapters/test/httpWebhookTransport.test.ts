@@ -7,23 +7,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { createServer as createNetServer, type Socket } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import type { AttemptOutcome, AttemptRequest, WebhookTransportShape } from "@frank/core"
-import { WebhookTransport } from "@frank/core"
+import { Webhooks } from "@frank/core"
 import { Effect, Fiber, type Scope } from "effect"
 import { buildConnector, request } from "undici"
 import {
   AddressRefusedError,
+  GuardedDispatcher,
   type HostLookup,
-  isAddressRefusedError,
-  makeGuardedAgent,
-  makeGuardedConnector,
-  makeHttpWebhookTransport,
-  httpWebhookTransportLayer,
-  refuseConnected,
-  refuseResolved,
-  refuseUnresolved,
-  systemLookup
+  HttpWebhookTransport,
+  isAddressRefusedError
 } from "../src/index.js"
+import { makeGuardedConnector } from "../src/net/guardedConnector.js"
+import { systemLookup } from "../src/net/hostLookup.js"
+import { refuseConnected, refuseResolved, refuseUnresolved } from "../src/net/internal/addressGuard.js"
 
 // ---------------------------------------------------------------------------------------------
 // Local servers
@@ -41,6 +37,8 @@ interface Receiver {
   readonly hits: Array<Hit>
   /** TCP connections accepted, to see keep-alive reuse. */
   readonly connections: () => number
+  /** Requests whose headers arrived, body or not. */
+  readonly starts: () => number
 }
 
 /** A node:http server on 127.0.0.1; `respond` sees each request after its body is read. */
@@ -53,7 +51,9 @@ const receiver = (
         new Promise<Receiver & { readonly close: () => Promise<void> }>((resolve) => {
           const hits: Array<Hit> = []
           let connections = 0
+          let starts = 0
           const server = createServer((req, res) => {
+            starts++
             const chunks: Array<Buffer> = []
             req.on("data", (c: Buffer) => chunks.push(c))
             req.on("end", () => {
@@ -76,6 +76,7 @@ const receiver = (
               url: `http://127.0.0.1:${port}`,
               hits,
               connections: () => connections,
+              starts: () => starts,
               close: () =>
                 new Promise<void>((done) => {
                   server.closeAllConnections()
@@ -138,9 +139,19 @@ const freePort = Effect.promise(
 
 /** Guard lifted: the dev/test configuration that lets http://127.0.0.1 receivers work. */
 const openTransport = Effect.acquireRelease(
-  Effect.sync(() => makeGuardedAgent({ allowPrivateNetwork: true })),
+  Effect.sync(() => GuardedDispatcher.makeAgent({ allowPrivateNetwork: true })),
   (agent) => Effect.promise(() => agent.destroy())
-).pipe(Effect.flatMap((dispatcher) => makeHttpWebhookTransport({ dispatcher, allowPrivateNetwork: true })))
+).pipe(Effect.flatMap((dispatcher) => HttpWebhookTransport.make({ dispatcher, allowPrivateNetwork: true })))
+
+/** The same over an agent whose sockets can be held: batches are written ahead of `release`. */
+const holdingTransport = Effect.acquireRelease(
+  Effect.sync(() => GuardedDispatcher.makeHoldingAgent({ allowPrivateNetwork: true })),
+  ({ agent }) => Effect.promise(() => agent.destroy())
+).pipe(
+  Effect.flatMap(({ agent, sockets }) =>
+    HttpWebhookTransport.make({ dispatcher: agent, sockets, allowPrivateNetwork: true })
+  )
+)
 
 interface Spies {
   readonly dials: Array<{ readonly hostname: string; readonly servername: string | undefined; readonly port: string }>
@@ -167,13 +178,13 @@ const guardedTransport = (lookup: HostLookup) =>
   Effect.gen(function* () {
     const { spies, dial, lookup: countingLookup } = spied(lookup)
     const agent = yield* Effect.acquireRelease(
-      Effect.sync(() => makeGuardedAgent({ allowPrivateNetwork: false, lookup: countingLookup, dial })),
+      Effect.sync(() => GuardedDispatcher.makeAgent({ allowPrivateNetwork: false, lookup: countingLookup, dial })),
       (a) => Effect.promise(() => a.destroy())
     )
     return {
       spies,
       agent,
-      transport: yield* makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false })
+      transport: yield* HttpWebhookTransport.make({ dispatcher: agent, allowPrivateNetwork: false })
     }
   })
 
@@ -187,7 +198,7 @@ const fakeDns =
     return answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
   }
 
-const attempt = (url: string, overrides: Partial<AttemptRequest> = {}): AttemptRequest => ({
+const attempt = (url: string, overrides: Partial<Webhooks.AttemptRequest> = {}): Webhooks.AttemptRequest => ({
   url,
   headers: { "Content-Type": "application/json" },
   body: new TextEncoder().encode('{"type":"ping"}'),
@@ -195,14 +206,14 @@ const attempt = (url: string, overrides: Partial<AttemptRequest> = {}): AttemptR
   ...overrides
 })
 
-const send = (transport: WebhookTransportShape, request: AttemptRequest) => transport.send(request)
+const send = (transport: Webhooks.WebhookTransportShape, request: Webhooks.AttemptRequest) => transport.send(request)
 
-const expectTag = <T extends AttemptOutcome["_tag"]>(
-  outcome: AttemptOutcome,
+const expectTag = <T extends Webhooks.AttemptOutcome["_tag"]>(
+  outcome: Webhooks.AttemptOutcome,
   tag: T
-): Extract<AttemptOutcome, { _tag: T }> => {
+): Extract<Webhooks.AttemptOutcome, { _tag: T }> => {
   expect(outcome._tag, JSON.stringify(outcome)).toBe(tag)
-  return outcome as Extract<AttemptOutcome, { _tag: T }>
+  return outcome as Extract<Webhooks.AttemptOutcome, { _tag: T }>
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,27 +374,36 @@ describe("HttpWebhookTransport, guard lifted (local receivers)", () => {
         res.statusCode = 202
         res.end()
       })
-      const outcome = yield* Effect.flatMap(WebhookTransport, (t) => t.send(attempt(server.url))).pipe(
-        Effect.provide(httpWebhookTransportLayer({ allowPrivateNetwork: true }))
+      const outcome = yield* Effect.flatMap(Webhooks.WebhookTransport, (t) => t.send(attempt(server.url))).pipe(
+        Effect.provide(HttpWebhookTransport.layerWith({ allowPrivateNetwork: true }))
       )
       expect(expectTag(outcome, "Answered").status).toBe(202)
     })
   )
 })
 
-describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
-  /** Runs a batch and collects what it reported, index by index, in the order reported. */
-  const sendBatch = (transport: WebhookTransportShape, requests: ReadonlyArray<AttemptRequest>) =>
-    Effect.gen(function* () {
-      const reports: Array<readonly [number, AttemptOutcome]> = []
-      const batch = transport.sendBatch
-      if (batch === undefined) return yield* Effect.dieMessage("the HTTP transport has no sendBatch")
-      yield* batch(requests, (index, outcome) => {
+/** Runs a batch and collects what it reported, index by index, in the order reported. */
+const sendBatch = (
+  transport: Webhooks.WebhookTransportShape,
+  requests: ReadonlyArray<Webhooks.AttemptRequest>,
+  release: Effect.Effect<boolean> = Effect.succeed(true)
+) =>
+  Effect.gen(function* () {
+    const reports: Array<readonly [number, Webhooks.AttemptOutcome]> = []
+    yield* transport.sendBatch(
+      requests,
+      (index, outcome) => {
         reports.push([index, outcome])
-      })
-      return reports
-    })
+      },
+      release
+    )
+    return reports
+  })
 
+describe.each([
+  ["", openTransport],
+  [", sockets held", holdingTransport]
+])("HttpWebhookTransport.sendBatch (the worker's path%s)", (_, openTransport) => {
   it.scopedLive(
     "reports each attempt once under its own index: answers, a timeout, a refusal and a failed connection",
     () =>
@@ -405,11 +425,11 @@ describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
         const reports = yield* sendBatch(transport, requests)
         expect(reports.map(([i]) => i).sort()).toEqual([0, 1, 2, 3, 4])
         const byIndex = new Map(reports)
-        expect(expectTag(byIndex.get(0) as AttemptOutcome, "Answered").status).toBe(200)
-        expectTag(byIndex.get(1) as AttemptOutcome, "TimedOut")
-        expect(expectTag(byIndex.get(2) as AttemptOutcome, "Answered").status).toBe(503)
-        expectTag(byIndex.get(3) as AttemptOutcome, "AddressRefused")
-        expectTag(byIndex.get(4) as AttemptOutcome, "ConnectionFailed")
+        expect(expectTag(byIndex.get(0) as Webhooks.AttemptOutcome, "Answered").status).toBe(200)
+        expectTag(byIndex.get(1) as Webhooks.AttemptOutcome, "TimedOut")
+        expect(expectTag(byIndex.get(2) as Webhooks.AttemptOutcome, "Answered").status).toBe(503)
+        expectTag(byIndex.get(3) as Webhooks.AttemptOutcome, "AddressRefused")
+        expectTag(byIndex.get(4) as Webhooks.AttemptOutcome, "ConnectionFailed")
         // The held request came last: the others did not wait for its timeout.
         expect(reports[reports.length - 1]?.[0]).toBe(1)
         expect(server.hits.map((h) => h.url).sort()).toEqual(["/fail", "/hold", "/ok"])
@@ -441,10 +461,8 @@ describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
       })
       const transport = yield* openTransport
       const reports: Array<number> = []
-      const batch = transport.sendBatch
-      if (batch === undefined) return yield* Effect.dieMessage("the HTTP transport has no sendBatch")
       const fiber = yield* Effect.fork(
-        batch(
+        transport.sendBatch(
           [
             attempt(`${server.url}/ok`),
             attempt(`${server.url}/hold`, { timeoutMs: 60_000 }),
@@ -452,7 +470,8 @@ describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
           ],
           (i) => {
             reports.push(i)
-          }
+          },
+          Effect.succeed(true)
         )
       )
       yield* Effect.promise(() => arrived)
@@ -461,6 +480,96 @@ describe("HttpWebhookTransport.sendBatch (the worker's path)", () => {
         Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("sockets not closed") })
       )
       expect(reports).toEqual([0])
+    })
+  )
+
+  it.scopedLive("sends nothing and reports nothing when release answers false", () =>
+    Effect.gen(function* () {
+      const server = yield* receiver((_req, res) => res.end())
+      const port = yield* freePort
+      const transport = yield* openTransport
+      const reports = yield* sendBatch(
+        transport,
+        [attempt(`${server.url}/a`), attempt(`${server.url}/b`), attempt(`http://127.0.0.1:${port}/`)],
+        Effect.succeed(false)
+      )
+      yield* Effect.sleep("200 millis")
+      expect(reports).toEqual([])
+      expect(server.starts()).toBe(0)
+    })
+  )
+})
+
+describe("HttpWebhookTransport.sendBatch, sockets held: written ahead, released by the mark", () => {
+  /** A release that waits a while, then notes what the receiver had seen by then. */
+  const observedRelease = (server: Receiver, go: boolean) => {
+    const seen: Array<{ readonly connections: number; readonly starts: number }> = []
+    const release = Effect.sleep("150 millis").pipe(
+      Effect.zipRight(Effect.sync(() => seen.push({ connections: server.connections(), starts: server.starts() }))),
+      Effect.as(go)
+    )
+    return { seen, release }
+  }
+
+  it.scopedLive("opens the connections before release and lets no request start until it answers", () =>
+    Effect.gen(function* () {
+      const server = yield* receiver((_req, res) => res.end())
+      const transport = yield* holdingTransport
+      // A first batch leaves a keep-alive connection, which the next batch may reuse.
+      yield* sendBatch(transport, [attempt(`${server.url}/warm`)])
+      const { seen, release } = observedRelease(server, true)
+      const reports = yield* sendBatch(
+        transport,
+        [attempt(`${server.url}/a`), attempt(`${server.url}/b`), attempt(`${server.url}/c`)],
+        release
+      )
+      // By the release every request had its connection, and none had started.
+      expect(seen[0]?.connections).toBeGreaterThanOrEqual(3)
+      expect(seen[0]?.starts).toBe(1)
+      expect(reports.map(([i, o]) => [i, o._tag]).sort()).toEqual([
+        [0, "Answered"],
+        [1, "Answered"],
+        [2, "Answered"]
+      ])
+      expect(server.hits.map((h) => h.url).sort()).toEqual(["/a", "/b", "/c", "/warm"])
+    })
+  )
+
+  it.scopedLive("drops the written requests unsent when release answers false", () =>
+    Effect.gen(function* () {
+      const server = yield* receiver((_req, res) => res.end())
+      const transport = yield* holdingTransport
+      yield* sendBatch(transport, [attempt(`${server.url}/warm`)])
+      const { seen, release } = observedRelease(server, false)
+      const reports = yield* sendBatch(transport, [attempt(`${server.url}/a`), attempt(`${server.url}/b`)], release)
+      yield* Effect.sleep("200 millis")
+      expect(seen[0]?.connections).toBeGreaterThanOrEqual(2)
+      expect(seen[0]?.starts).toBe(1)
+      expect(reports).toEqual([])
+      expect(server.starts()).toBe(1)
+      // The pool still works: the dropped connections were closed, not left with a request half sent.
+      expect((yield* sendBatch(transport, [attempt(`${server.url}/after`)])).map(([, o]) => o._tag)).toEqual([
+        "Answered"
+      ])
+    })
+  )
+
+  it.scopedLive("reports an attempt that ended before release only after it", () =>
+    Effect.gen(function* () {
+      const port = yield* freePort
+      const transport = yield* holdingTransport
+      const reports: Array<string> = []
+      const order: Array<string> = []
+      yield* transport.sendBatch(
+        [attempt(`http://127.0.0.1:${port}/`)],
+        (_, outcome) => {
+          reports.push(outcome._tag)
+          order.push("reported")
+        },
+        Effect.sleep("150 millis").pipe(Effect.zipRight(Effect.sync(() => order.push("released"))), Effect.as(true))
+      )
+      expect(reports).toEqual(["ConnectionFailed"])
+      expect(order).toEqual(["released", "reported"])
     })
   )
 })
@@ -538,7 +647,7 @@ describe("HttpWebhookTransport, guard on", () => {
       const seen: Array<{ hostname: string; servername: string | undefined; port: string }> = []
       const agent = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          makeGuardedAgent({
+          GuardedDispatcher.makeAgent({
             allowPrivateNetwork: false,
             lookup: fakeDns({ "hooks.example.com": ["93.184.216.34"] }),
             dial: (target, callback) => {
@@ -552,7 +661,7 @@ describe("HttpWebhookTransport, guard on", () => {
         ),
         (a) => Effect.promise(() => a.destroy())
       )
-      const transport = yield* makeHttpWebhookTransport({ dispatcher: agent, allowPrivateNetwork: false })
+      const transport = yield* HttpWebhookTransport.make({ dispatcher: agent, allowPrivateNetwork: false })
       const failed = expectTag(yield* send(transport, attempt("https://hooks.example.com:8443/in")), "ConnectionFailed")
       expect(failed.message).toContain("ECONNREFUSED")
       expect(seen).toEqual([{ hostname: "93.184.216.34", servername: "hooks.example.com", port: "8443" }])
@@ -643,7 +752,7 @@ describe("guarded agent without the transport's URL check (as media import will 
       const real = buildConnector({})
       const agent = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          makeGuardedAgent({
+          GuardedDispatcher.makeAgent({
             allowPrivateNetwork: false,
             lookup: fakeDns({ "rebind.example.com": ["93.184.216.34"] }),
             dial: (target, callback) => real({ ...target, hostname: "127.0.0.1", port: String(server.port) }, callback)

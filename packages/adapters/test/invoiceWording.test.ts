@@ -2,12 +2,16 @@
  * What the sandbox bank prints: amounts in Russian words and figures, the GOST R 56042 payment
  * QR text, dates in Moscow time, and well-formed default requisites of the payee.
  */
-import { isValidInn, isValidKpp } from "@frank/core"
+import { Invoices } from "@frank/core"
 import { describe, expect, it } from "@effect/vitest"
-import { dateLong, dateShort } from "../src/sandbox/bank/invoicePdf.js"
-import { isCorrespondentAccountValid, isSettlementAccountValid, sandboxPayee } from "../src/sandbox/bank/Payee.js"
-import { paymentQrText } from "../src/sandbox/bank/paymentQr.js"
-import { formatRubles, integerInWords, rublesInWords } from "../src/sandbox/bank/rublesInWords.js"
+import { dateLong, dateShort } from "../src/sandbox/bank/internal/invoicePdf.js"
+import {
+  isCorrespondentAccountValid,
+  isSettlementAccountValid,
+  sandboxPayee
+} from "../src/sandbox/bank/internal/Payee.js"
+import { paymentQrText } from "../src/sandbox/bank/internal/paymentQr.js"
+import { formatRubles, integerInWords, rublesInWords } from "../src/sandbox/bank/internal/rublesInWords.js"
 
 describe("amounts in words", () => {
   it("spells rubles with the right gender and plural forms", () => {
@@ -59,8 +63,8 @@ describe("printed dates and the payee", () => {
   })
 
   it("the default payee's requisites are well-formed", () => {
-    expect(isValidInn(sandboxPayee.inn)).toBe(true)
-    expect(isValidKpp(sandboxPayee.kpp)).toBe(true)
+    expect(Invoices.isValidInn(sandboxPayee.inn)).toBe(true)
+    expect(Invoices.isValidKpp(sandboxPayee.kpp)).toBe(true)
     expect(isSettlementAccountValid(sandboxPayee.account, sandboxPayee.bic)).toBe(true)
     expect(isCorrespondentAccountValid(sandboxPayee.correspondentAccount, sandboxPayee.bic)).toBe(true)
     // A real pair: ПАО Сбербанк's correspondent account against its BIC; a changed digit is caught.

@@ -5,23 +5,11 @@
  * library and Svix's (libraries no one here wrote).
  */
 import { describe, expect, it, vi } from "@effect/vitest"
-import {
-  attemptRequest,
-  attemptRequests,
-  type ClaimedDelivery,
-  verifyWebhook,
-  webCryptoWebhookSigner
-} from "@frank/core"
+import { type Ids, WebhookReceiver, Webhooks, WebhookSigning } from "@frank/core"
 import { Effect, Exit } from "effect"
 import { Webhook as StandardWebhook } from "standardwebhooks"
 import { Webhook as SvixWebhook } from "svix"
-import {
-  NodeWebhookSigner,
-  nodeSignNow,
-  nodeSignStandardNow,
-  nodeWebhookSigner
-} from "../src/webhooks/NodeWebhookSigner.js"
-import type { DeliveryId, EndpointId, SignatureScheme } from "@frank/core"
+import { NodeWebhookSigner } from "../src/index.js"
 import { testPartner } from "@frank/core/testing"
 
 const encoder = new TextEncoder()
@@ -36,12 +24,12 @@ describe("NodeWebhookSigner", () => {
       ]
       for (const [secret, ts, body] of cases) {
         const bytes = encoder.encode(body)
-        const node = yield* nodeWebhookSigner.sign(secret, ts, bytes)
+        const node = yield* NodeWebhookSigner.make.sign(secret, ts, bytes)
         expect(node).toMatch(/^sha256=[0-9a-f]{64}$/)
-        expect(node).toBe(yield* webCryptoWebhookSigner.sign(secret, ts, bytes))
+        expect(node).toBe(yield* WebhookSigning.webCryptoWebhookSigner.sign(secret, ts, bytes))
         // The synchronous form the worker's batch path uses is the same signature.
-        expect(nodeSignNow(secret, ts, bytes)).toBe(node)
-        expect(yield* nodeWebhookSigner.signEach([{ secret, timestampSeconds: ts, body: bytes }])).toEqual([
+        expect(NodeWebhookSigner.signNow(secret, ts, bytes)).toBe(node)
+        expect(yield* NodeWebhookSigner.make.signEach([{ secret, timestampSeconds: ts, body: bytes }])).toEqual([
           Exit.succeed(node)
         ])
       }
@@ -53,8 +41,8 @@ describe("NodeWebhookSigner", () => {
       const now = 1_800_000_000_000
       const claim = {
         partnerId: testPartner("p1"),
-        id: "d1" as DeliveryId,
-        endpointId: "ep1" as EndpointId,
+        id: "d1" as Ids.DeliveryId,
+        endpointId: "ep1" as Ids.EndpointId,
         eventId: "e1",
         eventType: "webhook.test",
         payload: '{"eventId":"e1","eventType":"webhook.test"}',
@@ -65,16 +53,18 @@ describe("NodeWebhookSigner", () => {
         signatureScheme: "frank",
         state: { status: "delivering", attempts: 1, nextAttemptAt: null, leaseUntil: now + 60_000 },
         claimToken: "t"
-      } satisfies ClaimedDelivery
-      const request = yield* attemptRequest(claim, now).pipe(Effect.provide(NodeWebhookSigner))
+      } satisfies Webhooks.ClaimedDelivery
+      const request = yield* Webhooks.attemptRequest(claim, now).pipe(Effect.provide(NodeWebhookSigner.layer))
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
       for (const secret of ["whsec_new", "whsec_old"]) {
-        const verified = yield* Effect.promise(() => verifyWebhook({ secret, headers, rawBody: request.body, now }))
+        const verified = yield* Effect.promise(() =>
+          WebhookReceiver.verifyWebhook({ secret, headers, rawBody: request.body, now })
+        )
         expect(verified.ok).toBe(true)
       }
       expect(headers["x-service-signature"]).not.toBe(headers["x-service-signature-previous"])
       // Built with the whole batch signed in one loop (the worker's path), the request is the same one.
-      const batch = yield* attemptRequests([claim], now).pipe(Effect.provide(NodeWebhookSigner))
+      const batch = yield* Webhooks.attemptRequests([claim], now).pipe(Effect.provide(NodeWebhookSigner.layer))
       expect(batch).toEqual([Exit.succeed(request)])
     })
   )
@@ -89,22 +79,24 @@ describe("NodeWebhookSigner", () => {
       ]
       for (const [secret, messageId, ts, body] of cases) {
         const bytes = encoder.encode(body)
-        const node = yield* nodeWebhookSigner.signStandard(secret, messageId, ts, bytes)
+        const node = yield* NodeWebhookSigner.make.signStandard(secret, messageId, ts, bytes)
         expect(node).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/)
-        expect(node).toBe(yield* webCryptoWebhookSigner.signStandard(secret, messageId, ts, bytes))
-        expect(nodeSignStandardNow(secret, messageId, ts, bytes)).toBe(node)
+        expect(node).toBe(yield* WebhookSigning.webCryptoWebhookSigner.signStandard(secret, messageId, ts, bytes))
+        expect(NodeWebhookSigner.signStandardNow(secret, messageId, ts, bytes)).toBe(node)
         expect(
-          yield* nodeWebhookSigner.signStandardEach([{ secret, messageId, timestampSeconds: ts, body: bytes }])
+          yield* NodeWebhookSigner.make.signStandardEach([{ secret, messageId, timestampSeconds: ts, body: bytes }])
         ).toEqual([Exit.succeed(node)])
       }
       // A secret that is not base64 fails its own signature, on both signers.
-      const [bad] = yield* nodeWebhookSigner.signStandardEach([
+      const [bad] = yield* NodeWebhookSigner.make.signStandardEach([
         { secret: "whsec_not base64!", messageId: "m", timestampSeconds: 1, body: new Uint8Array() }
       ])
       expect(bad !== undefined && Exit.isFailure(bad)).toBe(true)
       expect(
         Exit.isFailure(
-          yield* Effect.exit(webCryptoWebhookSigner.signStandard("whsec_not base64!", "m", 1, new Uint8Array()))
+          yield* Effect.exit(
+            WebhookSigning.webCryptoWebhookSigner.signStandard("whsec_not base64!", "m", 1, new Uint8Array())
+          )
         )
       ).toBe(true)
     })
@@ -115,10 +107,10 @@ describe("NodeWebhookSigner", () => {
       const now = 1_800_000_000_000
       const current = `whsec_${Buffer.alloc(32, 3).toString("base64")}`
       const previous = `whsec_${Buffer.alloc(32, 4).toString("base64")}`
-      const claim = (signatureScheme: SignatureScheme): ClaimedDelivery => ({
+      const claim = (signatureScheme: WebhookSigning.SignatureScheme): Webhooks.ClaimedDelivery => ({
         partnerId: testPartner("p1"),
-        id: "d1" as DeliveryId,
-        endpointId: "ep1" as EndpointId,
+        id: "d1" as Ids.DeliveryId,
+        endpointId: "ep1" as Ids.EndpointId,
         eventId: "0b7c6a52-8f0e-4c31-9d7a-2f1b9c2c1a01",
         eventType: "webhook.test",
         payload: '{"eventId":"0b7c6a52-8f0e-4c31-9d7a-2f1b9c2c1a01","eventType":"webhook.test"}',
@@ -131,7 +123,7 @@ describe("NodeWebhookSigner", () => {
         claimToken: "t"
       })
       const [standard, both] = yield* Effect.forEach(["standard-webhooks", "both"] as const, (scheme) =>
-        attemptRequest(claim(scheme), now).pipe(Effect.provide(NodeWebhookSigner))
+        Webhooks.attemptRequest(claim(scheme), now).pipe(Effect.provide(NodeWebhookSigner.layer))
       )
       if (standard === undefined || both === undefined) return expect.unreachable()
       expect(Object.keys(standard.headers).some((h) => h.startsWith("X-Service"))).toBe(false)

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { pgliteLayer, runMigrations } from "../src/sql/index.js"
+import { Migrations, PgliteDatabase } from "../src/index.js"
 import { pgliteVersion, seedFromTemplate, templateUsable } from "../src/sql/pgliteTemplate.js"
 
 const scratch = mkdtempSync(join(tmpdir(), "frank-template-test-"))
@@ -67,7 +67,7 @@ describe("seedFromTemplate", () => {
   })
 })
 
-/** What a cluster is, as far as Frank can tell: its databases, settings, catalogs and schema. */
+/** What a cluster is, as far as Frank can tell: its databases, settings, catalogs and Frank's schema. */
 const describeCluster = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const rows = (text: string) => sql.unsafe<Record<string, unknown>>(text)
@@ -83,18 +83,18 @@ const describeCluster = Effect.gen(function* () {
       "SELECT n.nspname, count(*)::int AS relations FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace GROUP BY n.nspname ORDER BY n.nspname"
     ),
     columns: yield* rows(
-      "SELECT table_name, column_name, data_type, column_default, is_nullable FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2"
+      "SELECT table_name, column_name, data_type, column_default, is_nullable FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY 1, 2"
     ),
-    indexes: yield* rows("SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname"),
+    indexes: yield* rows("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname"),
     functions: yield* rows(
-      "SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public' ORDER BY p.proname, def"
+      "SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() ORDER BY p.proname, def"
     ),
     migrations: yield* rows("SELECT migration_id, name FROM effect_sql_migrations ORDER BY migration_id")
   }
 })
 
 const migratedCluster = (dataDir: string, template?: false) =>
-  Effect.provide(Effect.zipRight(runMigrations, describeCluster), pgliteLayer({ dataDir, template }))
+  Effect.provide(Effect.zipRight(Migrations.run, describeCluster), PgliteDatabase.layerWith({ dataDir, template }))
 
 describe("a data directory seeded from the build's template", () => {
   it.live(

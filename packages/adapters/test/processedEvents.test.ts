@@ -6,13 +6,10 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
-import { type ConsumeResult, consumeOnce, ProcessedEvents, StoreError } from "@frank/core"
+import { Errors, WebhookReceiver } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, TestClock, TestServices } from "effect"
-import { MemoryProcessedEvents } from "../src/memory/MemoryProcessedEvents.js"
-import { pgliteLayer } from "../src/sql/PgliteDatabase.js"
-import { ensureProcessedEventsTable, SqlProcessedEvents } from "../src/sql/SqlProcessedEvents.js"
-import { postgresTestDatabase } from "../src/sql/testDatabase.js"
+import { MemoryProcessedEvents, PgliteDatabase, SqlProcessedEvents, TestDatabase } from "../src/index.js"
 
 const T0 = Date.UTC(2027, 0, 15, 8, 0, 0)
 
@@ -25,10 +22,10 @@ class BusinessFailure {
 
 const liveSleep = (millis: number) => TestServices.provideLive(Effect.sleep(millis))
 
-const tags = <A>(results: ReadonlyArray<ConsumeResult<A>>) => results.map((r) => r._tag)
+const tags = <A>(results: ReadonlyArray<WebhookReceiver.ConsumeResult<A>>) => results.map((r) => r._tag)
 const count = (tagsList: ReadonlyArray<string>, tag: string) => tagsList.filter((t) => t === tag).length
 
-const processedEventsSuite = (engine: string, store: () => Layer.Layer<ProcessedEvents, unknown>) =>
+const processedEventsSuite = (engine: string, store: () => Layer.Layer<WebhookReceiver.ProcessedEvents, unknown>) =>
   layer(store(), { timeout: 120_000 })(`ProcessedEvents on ${engine}`, (it) => {
     it.effect("runs the action once; a repeated delivery is Duplicate and does not run it", () =>
       Effect.gen(function* () {
@@ -39,14 +36,16 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
           "stored"
         )
         const id = newEventId()
-        expect(yield* consumeOnce(id, action)).toEqual({ _tag: "Processed", value: "stored" })
-        expect(yield* consumeOnce(id, action)).toEqual({ _tag: "Duplicate" })
-        expect(yield* consumeOnce(id, action)).toEqual({ _tag: "Duplicate" })
+        expect(yield* WebhookReceiver.consumeOnce(id, action)).toEqual({ _tag: "Processed", value: "stored" })
+        expect(yield* WebhookReceiver.consumeOnce(id, action)).toEqual({ _tag: "Duplicate" })
+        expect(yield* WebhookReceiver.consumeOnce(id, action)).toEqual({ _tag: "Duplicate" })
         expect(yield* Ref.get(runs)).toBe(1)
         // The record's time is Effect's Clock, not the wall clock.
-        expect(yield* Effect.flatMap(ProcessedEvents, (p) => p.processedAt(id))).toEqual(Option.some(T0))
+        expect(yield* Effect.flatMap(WebhookReceiver.ProcessedEvents, (p) => p.processedAt(id))).toEqual(
+          Option.some(T0)
+        )
         // Another event id is independent.
-        expect((yield* consumeOnce(newEventId(), action))._tag).toBe("Processed")
+        expect((yield* WebhookReceiver.consumeOnce(newEventId(), action))._tag).toBe("Processed")
         expect(yield* Ref.get(runs)).toBe(2)
       })
     )
@@ -59,10 +58,10 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
           Ref.update(runs, (n) => n + 1),
           Effect.fail(new BusinessFailure())
         )
-        expect(yield* Effect.flip(consumeOnce(id, failing))).toBeInstanceOf(BusinessFailure)
-        expect(yield* Effect.flatMap(ProcessedEvents, (p) => p.processedAt(id))).toEqual(Option.none())
+        expect(yield* Effect.flip(WebhookReceiver.consumeOnce(id, failing))).toBeInstanceOf(BusinessFailure)
+        expect(yield* Effect.flatMap(WebhookReceiver.ProcessedEvents, (p) => p.processedAt(id))).toEqual(Option.none())
         expect(
-          yield* consumeOnce(
+          yield* WebhookReceiver.consumeOnce(
             id,
             Effect.zipRight(
               Ref.update(runs, (n) => n + 1),
@@ -74,26 +73,30 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
           value: 1
         })
         expect(yield* Ref.get(runs)).toBe(2)
-        expect(Option.isSome(yield* Effect.flatMap(ProcessedEvents, (p) => p.processedAt(id)))).toBe(true)
+        expect(Option.isSome(yield* Effect.flatMap(WebhookReceiver.ProcessedEvents, (p) => p.processedAt(id)))).toBe(
+          true
+        )
       })
     )
 
     it.effect("a dying or interrupted action records nothing", () =>
       Effect.gen(function* () {
         const died = newEventId()
-        const exit = yield* Effect.exit(consumeOnce(died, Effect.dieMessage("bug in the handler")))
+        const exit = yield* Effect.exit(WebhookReceiver.consumeOnce(died, Effect.dieMessage("bug in the handler")))
         expect(exit._tag).toBe("Failure")
-        expect((yield* consumeOnce(died, Effect.succeed("ok")))._tag).toBe("Processed")
+        expect((yield* WebhookReceiver.consumeOnce(died, Effect.succeed("ok")))._tag).toBe("Processed")
 
         const interrupted = newEventId()
         const started = yield* Deferred.make<void>()
         const fiber = yield* Effect.fork(
-          consumeOnce(interrupted, Effect.zipRight(Deferred.succeed(started, undefined), Effect.never))
+          WebhookReceiver.consumeOnce(interrupted, Effect.zipRight(Deferred.succeed(started, undefined), Effect.never))
         )
         yield* Deferred.await(started)
         yield* Fiber.interrupt(fiber)
-        expect(yield* Effect.flatMap(ProcessedEvents, (p) => p.processedAt(interrupted))).toEqual(Option.none())
-        expect((yield* consumeOnce(interrupted, Effect.succeed("ok")))._tag).toBe("Processed")
+        expect(yield* Effect.flatMap(WebhookReceiver.ProcessedEvents, (p) => p.processedAt(interrupted))).toEqual(
+          Option.none()
+        )
+        expect((yield* WebhookReceiver.consumeOnce(interrupted, Effect.succeed("ok")))._tag).toBe("Processed")
       })
     )
 
@@ -107,7 +110,7 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
           Ref.updateAndGet(runs, (n) => n + 1)
         )
         const results = yield* Effect.all(
-          Array.from({ length: 20 }, () => consumeOnce(id, action)),
+          Array.from({ length: 20 }, () => WebhookReceiver.consumeOnce(id, action)),
           { concurrency: "unbounded" }
         )
         expect(yield* Ref.get(runs)).toBe(1)
@@ -128,7 +131,7 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
           return n
         })
         const outcomes = yield* Effect.all(
-          Array.from({ length: 6 }, () => Effect.either(consumeOnce(id, action))),
+          Array.from({ length: 6 }, () => Effect.either(WebhookReceiver.consumeOnce(id, action))),
           { concurrency: "unbounded" }
         )
         const failures = outcomes.filter((o) => o._tag === "Left")
@@ -141,12 +144,12 @@ const processedEventsSuite = (engine: string, store: () => Layer.Layer<Processed
     )
   })
 
-/** An SQL database of the receiver's own; `ensureProcessedEventsTable` has not run on it. */
+/** An SQL database of the receiver's own; `SqlProcessedEvents.ensureTable` has not run on it. */
 type Database = () => Layer.Layer<SqlClient.SqlClient, unknown>
 
 const withTable = (database: Database) =>
-  SqlProcessedEvents.pipe(
-    Layer.provideMerge(Layer.effectDiscard(ensureProcessedEventsTable)),
+  SqlProcessedEvents.layer.pipe(
+    Layer.provideMerge(Layer.effectDiscard(SqlProcessedEvents.ensureTable)),
     Layer.provideMerge(database())
   )
 
@@ -175,21 +178,21 @@ const markerCount = (eventId: string) =>
   )
 
 const sqlSuite = (engine: string, database: Database) => {
-  layer(withTable(database), { timeout: 120_000 })(`SqlProcessedEvents on ${engine}`, (it) => {
+  layer(withTable(database), { timeout: 120_000 })(`SqlProcessedEvents.layer on ${engine}`, (it) => {
     it.effect("the action's own SQL writes roll back together with the marker when it fails", () =>
       Effect.gen(function* () {
         yield* ordersTable
         const id = newEventId()
         const failsAfterWriting = Effect.zipRight(insertOrder(id, 100), Effect.fail(new BusinessFailure()))
-        expect(yield* Effect.flip(consumeOnce(id, failsAfterWriting))).toBeInstanceOf(BusinessFailure)
+        expect(yield* Effect.flip(WebhookReceiver.consumeOnce(id, failsAfterWriting))).toBeInstanceOf(BusinessFailure)
         expect(yield* orderCount(id)).toBe(0)
         expect(yield* markerCount(id)).toBe(0)
 
-        expect((yield* consumeOnce(id, insertOrder(id, 100)))._tag).toBe("Processed")
+        expect((yield* WebhookReceiver.consumeOnce(id, insertOrder(id, 100)))._tag).toBe("Processed")
         expect(yield* orderCount(id)).toBe(1)
         expect(yield* markerCount(id)).toBe(1)
         // The duplicate does not try the insert again (it would fail on the primary key).
-        expect((yield* consumeOnce(id, insertOrder(id, 100)))._tag).toBe("Duplicate")
+        expect((yield* WebhookReceiver.consumeOnce(id, insertOrder(id, 100)))._tag).toBe("Duplicate")
       })
     )
 
@@ -199,9 +202,9 @@ const sqlSuite = (engine: string, database: Database) => {
         const taken = newEventId()
         yield* insertOrder(taken, 1)
         const id = newEventId()
-        const error = yield* Effect.flip(consumeOnce(id, insertOrder(taken, 2)))
+        const error = yield* Effect.flip(WebhookReceiver.consumeOnce(id, insertOrder(taken, 2)))
         expect(error).toBeInstanceOf(SqlError)
-        expect(error).not.toBeInstanceOf(StoreError)
+        expect(error).not.toBeInstanceOf(Errors.StoreError)
         expect(yield* markerCount(id)).toBe(0)
       })
     )
@@ -213,34 +216,34 @@ const sqlSuite = (engine: string, database: Database) => {
         const id = newEventId()
         const aborted = yield* Effect.flip(
           sql.withTransaction(
-            Effect.zipRight(consumeOnce(id, insertOrder(id, 5)), Effect.fail("caller failed" as const))
+            Effect.zipRight(WebhookReceiver.consumeOnce(id, insertOrder(id, 5)), Effect.fail("caller failed" as const))
           )
         )
         expect(aborted).toBe("caller failed")
         expect(yield* markerCount(id)).toBe(0)
         expect(yield* orderCount(id)).toBe(0)
-        expect((yield* sql.withTransaction(consumeOnce(id, insertOrder(id, 5))))._tag).toBe("Processed")
+        expect((yield* sql.withTransaction(WebhookReceiver.consumeOnce(id, insertOrder(id, 5))))._tag).toBe("Processed")
         expect(yield* markerCount(id)).toBe(1)
       })
     )
   })
 
-  layer(SqlProcessedEvents.pipe(Layer.provideMerge(database())), { timeout: 120_000 })(
-    `SqlProcessedEvents on ${engine} without its table`,
+  layer(SqlProcessedEvents.layer.pipe(Layer.provideMerge(database())), { timeout: 120_000 })(
+    `SqlProcessedEvents.layer on ${engine} without its table`,
     (it) => {
       it.effect("recording fails with a StoreError and the action does not run", () =>
         Effect.gen(function* () {
           const ran = yield* Ref.make(false)
-          const error = yield* Effect.flip(consumeOnce(newEventId(), Ref.set(ran, true)))
-          expect(error).toBeInstanceOf(StoreError)
+          const error = yield* Effect.flip(WebhookReceiver.consumeOnce(newEventId(), Ref.set(ran, true)))
+          expect(error).toBeInstanceOf(Errors.StoreError)
           // Named by store and operation, with the database's own error kept as the cause.
           expect(error).toMatchObject({ message: "processed events: recording the event failed" })
-          expect((error as StoreError).cause).toBeInstanceOf(SqlError)
+          expect((error as Errors.StoreError).cause).toBeInstanceOf(SqlError)
           expect(yield* Ref.get(ran)).toBe(false)
           // The kit's own DDL is what the receiver runs at startup; afterwards the same call succeeds.
-          yield* ensureProcessedEventsTable
-          yield* ensureProcessedEventsTable
-          expect((yield* consumeOnce(newEventId(), Ref.set(ran, true)))._tag).toBe("Processed")
+          yield* SqlProcessedEvents.ensureTable
+          yield* SqlProcessedEvents.ensureTable
+          expect((yield* WebhookReceiver.consumeOnce(newEventId(), Ref.set(ran, true)))._tag).toBe("Processed")
           expect(yield* Ref.get(ran)).toBe(true)
         })
       )
@@ -248,15 +251,15 @@ const sqlSuite = (engine: string, database: Database) => {
   )
 }
 
-const pglite: Database = () => pgliteLayer()
+const pglite: Database = () => PgliteDatabase.layer
 
-processedEventsSuite("memory", () => MemoryProcessedEvents)
+processedEventsSuite("memory", () => MemoryProcessedEvents.layer)
 processedEventsSuite("PGlite", () => withTable(pglite))
 sqlSuite("PGlite", pglite)
 
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0) {
-  const postgres: Database = () => postgresTestDatabase(url)
+  const postgres: Database = () => TestDatabase.layerPostgres(url)
   processedEventsSuite("PostgreSQL", () => withTable(postgres))
   sqlSuite("PostgreSQL", postgres)
 }

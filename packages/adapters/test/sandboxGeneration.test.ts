@@ -4,22 +4,11 @@
  * by byte against their formats.
  */
 import { inflateSync } from "node:zlib"
-import { crc32 } from "../src/sandbox/generation/crc32.js"
-import { frameSize, outputKindOf, renderSandboxOutput } from "../src/sandbox/generation/render.js"
-import { SandboxGeneration, sandboxGenerationLayer } from "../src/sandbox/generation/SandboxGenerationProvider.js"
+import { crc32 } from "../src/sandbox/generation/internal/crc32.js"
+import { frameSize, outputKindOf, renderSandboxOutput } from "../src/sandbox/generation/internal/render.js"
+import { SandboxGeneration } from "../src/index.js"
 import { describe, expect, it, layer } from "@effect/vitest"
-import {
-  defaultTariffConfig,
-  Ids,
-  Ledger,
-  Pricing,
-  sampleCatalog,
-  Tariffs,
-  type Task,
-  Tasks,
-  TaskSettings
-} from "@frank/core"
-import type { TaskId } from "@frank/core"
+import { Ids, Ledger, Pricing, Tariffs, Tasks } from "@frank/core"
 import {
   MemoryLedgerStore,
   MemoryStoredFileLookup,
@@ -30,26 +19,26 @@ import {
 import { type Duration, Effect, Layer, TestClock } from "effect"
 
 const engine = (autoCompleteAfter: Duration.DurationInput | undefined) =>
-  Tasks.layer.pipe(
+  Tasks.Tasks.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         MemoryTaskStore,
         MemoryStoredFileLookup,
-        sandboxGenerationLayer({ autoCompleteAfter }),
-        TaskSettings.layer({ publicBaseUrl: "https://frank.test" }),
-        Tariffs.layer(defaultTariffConfig),
-        Pricing.layerFromCatalog(sampleCatalog)
+        SandboxGeneration.layerWith({ autoCompleteAfter }),
+        Tasks.TaskSettings.layer({ publicBaseUrl: "https://frank.test" }),
+        Tariffs.Tariffs.layer(Tariffs.defaultTariffConfig),
+        Pricing.Pricing.layerFromCatalog(Pricing.sampleCatalog)
       )
     ),
-    Layer.provideMerge(Ledger.layer),
+    Layer.provideMerge(Ledger.Ledger.layer),
     Layer.provideMerge(OutboxOnMemory),
-    Layer.provideMerge(Layer.mergeAll(MemoryLedgerStore, Ids.layer))
+    Layer.provideMerge(Layer.mergeAll(MemoryLedgerStore, Ids.Ids.layer))
   )
 
 const funded = Effect.gen(function* () {
   const partnerId = testPartner(`p_${crypto.randomUUID()}`)
-  yield* (yield* Ledger).credit(partnerId, { kind: "bonus", amountMinor: 500_000 })
-  return { partnerId, tasks: yield* Tasks, ledger: yield* Ledger }
+  yield* (yield* Ledger.Ledger).credit(partnerId, { kind: "bonus", amountMinor: 500_000 })
+  return { partnerId, tasks: yield* Tasks.Tasks, ledger: yield* Ledger.Ledger }
 })
 
 /** Lets the provider's fibers run what is due at the current instant. */
@@ -88,7 +77,7 @@ layer(engine("5 seconds"))("sandbox provider with auto-completion", (it) => {
   it.effect("an admin control before the delay wins; the later auto-completion is refused", () =>
     Effect.gen(function* () {
       const { partnerId, tasks, ledger } = yield* funded
-      const sandbox = yield* SandboxGeneration
+      const sandbox = yield* SandboxGeneration.SandboxGeneration
       const { task } = yield* tasks.launch(partnerId, { modelId: "eleven-v3-tts", prompt: "hello there" })
       yield* settle
       const failed = yield* tasks.report(partnerId, task.id, sandbox.failed(task, { code: "VOICE_UNAVAILABLE" }))
@@ -105,7 +94,7 @@ layer(engine(undefined))("sandbox provider without auto-completion", (it) => {
   it.effect("tasks wait for the admin controls; succeed renders the family's file at the given cost", () =>
     Effect.gen(function* () {
       const { partnerId, tasks, ledger } = yield* funded
-      const sandbox = yield* SandboxGeneration
+      const sandbox = yield* SandboxGeneration.SandboxGeneration
       expect(sandbox.autoCompleteAfter).toBeUndefined()
       const { task } = yield* tasks.launch(partnerId, { modelId: "kling-2.1-master", prompt: "waves", duration: 5 })
       yield* TestClock.adjust("1 hour")
@@ -119,9 +108,9 @@ layer(engine(undefined))("sandbox provider without auto-completion", (it) => {
   )
 })
 
-const task = (over: Partial<Task>): Task => ({
+const task = (over: Partial<Tasks.Task>): Tasks.Task => ({
   partnerId: testPartner("p"),
-  id: "0b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b" as TaskId,
+  id: Ids.TaskId.make("0b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b"),
   status: "running",
   modelId: "m",
   family: "image",
@@ -139,10 +128,12 @@ const task = (over: Partial<Task>): Task => ({
   createdAt: 0,
   startedAt: 0,
   finishedAt: null,
+  expiresAt: 1_000 + 86_400_000,
+  lateReport: null,
   ...over
 })
 
-const bytesOf = (t: Task) => {
+const bytesOf = (t: Tasks.Task) => {
   const out = renderSandboxOutput(t)
   if (out._tag !== "Content") throw new Error("expected content")
   return out
@@ -188,7 +179,7 @@ describe("sandbox outputs", () => {
     // Deterministic per task, different between tasks.
     expect(bytesOf(task({ resolution: "1536x1024" })).bytes).toEqual(bytes)
     expect(
-      bytesOf(task({ id: "1b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b" as TaskId, resolution: "1536x1024" })).bytes
+      bytesOf(task({ id: Ids.TaskId.make("1b9d7c1e-1f5e-4a57-9a5c-5c1d2e3f4a5b"), resolution: "1536x1024" })).bytes
     ).not.toEqual(bytes)
   })
 

@@ -9,15 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import pg from "pg"
-import {
-  migrationCount,
-  parseInt8,
-  pgliteLayer,
-  pgliteTestDatabase,
-  postgresTestDatabase,
-  runMigrations,
-  withSearchPath
-} from "../src/sql/index.js"
+import { Migrations, parseInt8, PgliteDatabase, TestDatabase } from "../src/index.js"
 
 describe("int8 parsing", () => {
   it("parses safe integers exactly and refuses anything a JS number would round", () => {
@@ -38,33 +30,33 @@ describe("int8 parsing", () => {
       expect(row).toEqual({ big: Number.MAX_SAFE_INTEGER, n: 2 })
       const error = yield* Effect.flip(sql`SELECT 9007199254740992::bigint AS big`)
       expect(error._tag).toBe("SqlError")
-    }).pipe(Effect.provide(pgliteLayer()), Effect.scoped)
+    }).pipe(Effect.provide(PgliteDatabase.layer), Effect.scoped)
   )
 })
 
-describe("pgliteLayer", () => {
+describe("PgliteDatabase", () => {
   it.live("a data directory keeps rows and applied migrations across restarts", () =>
     Effect.gen(function* () {
       const dataDir = mkdtempSync(join(tmpdir(), "frank-pglite-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
-      const open = pgliteLayer({ dataDir })
+      const open = PgliteDatabase.layerWith({ dataDir })
 
       const first = yield* Effect.provide(
         Effect.gen(function* () {
-          const applied = yield* runMigrations
+          const applied = yield* Migrations.run
           const sql = yield* SqlClient.SqlClient
           yield* sql`INSERT INTO ledger_accounts (partner_id, total_minor) VALUES ('p_persist', 12345)`
           return applied.length
         }),
         open
       )
-      expect(first).toBe(migrationCount)
+      expect(first).toBe(Migrations.count)
 
       const [again, rows, recorded] = yield* Effect.provide(
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           return [
-            (yield* runMigrations).length,
+            (yield* Migrations.run).length,
             yield* sql<{ totalMinor: number }>`SELECT total_minor FROM ledger_accounts WHERE partner_id = 'p_persist'`,
             (yield* sql<{ n: number }>`SELECT count(*) AS n FROM effect_sql_migrations`)[0]?.n
           ] as const
@@ -73,7 +65,7 @@ describe("pgliteLayer", () => {
       )
       expect(again).toBe(0)
       expect(rows).toEqual([{ totalMinor: 12345 }])
-      expect(recorded).toBe(migrationCount)
+      expect(recorded).toBe(Migrations.count)
     }).pipe(Effect.scoped)
   )
 
@@ -81,18 +73,18 @@ describe("pgliteLayer", () => {
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       expect(yield* sql`SELECT partner_id FROM ledger_accounts`).toEqual([])
-      expect((yield* sql<{ n: number }>`SELECT count(*) AS n FROM effect_sql_migrations`)[0]?.n).toBe(migrationCount)
-      expect(yield* runMigrations).toEqual([])
-    }).pipe(Effect.provide(pgliteTestDatabase()), Effect.scoped)
+      expect((yield* sql<{ n: number }>`SELECT count(*) AS n FROM effect_sql_migrations`)[0]?.n).toBe(Migrations.count)
+      expect(yield* Migrations.run).toEqual([])
+    }).pipe(Effect.provide(TestDatabase.layerPglite()), Effect.scoped)
   )
 })
 
 describe("PostgreSQL test schemas", () => {
   it("withSearchPath adds the schema to the connection options and keeps existing ones", () => {
-    const plain = new URL(withSearchPath("postgres://u@h:5432/db", "frank_t_1"))
+    const plain = new URL(TestDatabase.withSearchPath("postgres://u@h:5432/db", "frank_t_1"))
     expect(plain.searchParams.get("options")).toBe("-c search_path=frank_t_1")
     const more = new URL(
-      withSearchPath("postgres://u@h:5432/db?options=-c%20statement_timeout%3D5s&sslmode=disable", "s")
+      TestDatabase.withSearchPath("postgres://u@h:5432/db?options=-c%20statement_timeout%3D5s&sslmode=disable", "s")
     )
     expect(more.searchParams.get("options")).toBe("-c statement_timeout=5s -c search_path=s")
     expect(more.searchParams.get("sslmode")).toBe("disable")
@@ -122,12 +114,12 @@ describe("PostgreSQL test schemas", () => {
                 expect(yield* count).toBe(1)
                 return yield* schemaOf
               }),
-              postgresTestDatabase(url)
+              TestDatabase.layerPostgres(url)
             )
             expect(yield* count).toBe(1)
             return [a, b] as const
           }),
-          postgresTestDatabase(url)
+          TestDatabase.layerPostgres(url)
         )
         expect(schemaA).toMatch(/^frank_t_[0-9a-f]{32}$/)
         expect(schemaB).toMatch(/^frank_t_[0-9a-f]{32}$/)

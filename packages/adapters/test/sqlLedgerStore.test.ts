@@ -4,36 +4,26 @@
  * keyset pages of the export stream, daily usage computed in SQL against the reference fold, and
  * int8 values that would not survive as JS numbers.
  */
-import { OutboxOnMemory, testPartner } from "@frank/core/testing"
+import { OutboxOnMemory, testPartner, testTask } from "@frank/core/testing"
 import { SqlClient, Statement } from "@effect/sql"
-import {
-  Ids,
-  InsufficientFunds,
-  Ledger,
-  type LedgerEntry,
-  LedgerStore,
-  StoreError,
-  sumUsageByDay,
-  type TransactionType,
-  type PartnerId
-} from "@frank/core"
+import { Errors, Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Either, Layer, Runtime, Stream } from "effect"
 import fc from "fast-check"
-import { makePgliteTestLayer, makePostgresTestLayer, STREAM_PAGE_ROWS } from "../src/sql/index.js"
+import { STREAM_PAGE_ROWS, TestDatabase } from "../src/index.js"
 
 const DAY = 86_400_000
 
-const engines: Array<readonly [string, () => Layer.Layer<SqlClient.SqlClient | LedgerStore, unknown>]> = [
-  ["PGlite", makePgliteTestLayer]
+const engines: Array<readonly [string, () => Layer.Layer<SqlClient.SqlClient | Ledger.LedgerStore, unknown>]> = [
+  ["PGlite", TestDatabase.layerPgliteWithLedger]
 ]
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => makePostgresTestLayer(url)])
+if (url !== undefined && url.length > 0) engines.push(["PostgreSQL", () => TestDatabase.layerPostgresWithLedger(url)])
 
 let partners = 0
 const newPartner = (tag: string) => testPartner(`p_${tag}_${++partners}`)
 
-const accountRows = (partnerId: PartnerId) =>
+const accountRows = (partnerId: Ids.PartnerId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
       sql<{ n: number }>`SELECT count(*) AS n FROM ledger_accounts WHERE partner_id = ${partnerId}`,
@@ -43,14 +33,14 @@ const accountRows = (partnerId: PartnerId) =>
 
 /** Rows written straight into the table, bypassing the rules (for read-side tests). */
 interface RawEntry {
-  readonly type: TransactionType
+  readonly type: Ledger.TransactionType
   readonly kind: string
   readonly amountMinor: number
   readonly taskId: string | null
   readonly occurredAt: number
 }
 
-const insertRaw = (partnerId: PartnerId, rows: ReadonlyArray<RawEntry>) =>
+const insertRaw = (partnerId: Ids.PartnerId, rows: ReadonlyArray<RawEntry>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     rows.length === 0
       ? Effect.void
@@ -70,17 +60,17 @@ const insertRaw = (partnerId: PartnerId, rows: ReadonlyArray<RawEntry>) =>
   )
 
 for (const [engine, store] of engines) {
-  const EngineLayer = Ledger.layer.pipe(
+  const EngineLayer = Ledger.Ledger.layer.pipe(
     Layer.provideMerge(store()),
     Layer.provideMerge(OutboxOnMemory),
-    Layer.provideMerge(Ids.layer)
+    Layer.provideMerge(Ids.Ids.layer)
   )
 
   layer(EngineLayer, { timeout: 120_000, excludeTestServices: true })(`SqlLedgerStore on ${engine}`, (it) => {
     it.effect("a movement inside an enclosing transaction rolls back with it, or commits with it", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const ledger = yield* Ledger
+        const ledger = yield* Ledger.Ledger
         const p = newPartner("outer")
         const aborted = yield* Effect.flip(
           sql.withTransaction(
@@ -109,34 +99,36 @@ for (const [engine, store] of engines) {
     it.effect("a refused rule rolls back its savepoint only; the enclosing transaction goes on", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const ledger = yield* Ledger
+        const ledger = yield* Ledger.Ledger
         const p = newPartner("savepoint")
         yield* sql.withTransaction(
           Effect.gen(function* () {
             yield* ledger.credit(p, { kind: "topup", amountMinor: 1_000 })
-            const refused = yield* Effect.flip(ledger.reserve(p, { taskId: "big", amountMinor: 2_000 }))
-            expect(refused).toBeInstanceOf(InsufficientFunds)
-            yield* ledger.reserve(p, { taskId: "small", amountMinor: 400 })
+            const refused = yield* Effect.flip(ledger.reserve(p, { taskId: testTask("big"), amountMinor: 2_000 }))
+            expect(refused).toBeInstanceOf(Ledger.InsufficientFunds)
+            yield* ledger.reserve(p, { taskId: testTask("small"), amountMinor: 400 })
           })
         )
         expect(yield* ledger.totals(p)).toEqual({ totalMinor: 1_000, usedMinor: 0, reservedMinor: 400 })
-        expect(yield* ledger.hold(p, "big")).toBeUndefined()
-        expect((yield* ledger.hold(p, "small"))?.status).toBe("open")
+        expect(yield* ledger.hold(p, testTask("big"))).toBeUndefined()
+        expect((yield* ledger.hold(p, testTask("small")))?.status).toBe("open")
       })
     )
 
     it.effect("a refusal on a partner's first movement leaves no account row behind", () =>
       Effect.gen(function* () {
-        const ledger = yield* Ledger
+        const ledger = yield* Ledger.Ledger
         const p = newPartner("refused")
-        expect(yield* Effect.flip(ledger.reserve(p, { taskId: "t", amountMinor: 1 }))).toBeInstanceOf(InsufficientFunds)
+        expect(yield* Effect.flip(ledger.reserve(p, { taskId: testTask("t"), amountMinor: 1 }))).toBeInstanceOf(
+          Ledger.InsufficientFunds
+        )
         expect(yield* accountRows(p)).toBe(0)
       })
     )
 
     it.effect("totals that break the account CHECK are a StoreError naming the invariant; nothing is written", () =>
       Effect.gen(function* () {
-        const store = yield* LedgerStore
+        const store = yield* Ledger.LedgerStore
         const p = newPartner("check")
         // A deliberately wrong rule: it holds 100 on an empty account, bypassing the rules' own check.
         const error = yield* Effect.flip(
@@ -159,12 +151,13 @@ for (const [engine, store] of engines) {
                 }
               ],
               hold: undefined,
+              grants: [],
               totals: { ...snap.totals, reservedMinor: 100 },
               result: "written"
             })
           )
         )
-        expect(error).toBeInstanceOf(StoreError)
+        expect(error).toBeInstanceOf(Errors.StoreError)
         expect(error.message).toMatch(
           /ledger invariant violated for partner .*ledger_accounts_available_nonnegative.*bug/
         )
@@ -176,7 +169,7 @@ for (const [engine, store] of engines) {
     it.effect(`the export stream reads keyset pages of at most ${STREAM_PAGE_ROWS} rows and stops at maxRows`, () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const store = yield* LedgerStore
+        const store = yield* Ledger.LedgerStore
         const p = newPartner("stream")
         // 1234 rows, ten per millisecond: ties on occurred_at are broken by seq across page borders.
         const raw = Array.from({ length: 1234 }, (_, i) => ({
@@ -219,8 +212,8 @@ for (const [engine, store] of engines) {
 
     it.effect("daily usage in SQL equals the reference fold over the same rows (property)", () =>
       Effect.gen(function* () {
-        const runtime = yield* Effect.runtime<SqlClient.SqlClient | LedgerStore>()
-        const kindOf: Record<TransactionType, string> = {
+        const runtime = yield* Effect.runtime<SqlClient.SqlClient | Ledger.LedgerStore>()
+        const kindOf: Record<Ledger.TransactionType, string> = {
           confirm: "task_charge",
           refund: "spend_refund",
           reservation: "task_hold",
@@ -234,7 +227,7 @@ for (const [engine, store] of engines) {
         )
         const row = fc
           .record({
-            type: fc.constantFrom<TransactionType>(
+            type: fc.constantFrom<Ledger.TransactionType>(
               "confirm",
               "refund",
               "reservation",
@@ -261,12 +254,12 @@ for (const [engine, store] of engines) {
             fc.asyncProperty(fc.array(row, { maxLength: 40 }), time, time, (rows, a, b) =>
               Runtime.runPromise(runtime)(
                 Effect.gen(function* () {
-                  const store = yield* LedgerStore
+                  const store = yield* Ledger.LedgerStore
                   const p = newPartner("usage")
                   yield* insertRaw(p, rows)
                   const [from, until] = a <= b ? [a, b] : [b, a]
-                  const asEntries = rows.map((r) => ({ ...r, taskId: r.taskId }) as unknown as LedgerEntry)
-                  expect(yield* store.usageByDay(p, from, until)).toEqual(sumUsageByDay(asEntries, from, until))
+                  const asEntries = rows.map((r) => ({ ...r, taskId: r.taskId }) as unknown as Ledger.LedgerEntry)
+                  expect(yield* store.usageByDay(p, from, until)).toEqual(Ledger.sumUsageByDay(asEntries, from, until))
                 })
               )
             ),
@@ -278,13 +271,13 @@ for (const [engine, store] of engines) {
 
     it.effect("an int8 beyond the exact integer range fails the read instead of rounding money", () =>
       Effect.gen(function* () {
-        const store = yield* LedgerStore
+        const store = yield* Ledger.LedgerStore
         const p = newPartner("int8")
         yield* insertRaw(p, [{ type: "topup", kind: "bonus", amountMinor: 1, taskId: null, occurredAt: 0 }])
         const sql = yield* SqlClient.SqlClient
         yield* sql`UPDATE ledger_entries SET amount_minor = 9007199254740993 WHERE partner_id = ${p}`
         const error = yield* Effect.flip(store.listEntries(p, {}, 0, 10))
-        expect(error).toBeInstanceOf(StoreError)
+        expect(error).toBeInstanceOf(Errors.StoreError)
         expect(error.message).toContain("9007199254740993 is outside the exact integer range")
       })
     )

@@ -8,17 +8,18 @@ import { randomUUID } from "node:crypto"
 import { type AddressInfo, connect, createServer, type Socket } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { type DeliveryId, type EventAnnouncerShape, Ids, Outbox, Secrets, WebhookSettings, Webhooks } from "@frank/core"
+import { Access, Events, Ids, Webhooks } from "@frank/core"
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Redacted, Ref, Stream } from "effect"
 import {
   checkNotifyPayload,
-  listenOnOwnConnection,
-  makePgNotifyAnnouncer,
+  DatabaseSchema,
   MAX_NOTIFY_PAYLOAD_BYTES,
-  postgresTestDatabase,
-  sqlWebhookStoreLayer,
-  WEBHOOK_NOTIFY_CHANNEL
+  PgChannelListener,
+  PgNotifyAnnouncer,
+  SqlWebhookStore,
+  TestDatabase,
+  webhookNotifyChannel
 } from "../src/index.js"
 import { testPartner } from "@frank/core/testing"
 
@@ -39,6 +40,9 @@ describe("NOTIFY payload check", () => {
   })
 })
 
+/** The wake-up channel of the test database's schema. */
+const schemaChannel = Effect.map(DatabaseSchema.DatabaseSchema, (s) => webhookNotifyChannel(s.name))
+
 /**
  * Sends `payload` on the channel every 20 ms until `heard` holds (a listener's LISTEN is issued
  * only once its stream runs, so the first ones may go unheard); dies after 10 s.
@@ -46,9 +50,10 @@ describe("NOTIFY payload check", () => {
 const notifyUntil = <E, R>(payload: string, heard: Effect.Effect<boolean, E, R>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const channel = yield* schemaChannel
     for (let i = 0; i < 500; i++) {
       if (yield* heard) return
-      yield* sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`
+      yield* sql`SELECT pg_notify(${channel}, ${payload})`
       yield* Effect.sleep("20 millis")
     }
     return yield* Effect.dieMessage(`${payload} was never heard`)
@@ -62,11 +67,12 @@ const notifyUntil = <E, R>(payload: string, heard: Effect.Effect<boolean, E, R>)
 const notificationsDuring = <A, E, R>(payload: string, action: Effect.Effect<A, E, R>, quietMs = 300) =>
   Effect.gen(function* () {
     const pg = yield* PgClient.PgClient
+    const channel = yield* schemaChannel
     const probe = `probe:${randomUUID()}`
     const ready = yield* Ref.make(false)
     const heard = yield* Ref.make(0)
     const listening = yield* Effect.fork(
-      Stream.runForEach(pg.listen(WEBHOOK_NOTIFY_CHANNEL), (p) =>
+      Stream.runForEach(pg.listen(channel), (p) =>
         p === probe ? Ref.set(ready, true) : p === payload ? Ref.update(heard, (n) => n + 1) : Effect.void
       )
     )
@@ -80,16 +86,16 @@ const notificationsDuring = <A, E, R>(payload: string, action: Effect.Effect<A, 
 const url = process.env.DATABASE_URL
 
 if (url !== undefined && url.length > 0) {
-  const Database = postgresTestDatabase(url, { maxConnections: 4 })
-  const engineWith = (store: ReturnType<typeof sqlWebhookStoreLayer>) =>
-    Webhooks.layer.pipe(
-      Layer.provideMerge(Outbox.layerWithWakeup),
+  const Database = TestDatabase.layerPostgres(url, { maxConnections: 4 })
+  const engineWith = (store: ReturnType<typeof SqlWebhookStore.layerWith>) =>
+    Webhooks.Webhooks.layer.pipe(
+      Layer.provideMerge(Events.Outbox.layerWithWakeup),
       Layer.provideMerge(store),
       Layer.provideMerge(
         Layer.mergeAll(
-          Ids.layer,
-          Secrets.layer(Redacted.make("pepper")),
-          WebhookSettings.layer({ allowPrivateNetwork: true })
+          Ids.Ids.layer,
+          Access.Secrets.layer(Redacted.make("pepper")),
+          Webhooks.WebhookSettings.layer({ allowPrivateNetwork: true })
         )
       ),
       Layer.provideMerge(Database)
@@ -98,17 +104,21 @@ if (url !== undefined && url.length > 0) {
   /** A new event to a new endpoint, then a replay of its delivery: the two writes that make deliveries due. */
   const appendThenReplay = (
     notify: (
-      action: Effect.Effect<unknown, unknown, Webhooks>
-    ) => Effect.Effect<number, unknown, Webhooks | PgClient.PgClient | SqlClient.SqlClient>
+      action: Effect.Effect<unknown, unknown, Webhooks.Webhooks>
+    ) => Effect.Effect<
+      number,
+      unknown,
+      Webhooks.Webhooks | PgClient.PgClient | SqlClient.SqlClient | DatabaseSchema.DatabaseSchema
+    >
   ) =>
     Effect.gen(function* () {
-      const webhooks = yield* Webhooks
+      const webhooks = yield* Webhooks.Webhooks
       const sql = yield* SqlClient.SqlClient
       const partnerId = testPartner(`p_${randomUUID()}`)
       const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/notify" })
       const onAppend = yield* notify(webhooks.sendTest(partnerId, endpoint.id))
       const [delivery] = yield* sql<{
-        id: DeliveryId
+        id: Ids.DeliveryId
       }>`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId}`
       yield* sql`UPDATE webhook_deliveries SET status = 'dead_lettered', attempts = 6, next_attempt_at = NULL WHERE partner_id = ${partnerId}`
       const onReplay = yield* notify(webhooks.replay(partnerId, delivery!.id))
@@ -116,7 +126,7 @@ if (url !== undefined && url.length > 0) {
     })
 
   const inTransaction = `due:${randomUUID()}`
-  layer(engineWith(sqlWebhookStoreLayer({ notifyPayload: inTransaction })), {
+  layer(engineWith(SqlWebhookStore.layerWith({ notifyPayload: inTransaction })), {
     timeout: 60_000,
     excludeTestServices: true
   })("SQL webhook store, NOTIFY in the transaction (default)", (it) => {
@@ -128,7 +138,7 @@ if (url !== undefined && url.length > 0) {
   })
 
   const unused = `due:${randomUUID()}`
-  layer(engineWith(sqlWebhookStoreLayer({ notify: "none", notifyPayload: unused })), {
+  layer(engineWith(SqlWebhookStore.layerWith({ notify: "none", notifyPayload: unused })), {
     timeout: 60_000,
     excludeTestServices: true
   })("SQL webhook store, notify none", (it) => {
@@ -142,14 +152,14 @@ if (url !== undefined && url.length > 0) {
   /** Runs `use` with a new announcer of a new payload, closes it, and answers what `use` did and how many of its NOTIFYs were heard. */
   const withAnnouncer = <A, E, R>(
     options: { readonly minIntervalMs?: number },
-    use: (announcer: EventAnnouncerShape) => Effect.Effect<A, E, R>,
+    use: (announcer: Events.EventAnnouncerShape) => Effect.Effect<A, E, R>,
     quietMs?: number
   ) =>
     Effect.gen(function* () {
       const payload = `due:${randomUUID()}`
       return yield* notificationsDuring(
         payload,
-        Effect.scoped(Effect.flatMap(makePgNotifyAnnouncer({ payload, ...options }), use)),
+        Effect.scoped(Effect.flatMap(PgNotifyAnnouncer.make({ payload, ...options }), use)),
         quietMs
       )
     })
@@ -255,15 +265,16 @@ const freezableProxy = (target: URL) =>
   )
 
 if (url !== undefined && url.length > 0) {
-  layer(postgresTestDatabase(url, { maxConnections: 2 }), { timeout: 60_000, excludeTestServices: true })(
-    "listenOnOwnConnection",
+  layer(TestDatabase.layerPostgres(url, { maxConnections: 2 }), { timeout: 60_000, excludeTestServices: true })(
+    "PgChannelListener.listen",
     (it) => {
       const ownListener = (listenUrl: string, applicationName: string) =>
         Effect.gen(function* () {
           const heard = yield* Ref.make<ReadonlyArray<string>>([])
+          const channel = yield* schemaChannel
           const fiber = yield* Effect.fork(
             Stream.runForEach(
-              listenOnOwnConnection({ url: Redacted.make(listenUrl), applicationName }, WEBHOOK_NOTIFY_CHANNEL),
+              PgChannelListener.listen({ url: Redacted.make(listenUrl), applicationName }, channel),
               (p) => Ref.update(heard, (h) => [...h, p])
             )
           )

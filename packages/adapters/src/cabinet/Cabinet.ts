@@ -5,14 +5,28 @@
  * server with its own way of minting sessions.
  */
 import { HttpRouter } from "@effect/platform"
+import type {
+  Access,
+  Audit,
+  Invoices,
+  Ledger,
+  Payments,
+  Pricing,
+  RateLimit,
+  Tariffs,
+  Tasks,
+  Webhooks
+} from "@frank/core"
 import { Effect } from "effect"
 import type { CabinetOptions } from "./CabinetOptions.js"
 import { makeGuard } from "./CabinetRequest.js"
 import { assetResponse } from "./assets.js"
+import { auditRoutes } from "./pages/AuditPage.js"
 import { invoicesRoutes } from "./pages/InvoicesPage.js"
 import { keysRoutes } from "./pages/KeysPage.js"
 import { overviewRoutes } from "./pages/OverviewPage.js"
 import { pricesRoutes } from "./pages/PricesPage.js"
+import { settingsRoutes } from "./pages/SettingsPage.js"
 import { tasksRoutes } from "./pages/TasksPage.js"
 import { topUpsRoutes } from "./pages/TopUpsPage.js"
 import { transactionsRoutes } from "./pages/TransactionsPage.js"
@@ -28,11 +42,29 @@ const pageModules = [
   topUpsRoutes,
   invoicesRoutes,
   tasksRoutes,
-  pricesRoutes
+  pricesRoutes,
+  settingsRoutes,
+  auditRoutes
 ] as const
 
-/** Builds the cabinet's router; needs the engine services its pages use. */
-export const makeCabinetRouter = (options: CabinetOptions) =>
+/**
+ * The engine services the cabinet's pages use. Named here so the router's declared type can name
+ * them (declaration emit names a namespace's types only where the file imports the namespace).
+ */
+export type CabinetServices =
+  | Access.Access
+  | Audit.AuditLog
+  | Invoices.Invoices
+  | Ledger.Ledger
+  | Payments.Payments
+  | Pricing.Pricing
+  | RateLimit.RateLimiter
+  | Tariffs.Tariffs
+  | Tasks.Tasks
+  | Webhooks.Webhooks
+
+/** Builds the cabinet's router; needs the engine services its pages use (`CabinetServices`). */
+export const makeRouter = (options: CabinetOptions) =>
   Effect.gen(function* () {
     const base = options.basePath as `/${string}`
     const guard = (yield* makeGuard)(options)
@@ -55,4 +87,6 @@ export const makeCabinetRouter = (options: CabinetOptions) =>
     return router
   })
 
-export type CabinetRouter = Effect.Effect.Success<ReturnType<typeof makeCabinetRouter>>
+export type CabinetRouter = Effect.Effect.Success<ReturnType<typeof makeRouter>>
+
+export { type CabinetOptions, SESSION_COOKIE, signInUrl } from "./CabinetOptions.js"

@@ -4,15 +4,15 @@
  * spec's 60/min session limit (a 429 page saying when to try again).
  */
 import { HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
-import { Access, RateLimiter, rateLimitHeaders, type PartnerId } from "@frank/core"
-import { isCrossSiteChange, requestHost } from "@frank/core/http"
+import { Access, Audit, type Ids, RateLimit } from "@frank/core"
+import { currentRequestId, isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect, Option } from "effect"
 import { type CabinetOptions, SESSION_COOKIE } from "./CabinetOptions.js"
 import { barePage, htmlResponse, type PageFrame } from "./html.js"
 import { isLang, LANG_COOKIE, type Lang, pickLang, stringsFor } from "./i18n.js"
 
 export interface CabinetContext extends PageFrame {
-  readonly partnerId: PartnerId
+  readonly partnerId: Ids.PartnerId
   readonly query: URLSearchParams
   readonly method: string
 }
@@ -52,8 +52,9 @@ export type Handler<R> = (ctx: CabinetContext) => Effect.Effect<HttpServerRespon
  * the cabinet's rules.
  */
 export const makeGuard = Effect.gen(function* () {
-  const access = yield* Access
-  const limiter = yield* RateLimiter
+  const access = yield* Access.Access
+  const limiter = yield* RateLimit.RateLimiter
+  const refusals = yield* Effect.serviceOption(RateLimit.RateLimitRefusals)
   return (options: CabinetOptions) =>
     <R>(route: string, handler: Handler<R>) =>
       Effect.gen(function* () {
@@ -79,17 +80,19 @@ export const makeGuard = Effect.gen(function* () {
           return finish(redirect(`${options.basePath}/signed-out?reason=${reason}`))
         }
         const partnerId = session.right.partnerId
+        const template = `${options.basePath}${route}`
         const decision = yield* Effect.orDie(
           limiter.check({
             method: request.method,
-            route: `${options.basePath}${route}`,
+            route: template,
             ip: clientIp(request, options.trustProxy),
             sessionPartnerId: partnerId,
             partnerId
           })
         )
-        const limitHeaders = rateLimitHeaders(decision)
+        const limitHeaders = RateLimit.rateLimitHeaders(decision)
         if (!decision.allowed) {
+          if (Option.isSome(refusals)) refusals.value.refused({ route: template, verdict: decision.reported! })
           const seconds = Number(limitHeaders["retry-after"] ?? "60")
           const body = barePage(
             frame,
@@ -98,6 +101,14 @@ export const makeGuard = Effect.gen(function* () {
           )
           return htmlResponse(body, 429, limitHeaders)
         }
+        // The page's changes are the session's (the audit log's origin for this request).
+        const requestId = yield* currentRequestId
+        yield* Audit.setAuditOrigin({
+          actor: { type: "session", id: session.right.sessionId, label: "cabinet session" },
+          requestId: requestId.length > 0 ? requestId : null,
+          ip: clientIp(request, options.trustProxy),
+          idempotencyKey: Audit.auditIdempotencyKey(request.headers["idempotency-key"])
+        })
         const res = yield* handler({ ...frame, partnerId, query, method: request.method })
         return finish(HttpServerResponse.setHeaders(res, limitHeaders))
       })

@@ -14,7 +14,7 @@ import { barePage, esc, htmlResponse } from "./html.js"
 
 export const makeSignInRoutes = (options: CabinetOptions) =>
   Effect.gen(function* () {
-    const access = yield* Access
+    const access = yield* Access.Access
     const base = options.basePath
 
     const signIn = Effect.gen(function* () {

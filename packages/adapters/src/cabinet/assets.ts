@@ -4,12 +4,13 @@
  * from its npm package. Read once, served with a long cache lifetime under a versioned name.
  */
 import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 import { HttpServerResponse } from "@effect/platform"
+import { resolveOptional } from "../node/internal/optionalPackage.js"
 
 const own = (name: string) => fileURLToPath(new URL(`../../assets/cabinet/${name}`, import.meta.url))
-const require = createRequire(import.meta.url)
+// uplot is an optional peer of @frank/adapters: a host that mounts the cabinet installs it.
+const uplot = (file: string) => resolveOptional("uplot", "The cabinet's spending chart", `uplot/dist/${file}`)
 
 export interface Asset {
   readonly contentType: string
@@ -24,8 +25,8 @@ export const cabinetAssets = (): Record<string, Asset> => {
   cache ??= {
     "cabinet.css": load(own("cabinet.css"), "text/css; charset=utf-8"),
     "cabinet.js": load(own("cabinet.js"), "text/javascript; charset=utf-8"),
-    "uplot.js": load(require.resolve("uplot/dist/uPlot.iife.min.js"), "text/javascript; charset=utf-8"),
-    "uplot.css": load(require.resolve("uplot/dist/uPlot.min.css"), "text/css; charset=utf-8")
+    "uplot.js": load(uplot("uPlot.iife.min.js"), "text/javascript; charset=utf-8"),
+    "uplot.css": load(uplot("uPlot.min.css"), "text/css; charset=utf-8")
   }
   return cache
 }

@@ -34,7 +34,18 @@ export const htmlResponse = (body: string, status = 200, headers: Record<string,
   })
 
 export type Section = keyof Strings["nav"] &
-  ("overview" | "transactions" | "keys" | "webhooks" | "topups" | "invoices" | "tasks" | "prices")
+  (
+    | "overview"
+    | "transactions"
+    | "keys"
+    | "webhooks"
+    | "topups"
+    | "invoices"
+    | "tasks"
+    | "prices"
+    | "settings"
+    | "audit"
+  )
 
 export const SECTIONS: ReadonlyArray<{ readonly id: Section; readonly path: string }> = [
   { id: "overview", path: "" },
@@ -44,7 +55,9 @@ export const SECTIONS: ReadonlyArray<{ readonly id: Section; readonly path: stri
   { id: "topups", path: "/topups" },
   { id: "invoices", path: "/invoices" },
   { id: "tasks", path: "/tasks" },
-  { id: "prices", path: "/prices" }
+  { id: "prices", path: "/prices" },
+  { id: "settings", path: "/settings" },
+  { id: "audit", path: "/audit" }
 ]
 
 export interface PageFrame {

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { copyFile, mkdir, open, rename, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
-import { BlobStore, type BlobStoreShape, StoreError, storeErrorFor } from "@frank/core"
+import { Errors, Files } from "@frank/core"
 import { Effect, Layer, Stream } from "effect"
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/
@@ -20,20 +20,21 @@ const READ_CHUNK_BYTES = 1024 * 1024
 
 const errorCode = (e: unknown) => (e as { readonly code?: unknown } | undefined)?.code
 
-export const readFileStream = (path: string): Stream.Stream<Uint8Array, StoreError> =>
+export const readFileStream = (path: string): Stream.Stream<Uint8Array, Errors.StoreError> =>
   Stream.fromAsyncIterable(
     createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }) as AsyncIterable<Buffer>,
-    storeErrorFor("blob store")(`reading ${path}`)
+    Errors.storeErrorFor("blob store")(`reading ${path}`)
   )
 
-export const makeFileBlobStore = (root: string): BlobStoreShape => {
+/** A BlobStore over files under `root`. */
+export const make = (root: string): Files.BlobStoreShape => {
   const tmpDir = join(root, ".tmp")
-  const fail = storeErrorFor("file blob store")
+  const fail = Errors.storeErrorFor("file blob store")
 
   const pathFor = (key: string) =>
     KEY.test(key) && key.length <= 512
       ? Effect.succeed(join(root, key))
-      : Effect.fail(new StoreError({ message: `file blob store: invalid key ${JSON.stringify(key)}` }))
+      : Effect.fail(new Errors.StoreError({ message: `file blob store: invalid key ${JSON.stringify(key)}` }))
 
   /** Moves a finished file into place; EXDEV (another filesystem) falls back to a copy. */
   const install = (from: string, target: string, removeSource: boolean) =>
@@ -54,7 +55,7 @@ export const makeFileBlobStore = (root: string): BlobStoreShape => {
       catch: fail("install")
     })
 
-  const writeStaged = (write: (path: string) => Effect.Effect<void, StoreError>) =>
+  const writeStaged = (write: (path: string) => Effect.Effect<void, Errors.StoreError>) =>
     Effect.acquireUseRelease(
       Effect.tryPromise({
         try: async () => {
@@ -69,7 +70,7 @@ export const makeFileBlobStore = (root: string): BlobStoreShape => {
     )
 
   const writeStream =
-    (stream: Stream.Stream<Uint8Array, StoreError>, expectedBytes: number | undefined) => (staged: string) =>
+    (stream: Stream.Stream<Uint8Array, Errors.StoreError>, expectedBytes: number | undefined) => (staged: string) =>
       Effect.acquireUseRelease(
         Effect.tryPromise({ try: () => open(staged, "wx"), catch: fail("open") }),
         (handle) =>
@@ -88,7 +89,7 @@ export const makeFileBlobStore = (root: string): BlobStoreShape => {
               })
             )
             if (expectedBytes !== undefined && written !== expectedBytes)
-              return yield* new StoreError({
+              return yield* new Errors.StoreError({
                 message: `file blob store: expected ${expectedBytes} bytes, the source gave ${written}`
               })
           }),
@@ -127,5 +128,5 @@ export const makeFileBlobStore = (root: string): BlobStoreShape => {
   }
 }
 
-export const fileBlobStoreLayer = (root: string): Layer.Layer<BlobStore> =>
-  Layer.sync(BlobStore, () => makeFileBlobStore(root))
+/** `BlobStore` over files under `root`. */
+export const layer = (root: string): Layer.Layer<Files.BlobStore> => Layer.sync(Files.BlobStore, () => make(root))

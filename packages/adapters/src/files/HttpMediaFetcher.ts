@@ -17,28 +17,16 @@ import { mkdir, readdir, rm, stat } from "node:fs/promises"
 import { join } from "node:path"
 import { Transform } from "node:stream"
 import { pipeline } from "node:stream/promises"
-import {
-  checkImportUrl,
-  describeBytes,
-  type FetchError,
-  ImportSourceInvalid,
-  ImportSourceRefused,
-  ImportSourceUnavailable,
-  ImportTooLarge,
-  HOUR_MS,
-  MediaFetcher,
-  type MediaFetcherShape,
-  MINUTE_MS
-} from "@frank/core"
+import { Files, Time } from "@frank/core"
 import { Clock, Duration, Effect, Either, Layer } from "effect"
 import { type Dispatcher, request } from "undici"
 import { isAddressRefusedError } from "../net/AddressRefusedError.js"
-import { GuardedDispatcher } from "../net/guardedAgent.js"
+import * as GuardedDispatcher from "../net/GuardedDispatcher.js"
 import { describeError } from "../webhooks/HttpWebhookTransport.js"
 import { readFileStream } from "./FileBlobStore.js"
 
 export interface HttpMediaFetcherOptions {
-  /** A guarded agent (`makeGuardedAgent`); the fetcher relies on it for the dial-time checks. */
+  /** A guarded agent (`GuardedDispatcher.makeAgent`); the fetcher relies on it for the dial-time checks. */
   readonly dispatcher: Dispatcher
   /** Must match the agent's setting: also lets http:// and internal names through the URL policy. */
   readonly allowPrivateNetwork: boolean
@@ -91,28 +79,30 @@ interface Downloaded {
   readonly contentType: string | undefined
 }
 
-const isFetchError = (e: unknown): e is FetchError =>
-  e instanceof ImportTooLarge ||
-  e instanceof ImportSourceRefused ||
-  e instanceof ImportSourceInvalid ||
-  e instanceof ImportSourceUnavailable
+const isFetchError = (e: unknown): e is Files.FetchError =>
+  e instanceof Files.ImportTooLarge ||
+  e instanceof Files.ImportSourceRefused ||
+  e instanceof Files.ImportSourceInvalid ||
+  e instanceof Files.ImportSourceUnavailable
 
-const classify = (error: unknown): FetchError => {
+const classify = (error: unknown): Files.FetchError => {
   if (isFetchError(error)) return error
   if (isAddressRefusedError(error))
-    return new ImportSourceRefused({ message: `the source is not on a public address: ${error.message}` })
-  return new ImportSourceUnavailable({ message: `the source could not be downloaded: ${describeError(error)}` })
+    return new Files.ImportSourceRefused({ message: `the source is not on a public address: ${error.message}` })
+  return new Files.ImportSourceUnavailable({ message: `the source could not be downloaded: ${describeError(error)}` })
 }
 
-export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFetcherShape => {
+export const make = (options: HttpMediaFetcherOptions): Files.MediaFetcherShape => {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS
   const headersTimeout = options.headersTimeoutMs ?? 30_000
   const bodyTimeout = options.bodyIdleTimeoutMs ?? 30_000
-  const totalTimeout = Duration.millis(options.totalTimeoutMs ?? 10 * MINUTE_MS)
+  const totalTimeout = Duration.millis(options.totalTimeoutMs ?? 10 * Time.MINUTE_MS)
 
   const download = async (start: URL, maxBytes: number, path: string, signal: AbortSignal): Promise<Downloaded> => {
     const tooLarge = () =>
-      new ImportTooLarge({ message: `the file is larger than the limit of ${describeBytes(maxBytes)} for this kind` })
+      new Files.ImportTooLarge({
+        message: `the file is larger than the limit of ${Files.describeBytes(maxBytes)} for this kind`
+      })
     let current = start
     for (let hop = 0; ; hop++) {
       const response = await request(current, {
@@ -128,27 +118,27 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
         discard(response.body)
         const location = header(response.headers, "location")
         if (location === undefined)
-          throw new ImportSourceUnavailable({
+          throw new Files.ImportSourceUnavailable({
             message: `the source answered ${response.statusCode} without a Location`
           })
         if (hop >= maxRedirects)
-          throw new ImportSourceUnavailable({ message: `the source redirected more than ${maxRedirects} times` })
+          throw new Files.ImportSourceUnavailable({ message: `the source redirected more than ${maxRedirects} times` })
         const next = URL.canParse(location, current) ? new URL(location, current) : undefined
         if (next === undefined)
-          throw new ImportSourceUnavailable({ message: `the source redirected to an invalid URL` })
-        const checked = checkImportUrl(next.href, options)
+          throw new Files.ImportSourceUnavailable({ message: `the source redirected to an invalid URL` })
+        const checked = Files.checkImportUrl(next.href, options)
         if (Either.isLeft(checked)) {
           const e = checked.left
-          throw e instanceof ImportSourceRefused
-            ? new ImportSourceRefused({ message: `the source redirected to a refused address: ${e.message}` })
-            : new ImportSourceInvalid({ message: `the source redirected to an invalid URL: ${e.message}` })
+          throw e instanceof Files.ImportSourceRefused
+            ? new Files.ImportSourceRefused({ message: `the source redirected to a refused address: ${e.message}` })
+            : new Files.ImportSourceInvalid({ message: `the source redirected to an invalid URL: ${e.message}` })
         }
         current = checked.right
         continue
       }
       if (response.statusCode < 200 || response.statusCode >= 300) {
         discard(response.body)
-        throw new ImportSourceUnavailable({ message: `the source answered HTTP ${response.statusCode}` })
+        throw new Files.ImportSourceUnavailable({ message: `the source answered HTTP ${response.statusCode}` })
       }
       const declared = Number(header(response.headers, "content-length"))
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -188,7 +178,9 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
           Effect.timeoutFail({
             duration: totalTimeout,
             onTimeout: () =>
-              new ImportSourceUnavailable({ message: `the download took longer than ${Duration.format(totalTimeout)}` })
+              new Files.ImportSourceUnavailable({
+                message: `the download took longer than ${Duration.format(totalTimeout)}`
+              })
           })
         )
         return {
@@ -202,7 +194,7 @@ export const makeHttpMediaFetcher = (options: HttpMediaFetcherOptions): MediaFet
 }
 
 /** Removes spool files a crashed process left behind (older than `olderThanMs`). */
-export const sweepSpool = (spoolDir: string, olderThanMs = HOUR_MS) =>
+export const sweepSpool = (spoolDir: string, olderThanMs = Time.HOUR_MS) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
     Effect.promise(async () => {
       const names = await readdir(spoolDir).catch(() => [] as Array<string>)
@@ -215,15 +207,15 @@ export const sweepSpool = (spoolDir: string, olderThanMs = HOUR_MS) =>
   )
 
 /** The fetcher over the process's shared guarded agent; sweeps stale spool files at start. */
-export const httpMediaFetcherLayer = (
+export const layer = (
   options: Omit<HttpMediaFetcherOptions, "dispatcher" | "allowPrivateNetwork">
-): Layer.Layer<MediaFetcher, never, GuardedDispatcher> =>
+): Layer.Layer<Files.MediaFetcher, never, GuardedDispatcher.GuardedDispatcher> =>
   Layer.effect(
-    MediaFetcher,
+    Files.MediaFetcher,
     Effect.gen(function* () {
-      const guarded = yield* GuardedDispatcher
+      const guarded = yield* GuardedDispatcher.GuardedDispatcher
       yield* sweepSpool(options.spoolDir)
-      return makeHttpMediaFetcher({
+      return make({
         ...options,
         dispatcher: guarded.dispatcher,
         allowPrivateNetwork: guarded.allowPrivateNetwork

@@ -2,39 +2,29 @@
  * Partners, API keys and sessions on memory, for simulations and fast tests. A semaphore stands in
  * for the SQL store's per-partner row lock.
  */
-import {
-  type ApiKeyRecord,
-  ApiKeyStore,
-  type ApiKeyStoreShape,
-  LAST_USED_RESOLUTION_MS,
-  type Partner,
-  PartnerStore,
-  type SessionRecord,
-  SessionStore,
-  type SignInRecord,
-  type SignInRedemption,
-  type PartnerId
-} from "@frank/core"
+import { Access, type Ids } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
 
-export const MemoryPartnerStore = Layer.sync(PartnerStore, () => {
-  const partners = new Map<string, Partner>()
+/** `PartnerStore` in memory. */
+export const partnerStoreLayer: Layer.Layer<Access.PartnerStore> = Layer.sync(Access.PartnerStore, () => {
+  const partners = new Map<string, Access.Partner>()
   return {
     create: (p) => Effect.sync(() => void partners.set(p.id, p)),
     get: (id) => Effect.sync(() => partners.get(id))
   }
 })
 
-export const MemorySessionStore = Layer.sync(SessionStore, () => {
-  const byHash = new Map<string, SessionRecord>()
-  const signIns = new Map<string, { record: SignInRecord; usedAt: number | null }>()
+/** `SessionStore` in memory. */
+export const sessionStoreLayer: Layer.Layer<Access.SessionStore> = Layer.sync(Access.SessionStore, () => {
+  const byHash = new Map<string, Access.SessionRecord>()
+  const signIns = new Map<string, { record: Access.SignInRecord; usedAt: number | null }>()
   return {
     create: (s) => Effect.sync(() => void byHash.set(s.tokenHash, s)),
     findByHash: (h) => Effect.sync(() => byHash.get(h)),
     remove: (h) => Effect.sync(() => void byHash.delete(h)),
     createSignIn: (record) => Effect.sync(() => void signIns.set(record.tokenHash, { record, usedAt: null })),
     redeemSignIn: (h, now) =>
-      Effect.sync((): SignInRedemption => {
+      Effect.sync((): Access.SignInRedemption => {
         const found = signIns.get(h)
         if (found === undefined) return { _tag: "Refused", reason: "unknown" }
         if (found.usedAt !== null) return { _tag: "Refused", reason: "used" }
@@ -45,11 +35,11 @@ export const MemorySessionStore = Layer.sync(SessionStore, () => {
   }
 })
 
-export const makeMemoryApiKeyStore = Effect.gen(function* () {
-  const keys = new Map<string, ApiKeyRecord>()
+export const makeApiKeyStore = Effect.gen(function* () {
+  const keys = new Map<string, Access.ApiKeyRecord>()
   const lock = yield* Effect.makeSemaphore(1)
-  const ofPartner = (partnerId: PartnerId) => [...keys.values()].filter((k) => k.partnerId === partnerId)
-  const store: ApiKeyStoreShape = {
+  const ofPartner = (partnerId: Ids.PartnerId) => [...keys.values()].filter((k) => k.partnerId === partnerId)
+  const store: Access.ApiKeyStoreShape = {
     issue: (partnerId, decide) =>
       lock.withPermits(1)(
         Effect.suspend(() => {
@@ -91,13 +81,15 @@ export const makeMemoryApiKeyStore = Effect.gen(function* () {
       Effect.sync(() => {
         const key = keys.get(id)
         if (key === undefined || key.partnerId !== partnerId) return
-        if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS)
+        if (key.lastUsedAt === null || now - key.lastUsedAt >= Access.LAST_USED_RESOLUTION_MS)
           keys.set(id, { ...key, lastUsedAt: now })
       })
   }
   return store
 })
 
-export const MemoryApiKeyStore = Layer.effect(ApiKeyStore, makeMemoryApiKeyStore)
+/** `ApiKeyStore` in memory. */
+export const apiKeyStoreLayer: Layer.Layer<Access.ApiKeyStore> = Layer.effect(Access.ApiKeyStore, makeApiKeyStore)
 
-export const MemoryAccessStores = Layer.mergeAll(MemoryPartnerStore, MemorySessionStore, MemoryApiKeyStore)
+/** The three access stores. */
+export const layer = Layer.mergeAll(partnerStoreLayer, sessionStoreLayer, apiKeyStoreLayer)

@@ -9,11 +9,12 @@
  * a failed or interrupted action leaves no record. (Memory cannot undo what the action itself
  * did before failing; an SQL action inside SqlProcessedEvents is rolled back.)
  */
-import { ConsumeResult, ProcessedEvents } from "@frank/core"
+import { WebhookReceiver } from "@frank/core"
 import { Clock, Effect, Layer, Option } from "effect"
-import { makeKeyedLock } from "./keyedLock.js"
+import { makeKeyedLock } from "./internal/keyedLock.js"
 
-export const MemoryProcessedEvents = Layer.sync(ProcessedEvents, () => {
+/** `ProcessedEvents` in memory. */
+export const layer: Layer.Layer<WebhookReceiver.ProcessedEvents> = Layer.sync(WebhookReceiver.ProcessedEvents, () => {
   const recorded = new Map<string, number>()
   const lock = makeKeyedLock()
   return {
@@ -21,12 +22,12 @@ export const MemoryProcessedEvents = Layer.sync(ProcessedEvents, () => {
       lock.withLock(eventId)(
         Effect.uninterruptibleMask((restore) =>
           recorded.has(eventId)
-            ? Effect.succeed(ConsumeResult.duplicate)
+            ? Effect.succeed(WebhookReceiver.ConsumeResult.duplicate)
             : restore(action).pipe(
                 Effect.flatMap((value) =>
                   Effect.map(Clock.currentTimeMillis, (now) => {
                     recorded.set(eventId, now)
-                    return ConsumeResult.processed(value)
+                    return WebhookReceiver.ConsumeResult.processed(value)
                   })
                 )
               )

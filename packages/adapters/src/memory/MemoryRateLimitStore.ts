@@ -2,13 +2,14 @@
  * Rate-limit counters in one process's memory. Correct for a single instance; several instances
  * share counters only through the SQL store.
  */
-import { type LimitState, RateLimitStore, windowStart } from "@frank/core"
+import { RateLimit } from "@frank/core"
 import { Effect, Layer } from "effect"
 
 /** Sweep expired windows every this many hits, so idle keys do not accumulate forever. */
 const SWEEP_EVERY_HITS = 1_000
 
-export const MemoryRateLimitStore = Layer.sync(RateLimitStore, () => {
+/** `RateLimitStore` in memory. */
+export const layer: Layer.Layer<RateLimit.RateLimitStore> = Layer.sync(RateLimit.RateLimitStore, () => {
   const counters = new Map<string, { windowStartMs: number; windowMs: number; count: number }>()
   let hits = 0
   return {
@@ -16,8 +17,8 @@ export const MemoryRateLimitStore = Layer.sync(RateLimitStore, () => {
       Effect.sync(() => {
         if (++hits % SWEEP_EVERY_HITS === 0)
           for (const [k, c] of counters) if (c.windowStartMs + c.windowMs <= now) counters.delete(k)
-        const states: LimitState[] = rules.map((rule) => {
-          const start = windowStart(now, rule.windowMs)
+        const states: RateLimit.LimitState[] = rules.map((rule) => {
+          const start = RateLimit.windowStart(now, rule.windowMs)
           const current = counters.get(rule.key)
           const count = current !== undefined && current.windowStartMs === start ? current.count : 0
           return { rule, count: count + 1, windowStartMs: start }

@@ -14,7 +14,7 @@
  */
 import { buildConnector } from "undici"
 import { AddressRefusedError } from "./AddressRefusedError.js"
-import { refuseConnected, refuseLiteralHost, refuseResolved, refuseUnresolved } from "./addressGuard.js"
+import { refuseConnected, refuseLiteralHost, refuseResolved, refuseUnresolved } from "./internal/addressGuard.js"
 import { type HostLookup, type ResolvedAddress, systemLookup } from "./hostLookup.js"
 
 export interface GuardedConnectorOptions {

@@ -4,14 +4,18 @@
  * request (docs/performance.md, bench/api).
  */
 import { createHmac, randomBytes } from "node:crypto"
-import { Secrets } from "@frank/core"
-import { Effect, Layer, Redacted } from "effect"
+import { Access } from "@frank/core"
+import { type Context, Effect, Layer, Redacted } from "effect"
 
-export const NodeSecrets = (pepper: Redacted.Redacted<string>) =>
-  Layer.sync(Secrets, () => {
-    const key = Buffer.from(Redacted.value(pepper), "utf8")
-    return {
-      randomBytes: (n) => Effect.sync(() => new Uint8Array(randomBytes(n))),
-      keyedHash: (value) => Effect.sync(() => createHmac("sha256", key).update(value, "utf8").digest("hex"))
-    }
-  })
+/** Secrets keyed by `pepper` (the HMAC key of stored API-key hashes). */
+export const make = (pepper: Redacted.Redacted<string>): Context.Tag.Service<typeof Access.Secrets> => {
+  const key = Buffer.from(Redacted.value(pepper), "utf8")
+  return {
+    randomBytes: (n) => Effect.sync(() => new Uint8Array(randomBytes(n))),
+    keyedHash: (value) => Effect.sync(() => createHmac("sha256", key).update(value, "utf8").digest("hex"))
+  }
+}
+
+/** `Secrets` on node:crypto, keyed by `pepper`. */
+export const layer = (pepper: Redacted.Redacted<string>): Layer.Layer<Access.Secrets> =>
+  Layer.sync(Access.Secrets, () => make(pepper))

@@ -5,7 +5,7 @@
 import { Effect, Layer } from "effect"
 import { type SandboxPayment, SandboxAcquirerStore, type SandboxAcquirerStoreShape } from "./SandboxAcquirerStore.js"
 
-export const makeMemorySandboxAcquirerStore = Effect.gen(function* () {
+export const make = Effect.gen(function* () {
   const byOrder = new Map<string, SandboxPayment>()
   const lock = yield* Effect.makeSemaphore(1)
   const store: SandboxAcquirerStoreShape = {
@@ -33,4 +33,5 @@ export const makeMemorySandboxAcquirerStore = Effect.gen(function* () {
   return store
 })
 
-export const MemorySandboxAcquirerStore = Layer.effect(SandboxAcquirerStore, makeMemorySandboxAcquirerStore)
+/** `SandboxAcquirerStore` in memory. */
+export const layer: Layer.Layer<SandboxAcquirerStore> = Layer.effect(SandboxAcquirerStore, make)

@@ -8,24 +8,10 @@
  * (confirm, reject, cancel, fail). The acquirer applies the engine's own status rules to its
  * records, so it refuses what a real acquirer would (confirming a canceled payment).
  */
-import {
-  Ids,
-  PaymentNotFound,
-  PaymentProvider,
-  PaymentProviderError,
-  type PaymentId,
-  type PaymentProviderShape,
-  Payments,
-  type PaymentStatus,
-  PaymentTransitionRefused,
-  type NotificationOutcome,
-  type RawNotification,
-  type StoreError,
-  paymentTransition
-} from "@frank/core"
+import { type Errors, Ids, Payments } from "@frank/core"
 import { Clock, Context, Effect, Layer, type Redacted } from "effect"
 import { type SandboxPayment, SandboxAcquirerStore } from "./SandboxAcquirerStore.js"
-import { decodeNotification, encodeNotification } from "./sandboxNotification.js"
+import * as SandboxNotification from "./sandboxNotification.js"
 
 export interface SandboxAcquirerConfig {
   /** Base URL the payer's browser reaches the host at (FRANK_PUBLIC_BASE_URL); no trailing slash. */
@@ -39,7 +25,7 @@ export const SANDBOX_ACTIONS = ["pay", "decline", "confirm", "reject", "cancel",
 export type SandboxAction = (typeof SANDBOX_ACTIONS)[number]
 
 /** The statuses an action walks through, each reported by its own notification. Paying is two-stage. */
-const STEPS: Readonly<Record<SandboxAction, ReadonlyArray<PaymentStatus>>> = {
+const STEPS: Readonly<Record<SandboxAction, ReadonlyArray<Payments.PaymentStatus>>> = {
   pay: ["authorized", "confirmed"],
   decline: ["rejected"],
   confirm: ["confirmed"],
@@ -51,47 +37,48 @@ const STEPS: Readonly<Record<SandboxAction, ReadonlyArray<PaymentStatus>>> = {
 export const checkoutPath = (orderId: string) => `/sandbox/checkout/${orderId}`
 
 export interface SandboxAcquirerShape {
-  readonly find: (orderId: PaymentId) => Effect.Effect<SandboxPayment | undefined, StoreError>
+  readonly find: (orderId: Ids.PaymentId) => Effect.Effect<SandboxPayment | undefined, Errors.StoreError>
   /**
    * Moves the acquirer's record through the action's statuses and answers the signed
    * notifications it sends, in order. A repeated status is notified again (acquirers resend); a
    * step already passed is not; a contradiction (confirming a canceled payment) is refused.
    */
   readonly act: (
-    orderId: PaymentId,
+    orderId: Ids.PaymentId,
     action: SandboxAction
-  ) => Effect.Effect<ReadonlyArray<RawNotification>, PaymentNotFound | PaymentTransitionRefused | StoreError>
+  ) => Effect.Effect<
+    ReadonlyArray<Payments.RawNotification>,
+    Payments.PaymentNotFound | Payments.PaymentTransitionRefused | Errors.StoreError
+  >
 }
 
 export class SandboxAcquirer extends Context.Tag("@frank/adapters/SandboxAcquirer")<
   SandboxAcquirer,
   SandboxAcquirerShape
->() {
-  /** The sandbox acquirer as the PaymentProvider, with its control handle. */
-  static readonly layer = (config: SandboxAcquirerConfig) => sandboxAcquirerLayer(config)
-}
+>() {}
 
 type StepResult =
   | { readonly _tag: "notify"; readonly payment: SandboxPayment }
   | { readonly _tag: "skip" }
-  | { readonly _tag: "refused"; readonly status: PaymentStatus }
+  | { readonly _tag: "refused"; readonly status: Payments.PaymentStatus }
 
-const makeAcquirer = (config: SandboxAcquirerConfig) =>
+/** The acquirer's control handle and the PaymentProvider it implements. */
+export const make = (config: SandboxAcquirerConfig) =>
   Effect.gen(function* () {
     const store = yield* SandboxAcquirerStore
-    const ids = yield* Ids
+    const ids = yield* Ids.Ids
 
     const notice = (p: SandboxPayment) =>
-      encodeNotification(config.secret, {
+      SandboxNotification.encode(config.secret, {
         orderId: p.orderId,
         paymentId: p.id,
         status: p.status,
         amountRub: p.amountRub
       })
 
-    const step = (orderId: PaymentId, status: PaymentStatus, now: number) =>
+    const step = (orderId: Ids.PaymentId, status: Payments.PaymentStatus, now: number) =>
       store.modify(orderId, (current): { next: SandboxPayment | undefined; result: StepResult } => {
-        const t = paymentTransition(current.status, status)
+        const t = Payments.paymentTransition(current.status, status)
         switch (t._tag) {
           case "Moved": {
             const next = { ...current, status, updatedAt: now }
@@ -111,13 +98,13 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
       find: store.find,
       act: (orderId, action) =>
         Effect.gen(function* () {
-          const sent: RawNotification[] = []
+          const sent: Payments.RawNotification[] = []
           for (const status of STEPS[action]) {
             const r = yield* step(orderId, status, yield* Clock.currentTimeMillis)
             if (r === undefined)
-              return yield* new PaymentNotFound({ message: `the sandbox acquirer has no payment ${orderId}` })
+              return yield* new Payments.PaymentNotFound({ message: `the sandbox acquirer has no payment ${orderId}` })
             if (r._tag === "refused")
-              return yield* new PaymentTransitionRefused({
+              return yield* new Payments.PaymentTransitionRefused({
                 message: `the payment is ${r.status}; the sandbox acquirer cannot ${action} it`
               })
             if (r._tag === "notify") sent.push(notice(r.payment))
@@ -126,10 +113,10 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
         })
     }
 
-    const unavailable = (what: string) => (cause: StoreError) =>
-      new PaymentProviderError({ message: `sandbox acquirer: ${what} failed`, cause })
+    const unavailable = (what: string) => (cause: Errors.StoreError) =>
+      new Payments.PaymentProviderError({ message: `sandbox acquirer: ${what} failed`, cause })
 
-    const provider: PaymentProviderShape = {
+    const provider: Payments.PaymentProviderShape = {
       name: "sandbox",
       createPayment: (request) =>
         Effect.gen(function* () {
@@ -150,10 +137,10 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
         Effect.gen(function* () {
           const found = yield* store.find(paymentId).pipe(Effect.mapError(unavailable("readStatus")))
           if (found === undefined)
-            return yield* new PaymentProviderError({ message: `sandbox acquirer: no payment ${paymentId}` })
+            return yield* new Payments.PaymentProviderError({ message: `sandbox acquirer: no payment ${paymentId}` })
           return found.status
         }),
-      parseNotification: (raw) => decodeNotification(config.secret, raw)
+      parseNotification: (raw) => SandboxNotification.decode(config.secret, raw)
     }
     return { acquirer, provider }
   })
@@ -162,10 +149,10 @@ const makeAcquirer = (config: SandboxAcquirerConfig) =>
  * The sandbox acquirer and the PaymentProvider it implements, over one record store. Needs
  * SandboxAcquirerStore and Ids.
  */
-const sandboxAcquirerLayer = (config: SandboxAcquirerConfig) =>
+export const layer = (config: SandboxAcquirerConfig) =>
   Layer.effectContext(
-    Effect.map(makeAcquirer(config), ({ acquirer, provider }) =>
-      Context.make(SandboxAcquirer, acquirer).pipe(Context.add(PaymentProvider, provider))
+    Effect.map(make(config), ({ acquirer, provider }) =>
+      Context.make(SandboxAcquirer, acquirer).pipe(Context.add(Payments.PaymentProvider, provider))
     )
   )
 
@@ -174,12 +161,12 @@ const sandboxAcquirerLayer = (config: SandboxAcquirerConfig) =>
  * notification it sends is received by the engine exactly as an HTTP callback would be. Answers
  * the engine's outcome of the last notification (the payment as the engine now sees it).
  */
-export const driveSandboxPayment = (orderId: PaymentId, action: SandboxAction) =>
+export const drive = (orderId: Ids.PaymentId, action: SandboxAction) =>
   Effect.gen(function* () {
     const acquirer = yield* SandboxAcquirer
-    const payments = yield* Payments
+    const payments = yield* Payments.Payments
     const notifications = yield* acquirer.act(orderId, action)
-    let last: NotificationOutcome | undefined
+    let last: Payments.NotificationOutcome | undefined
     for (const raw of notifications) last = yield* payments.receiveNotification(raw)
     // Every action ends on a final status, which is either notified or refused above.
     if (last === undefined)

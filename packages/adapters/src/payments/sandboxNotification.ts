@@ -6,12 +6,7 @@
  * the parsed `PaymentNotification`.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
-import {
-  type PaymentNotification,
-  PaymentNotificationInvalid,
-  type PaymentStatus,
-  type RawNotification
-} from "@frank/core"
+import { Payments } from "@frank/core"
 import { Effect, Either, Redacted, Schema } from "effect"
 
 export const SIGNATURE_HEADER = "x-sandbox-signature"
@@ -23,13 +18,13 @@ const STATUS_BY_WIRE = {
   CANCELED: "canceled",
   REJECTED: "rejected",
   FAILED: "failed"
-} as const satisfies Record<string, PaymentStatus>
+} as const satisfies Record<string, Payments.PaymentStatus>
 
 type WireStatus = keyof typeof STATUS_BY_WIRE
 
 const WIRE_BY_STATUS = Object.fromEntries(
   Object.entries(STATUS_BY_WIRE).map(([wire, status]) => [status, wire])
-) as Record<PaymentStatus, WireStatus>
+) as Record<Payments.PaymentStatus, WireStatus>
 
 const Body = Schema.Struct({
   OrderId: Schema.String,
@@ -44,12 +39,12 @@ const sign = (secret: Redacted.Redacted<string>, body: string): string =>
 export interface SandboxNotice {
   readonly orderId: string
   readonly paymentId: string
-  readonly status: PaymentStatus
+  readonly status: Payments.PaymentStatus
   readonly amountRub: number
 }
 
 /** The notification the sandbox sends: body and headers exactly as an HTTP callback would carry them. */
-export const encodeNotification = (secret: Redacted.Redacted<string>, n: SandboxNotice): RawNotification => {
+export const encode = (secret: Redacted.Redacted<string>, n: SandboxNotice): Payments.RawNotification => {
   const body = JSON.stringify({
     OrderId: n.orderId,
     PaymentId: n.paymentId,
@@ -60,13 +55,13 @@ export const encodeNotification = (secret: Redacted.Redacted<string>, n: Sandbox
 }
 
 const invalid = (message: string) =>
-  new PaymentNotificationInvalid({ message: `sandbox notification refused: ${message}` })
+  new Payments.PaymentNotificationInvalid({ message: `sandbox notification refused: ${message}` })
 
 /** Verifies the signature (constant time) before reading anything, then decodes. */
-export const decodeNotification = (
+export const decode = (
   secret: Redacted.Redacted<string>,
-  raw: RawNotification
-): Effect.Effect<PaymentNotification, PaymentNotificationInvalid> =>
+  raw: Payments.RawNotification
+): Effect.Effect<Payments.PaymentNotification, Payments.PaymentNotificationInvalid> =>
   Effect.suspend(() => {
     const given = Buffer.from(raw.headers[SIGNATURE_HEADER] ?? "", "utf8")
     const expected = Buffer.from(sign(secret, raw.body), "utf8")

@@ -26,10 +26,7 @@ const socketOf = (client: pg.Client): Socket | undefined =>
   (client as unknown as { readonly connection?: { readonly stream?: Socket } }).connection?.stream
 
 /** Payloads (non-empty) of `channel`'s notifications; fails when the connection errs or closes. */
-export const listenOnOwnConnection = (
-  options: PgChannelListenerOptions,
-  channel: string
-): Stream.Stream<string, SqlError> =>
+export const listen = (options: PgChannelListenerOptions, channel: string): Stream.Stream<string, SqlError> =>
   Stream.asyncScoped<string, SqlError>((emit) =>
     Effect.gen(function* () {
       let closing = false

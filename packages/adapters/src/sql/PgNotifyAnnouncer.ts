@@ -2,7 +2,7 @@
  * EventAnnouncer over Postgres NOTIFY, sent after commit and coalesced: however many commits
  * announce meanwhile, one NOTIFY is sent, then a pause (minIntervalMs), then one more for all
  * the announcements made meanwhile. Other instances
- * listening on WEBHOOK_NOTIFY_CHANNEL wake and claim whatever is due, so one notification per
+ * listening on the schema's channel (`webhookNotifyChannel`) wake and claim whatever is due, so one notification per
  * burst is as good as one per event.
  *
  * Why not NOTIFY inside each business transaction (the SQL store's default): Postgres holds its
@@ -14,9 +14,9 @@
  * A failed NOTIFY is logged and dropped: other instances then find the work at their next poll.
  */
 import { SqlClient } from "@effect/sql"
-import { EventAnnouncer, type EventAnnouncerShape } from "@frank/core"
+import { Events } from "@frank/core"
 import { Duration, Effect, Layer, Queue, type Scope } from "effect"
-import { checkNotifyPayload, WEBHOOK_NOTIFY_CHANNEL } from "./SqlWebhookStore.js"
+import { checkNotifyPayload, pgNotify } from "./webhooks/webhookNotify.js"
 
 export interface PgNotifyAnnouncerOptions {
   /** What the notifications carry: the host's instance id, so its own listener can skip them. */
@@ -34,9 +34,9 @@ export const DEFAULT_ANNOUNCE_INTERVAL_MS = 50
 /** A NOTIFY not answered within this is given up (logged); the next announcement tries again. */
 const NOTIFY_TIMEOUT_MS = 5_000
 
-export const makePgNotifyAnnouncer = (
+export const make = (
   options: PgNotifyAnnouncerOptions
-): Effect.Effect<EventAnnouncerShape, never, SqlClient.SqlClient | Scope.Scope> =>
+): Effect.Effect<Events.EventAnnouncerShape, never, SqlClient.SqlClient | Scope.Scope> =>
   Effect.gen(function* () {
     const payload = yield* checkNotifyPayload(options.payload)
     const sql = yield* SqlClient.SqlClient
@@ -45,7 +45,7 @@ export const makePgNotifyAnnouncer = (
     // Bounded: a NOTIFY stuck on a half-open connection must not stop every later announcement.
     // The statement itself interruptible, so that the timeout can cut it off; the whole (statement,
     // timeout, logging) uninterruptible, so that shutdown waits at most the timeout for it.
-    const notifyOnce = Effect.interruptible(sql`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`).pipe(
+    const notifyOnce = Effect.interruptible(sql`SELECT ${pgNotify(sql, payload)}`).pipe(
       Effect.timeoutFail({
         duration: Duration.millis(NOTIFY_TIMEOUT_MS),
         onTimeout: () => `no answer within ${NOTIFY_TIMEOUT_MS} ms`
@@ -68,7 +68,6 @@ export const makePgNotifyAnnouncer = (
     return { announce: Effect.asVoid(Queue.offer(pending, undefined)) }
   })
 
-export const pgNotifyAnnouncerLayer = (
+export const layer = (
   options: PgNotifyAnnouncerOptions
-): Layer.Layer<EventAnnouncer, never, SqlClient.SqlClient> =>
-  Layer.scoped(EventAnnouncer, makePgNotifyAnnouncer(options))
+): Layer.Layer<Events.EventAnnouncer, never, SqlClient.SqlClient> => Layer.scoped(Events.EventAnnouncer, make(options))

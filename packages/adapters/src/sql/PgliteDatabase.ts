@@ -15,7 +15,9 @@ import type { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
+import { importOptional, MissingPackageError } from "../node/internal/optionalPackage.js"
 import { clientOptions } from "./clientOptions.js"
+import * as DatabaseSchema from "./DatabaseSchema.js"
 import { pgliteTemplateDirectory, seedFromTemplate } from "./pgliteTemplate.js"
 
 /** Connections of the client pool; see the module comment for why it is one. */
@@ -35,6 +37,12 @@ export interface PgliteOptions {
    * template when omitted, `false` to let PGlite run initdb.
    */
   readonly template?: string | false | undefined
+  /**
+   * The schema that holds Frank's objects (DatabaseSchema.ts), `frank` when omitted. One PGlite
+   * is one backend session, so its search_path is a start parameter of the database itself: each
+   * layer opens its own PGlite, and a data directory holding several schemas serves one at a time.
+   */
+  readonly schema?: string | undefined
 }
 
 /**
@@ -44,16 +52,23 @@ export interface PgliteOptions {
  * is a few MiB, and the OS page cache still holds its files. Given at every start, so data
  * directories made before this setting get it too.
  */
-const SETTINGS = ["-c", "shared_buffers=16MB"]
+/**
+ * The database runs in the worker's process, so a crash of one is a crash of both: the sent mark
+ * must be flushed at its commit (the webhook_mark_sent function reads this; on a PostgreSQL
+ * server it skips the flush, docs/decisions.md).
+ */
+const SETTINGS = ["-c", "shared_buffers=16MB", "-c", "frank.durable_sent_mark=on"]
 
-const failure = (message: string) => (cause: unknown) => new SqlError({ message, cause })
+// A missing optional package says so itself (which package to install), in place of `message`.
+const failure = (message: string) => (cause: unknown) =>
+  new SqlError({ message: cause instanceof MissingPackageError ? cause.message : message, cause })
 
 /**
  * Opens (or creates) the database. PGlite's modules are imported here, not at the top, so a
  * process on PostgreSQL never loads them; a new data directory is seeded from the build's
  * template instead of running initdb (pgliteTemplate.ts).
  */
-const open = (options: PgliteOptions) =>
+const open = (options: PgliteOptions, schema: string) =>
   Effect.gen(function* () {
     const where = options.dataDir ?? "memory"
     const { dataDir, template = pgliteTemplateDirectory } = options
@@ -64,8 +79,13 @@ const open = (options: PgliteOptions) =>
       })
     return yield* Effect.tryPromise({
       try: async () => {
-        const { PGlite } = await import("@electric-sql/pglite")
-        const startParams = [...PGlite.defaultStartParams, ...SETTINGS]
+        const { PGlite } = await importOptional(
+          "@electric-sql/pglite",
+          "The embedded database (PgliteDatabase)",
+          () => import("@electric-sql/pglite")
+        )
+        // The socket server ignores a client's startup options: the session's search_path is set here.
+        const startParams = [...PGlite.defaultStartParams, ...SETTINGS, "-c", `search_path=${schema}`]
         return PGlite.create(dataDir === undefined ? { startParams } : { dataDir, startParams })
       },
       catch: failure(`PGlite: cannot open the database (${where})`)
@@ -73,10 +93,20 @@ const open = (options: PgliteOptions) =>
   })
 
 /** A scoped PGlite database and its socket server; both are stopped when the scope closes. */
-const serve = (options: PgliteOptions) =>
+const serve = (options: PgliteOptions, schema: string) =>
   Effect.gen(function* () {
-    const db = yield* Effect.acquireRelease(open(options), (db) => Effect.promise(() => db.close()).pipe(Effect.ignore))
-    const { PGLiteSocketServer } = yield* Effect.promise(() => import("@electric-sql/pglite-socket"))
+    const db = yield* Effect.acquireRelease(open(options, schema), (db) =>
+      Effect.promise(() => db.close()).pipe(Effect.ignore)
+    )
+    const { PGLiteSocketServer } = yield* Effect.tryPromise({
+      try: () =>
+        importOptional(
+          "@electric-sql/pglite-socket",
+          "The embedded database (PgliteDatabase)",
+          () => import("@electric-sql/pglite-socket")
+        ),
+      catch: failure("PGlite: cannot load the socket server")
+    })
     const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: SERVER_CONNECTIONS })
     yield* Effect.acquireRelease(
       Effect.tryPromise({ try: () => server.start(), catch: failure("PGlite: cannot start the socket server") }),
@@ -86,12 +116,15 @@ const serve = (options: PgliteOptions) =>
     return Number(server.getServerConn().split(":").pop())
   })
 
-export const pgliteLayer = (
-  options: PgliteOptions = {}
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+/** A PGlite database (`dataDir`, or in memory) with its schema as the search_path, which it provides too. */
+export const layerWith = (
+  options: PgliteOptions
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DatabaseSchema.DatabaseSchema, SqlError> =>
   Layer.unwrapScoped(
-    Effect.map(serve(options), (port) =>
-      PgClient.layer({
+    Effect.gen(function* () {
+      const schema = yield* DatabaseSchema.check(options.schema ?? DatabaseSchema.DEFAULT_SCHEMA)
+      const port = yield* serve(options, schema)
+      return PgClient.layer({
         host: "127.0.0.1",
         port,
         database: "postgres",
@@ -101,6 +134,10 @@ export const pgliteLayer = (
         maxConnections: CLIENT_CONNECTIONS,
         applicationName: "frank",
         ...clientOptions
-      })
-    )
+      }).pipe(Layer.merge(DatabaseSchema.layer(schema)))
+    })
   )
+
+/** An in-memory PGlite (tests, demos) in the schema `frank`. */
+export const layer: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DatabaseSchema.DatabaseSchema, SqlError> =
+  layerWith({})

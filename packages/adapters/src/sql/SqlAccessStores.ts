@@ -3,46 +3,34 @@
  * on the partner, so concurrent issues are serialized and the active-key quota stays exact.
  */
 import { SqlClient } from "@effect/sql"
-import {
-  type ApiKeyRecord,
-  ApiKeyStore,
-  type ApiKeyStoreShape,
-  LAST_USED_RESOLUTION_MS,
-  type Partner,
-  PartnerStore,
-  type Scope,
-  type SessionRecord,
-  SessionStore,
-  type SignInRecord,
-  type SignInRedemption,
-  storeErrorFor
-} from "@frank/core"
+import { Access, Errors } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
 
-const storeError = storeErrorFor("access store")
+const storeError = Errors.storeErrorFor("access store")
 
-interface KeyRow extends Omit<ApiKeyRecord, "scopes"> {
+interface KeyRow extends Omit<Access.ApiKeyRecord, "scopes"> {
   readonly scopes: string
 }
 
-const fromRow = (r: KeyRow): ApiKeyRecord => ({
+const fromRow = (r: KeyRow): Access.ApiKeyRecord => ({
   ...r,
-  scopes: r.scopes.length === 0 ? [] : (r.scopes.split(",") as Scope[])
+  scopes: r.scopes.length === 0 ? [] : (r.scopes.split(",") as Access.Scope[])
 })
-const toRow = (k: ApiKeyRecord) => ({ ...k, scopes: k.scopes.join(",") })
+const toRow = (k: Access.ApiKeyRecord) => ({ ...k, scopes: k.scopes.join(",") })
 
-export const SqlPartnerStore = Layer.effect(
-  PartnerStore,
+/** `PartnerStore` on SQL. */
+export const partnerStoreLayer: Layer.Layer<Access.PartnerStore, never, SqlClient.SqlClient> = Layer.effect(
+  Access.PartnerStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
-      create: (p: Partner) =>
+      create: (p: Access.Partner) =>
         sql`INSERT INTO partners ${sql.insert({ ...p })}`.pipe(
           Effect.asVoid,
           Effect.mapError(storeError("createPartner"))
         ),
       get: (id: string) =>
-        sql<Partner>`SELECT id, name, created_at FROM partners WHERE id = ${id}`.pipe(
+        sql<Access.Partner>`SELECT id, name, created_at FROM partners WHERE id = ${id}`.pipe(
           Effect.map((rows) => rows[0]),
           Effect.mapError(storeError("getPartner"))
         )
@@ -53,7 +41,7 @@ export const SqlPartnerStore = Layer.effect(
 /** One conditional UPDATE marks the link used, so two concurrent clicks open one session. */
 const redeemSignIn = (sql: SqlClient.SqlClient, h: string, now: number) =>
   Effect.gen(function* () {
-    const used = yield* sql<SignInRecord>`
+    const used = yield* sql<Access.SignInRecord>`
       UPDATE cabinet_sign_ins SET used_at = ${now}
       WHERE token_hash = ${h} AND used_at IS NULL AND expires_at > ${now}
       RETURNING partner_id, token_hash, session_ttl_seconds, created_at, expires_at`
@@ -63,21 +51,22 @@ const redeemSignIn = (sql: SqlClient.SqlClient, h: string, now: number) =>
     const rows = yield* sql<{ usedAt: string | null }>`SELECT used_at FROM cabinet_sign_ins WHERE token_hash = ${h}`
     const row = rows[0]
     const reason = row === undefined ? "unknown" : row.usedAt !== null ? "used" : "expired"
-    return { _tag: "Refused", reason } satisfies SignInRedemption
+    return { _tag: "Refused", reason } satisfies Access.SignInRedemption
   }).pipe(Effect.mapError(storeError("redeemSignIn")))
 
-export const SqlSessionStore = Layer.effect(
-  SessionStore,
+/** `SessionStore` on SQL. */
+export const sessionStoreLayer: Layer.Layer<Access.SessionStore, never, SqlClient.SqlClient> = Layer.effect(
+  Access.SessionStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
-      create: (s: SessionRecord) =>
+      create: (s: Access.SessionRecord) =>
         sql`INSERT INTO sessions ${sql.insert({ ...s })}`.pipe(
           Effect.asVoid,
           Effect.mapError(storeError("createSession"))
         ),
       findByHash: (h: string) =>
-        sql<SessionRecord>`SELECT id, partner_id, token_hash, created_at, expires_at FROM sessions WHERE token_hash = ${h}`.pipe(
+        sql<Access.SessionRecord>`SELECT id, partner_id, token_hash, created_at, expires_at FROM sessions WHERE token_hash = ${h}`.pipe(
           Effect.map((rows) => rows[0]),
           Effect.mapError(storeError("findSession"))
         ),
@@ -86,7 +75,7 @@ export const SqlSessionStore = Layer.effect(
           Effect.asVoid,
           Effect.mapError(storeError("endSession"))
         ),
-      createSignIn: (r: SignInRecord) =>
+      createSignIn: (r: Access.SignInRecord) =>
         sql`INSERT INTO cabinet_sign_ins ${sql.insert({ ...r })}`.pipe(
           Effect.asVoid,
           Effect.mapError(storeError("createSignIn"))
@@ -96,11 +85,11 @@ export const SqlSessionStore = Layer.effect(
   })
 )
 
-export const makeSqlApiKeyStore = Effect.gen(function* () {
+export const makeApiKeyStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql`partner_id, id, kind, key_hash, prefix, label, access, scopes, created_at, last_used_at, expires_at, revoked_at, revoke_reason`
 
-  const store: ApiKeyStoreShape = {
+  const store: Access.ApiKeyStoreShape = {
     issue: (partnerId, decide) =>
       sql
         .withTransaction(
@@ -161,7 +150,7 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
       ),
     touch: (partnerId, id, now) =>
       sql`UPDATE api_keys SET last_used_at = ${now} WHERE partner_id = ${partnerId} AND id = ${id}
-        AND (last_used_at IS NULL OR last_used_at <= ${now - LAST_USED_RESOLUTION_MS})`.pipe(
+        AND (last_used_at IS NULL OR last_used_at <= ${now - Access.LAST_USED_RESOLUTION_MS})`.pipe(
         Effect.asVoid,
         Effect.mapError(storeError("touchKey"))
       )
@@ -169,6 +158,11 @@ export const makeSqlApiKeyStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlApiKeyStore = Layer.effect(ApiKeyStore, makeSqlApiKeyStore)
+/** `ApiKeyStore` on SQL. */
+export const apiKeyStoreLayer: Layer.Layer<Access.ApiKeyStore, never, SqlClient.SqlClient> = Layer.effect(
+  Access.ApiKeyStore,
+  makeApiKeyStore
+)
 
-export const SqlAccessStores = Layer.mergeAll(SqlPartnerStore, SqlSessionStore, SqlApiKeyStore)
+/** The three access stores. */
+export const layer = Layer.mergeAll(partnerStoreLayer, sessionStoreLayer, apiKeyStoreLayer)

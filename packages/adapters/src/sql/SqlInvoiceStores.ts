@@ -11,46 +11,35 @@
  *   credit and the events commit or roll back together.
  */
 import { SqlClient } from "@effect/sql"
-import {
-  type CompanyProfile,
-  CompanyProfileStore,
-  type CompanyProfileStoreShape,
-  type CompanyRequisites,
-  type Invoice,
-  InvoiceStore,
-  type InvoiceStoreShape,
-  requisitesOf,
-  storeErrorFor,
-  type PartnerId
-} from "@frank/core"
+import { Errors, type Ids, Invoices } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
 
-const storeError = storeErrorFor("invoice store")
+const storeError = Errors.storeErrorFor("invoice store")
 
 const PROFILE_COLUMNS =
   "partner_id, revision, company_name, inn, kpp, ogrn, legal_address, postal_address, email, phone, created_at, updated_at"
 
-export const makeSqlCompanyProfileStore = Effect.gen(function* () {
+export const makeCompanyProfileStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(PROFILE_COLUMNS)
 
-  const read = (partnerId: PartnerId) =>
+  const read = (partnerId: Ids.PartnerId) =>
     Effect.map(
-      sql<CompanyProfile>`SELECT ${columns} FROM company_profiles WHERE partner_id = ${partnerId}`,
+      sql<Invoices.CompanyProfile>`SELECT ${columns} FROM company_profiles WHERE partner_id = ${partnerId}`,
       (rows) => rows[0]
     )
 
-  const store: CompanyProfileStoreShape = {
+  const store: Invoices.CompanyProfileStoreShape = {
     get: (partnerId) => read(partnerId).pipe(Effect.mapError(storeError("profile read"))),
     save: (partnerId, requisites, expectedRevision, now) =>
       Effect.gen(function* () {
-        const r = requisitesOf(requisites)
+        const r = Invoices.requisitesOf(requisites)
         const written =
           expectedRevision === 0
-            ? yield* sql<CompanyProfile>`INSERT INTO company_profiles ${sql.insert({ partnerId, revision: 1, ...r, createdAt: now, updatedAt: now })}
+            ? yield* sql<Invoices.CompanyProfile>`INSERT INTO company_profiles ${sql.insert({ partnerId, revision: 1, ...r, createdAt: now, updatedAt: now })}
                 ON CONFLICT (partner_id) DO NOTHING RETURNING ${columns}`
-            : yield* sql<CompanyProfile>`UPDATE company_profiles SET ${sql.update({ ...r, updatedAt: now })}, revision = revision + 1
+            : yield* sql<Invoices.CompanyProfile>`UPDATE company_profiles SET ${sql.update({ ...r, updatedAt: now })}, revision = revision + 1
                 WHERE partner_id = ${partnerId} AND revision = ${expectedRevision} RETURNING ${columns}`
         const saved = written[0]
         if (saved !== undefined) return { _tag: "Saved", profile: saved } as const
@@ -64,24 +53,27 @@ export const makeSqlCompanyProfileStore = Effect.gen(function* () {
 const INVOICE_COLUMNS = `partner_id, id::text AS id, number, status, amount_rub, comment, profile_revision, payer, bank_invoice_id,
   created_at, updated_at, due_at, credited_at, transaction_id`
 
-interface InvoiceRow extends Omit<Invoice, "payer"> {
+interface InvoiceRow extends Omit<Invoices.Invoice, "payer"> {
   /** JSON text of the requisites (text, not jsonb: the name transform must not touch its keys). */
   readonly payer: string
 }
 
-const fromRow = (row: InvoiceRow): Invoice => ({ ...row, payer: JSON.parse(row.payer) as CompanyRequisites })
+const fromRow = (row: InvoiceRow): Invoices.Invoice => ({
+  ...row,
+  payer: JSON.parse(row.payer) as Invoices.CompanyRequisites
+})
 
-export const makeSqlInvoiceStore = Effect.gen(function* () {
+export const makeInvoiceStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(INVOICE_COLUMNS)
 
-  const select = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
+  const select = (partnerId: Ids.PartnerId, id: string, forUpdate: boolean) =>
     Effect.map(
       sql<InvoiceRow>`SELECT ${columns} FROM legal_invoices WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
     )
 
-  const store: InvoiceStoreShape = {
+  const store: Invoices.InvoiceStoreShape = {
     insert: (i) =>
       sql`INSERT INTO legal_invoices ${sql.insert({
         partnerId: i.partnerId,
@@ -91,7 +83,7 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
         amountRub: i.amountRub,
         comment: i.comment,
         profileRevision: i.profileRevision,
-        payer: JSON.stringify(requisitesOf(i.payer)),
+        payer: JSON.stringify(Invoices.requisitesOf(i.payer)),
         bankInvoiceId: i.bankInvoiceId,
         createdAt: i.createdAt,
         updatedAt: i.updatedAt,
@@ -132,12 +124,11 @@ export const makeSqlInvoiceStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlCompanyProfileStore: Layer.Layer<CompanyProfileStore, never, SqlClient.SqlClient> = Layer.effect(
-  CompanyProfileStore,
-  makeSqlCompanyProfileStore
+export const companyProfileStoreLayer: Layer.Layer<Invoices.CompanyProfileStore, never, SqlClient.SqlClient> =
+  Layer.effect(Invoices.CompanyProfileStore, makeCompanyProfileStore)
+export const invoiceStoreLayer: Layer.Layer<Invoices.InvoiceStore, never, SqlClient.SqlClient> = Layer.effect(
+  Invoices.InvoiceStore,
+  makeInvoiceStore
 )
-export const SqlInvoiceStore: Layer.Layer<InvoiceStore, never, SqlClient.SqlClient> = Layer.effect(
-  InvoiceStore,
-  makeSqlInvoiceStore
-)
-export const SqlInvoiceStores = Layer.mergeAll(SqlCompanyProfileStore, SqlInvoiceStore)
+/** Both invoice stores. */
+export const layer = Layer.mergeAll(companyProfileStoreLayer, invoiceStoreLayer)

@@ -4,30 +4,20 @@
  * the CHECK constraints of the schema back the invariants the rules keep.
  */
 import { SqlClient } from "@effect/sql"
-import {
-  type Hold,
-  type LedgerEntry,
-  LedgerStore,
-  type LedgerStoreShape,
-  type NewLedgerEntry,
-  type Plan,
-  type Snapshot,
-  TariffStore,
-  type TariffStoreShape,
-  type TransactRequest,
-  type PartnerId
-} from "@frank/core"
+import { type Ids, Ledger, Tariffs } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
 import { makeLedgerReads } from "./ledgerReads.js"
+import { makeGrantSql } from "./ledgerGrantsSql.js"
 import { type AccountRow, ENTRY_COLUMNS, entryRecord, HOLD_COLUMNS, holdRecord, toTotals } from "./ledgerRows.js"
 
-export const makeSqlLedgerStore = Effect.gen(function* () {
+export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const entryColumns = sql.literal(ENTRY_COLUMNS)
   const holdColumns = sql.literal(HOLD_COLUMNS)
+  const grantSql = makeGrantSql(sql)
 
-  const selectAccountForUpdate = (partnerId: PartnerId) =>
+  const selectAccountForUpdate = (partnerId: Ids.PartnerId) =>
     sql<AccountRow>`SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = ${partnerId} FOR UPDATE`
 
   /**
@@ -35,7 +25,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
    * statement; a first movement inserts with ON CONFLICT DO NOTHING (a concurrent first movement
    * may win, then we wait for its commit) and locks the row that now surely exists.
    */
-  const lockAccount = (partnerId: PartnerId) =>
+  const lockAccount = (partnerId: Ids.PartnerId) =>
     Effect.gen(function* () {
       const locked = yield* selectAccountForUpdate(partnerId)
       if (locked[0] !== undefined) return toTotals(locked[0])
@@ -44,40 +34,41 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
       return toTotals(created[0])
     })
 
-  const selectHold = (partnerId: PartnerId, taskId: string, forUpdate: boolean) =>
+  const selectHold = (partnerId: Ids.PartnerId, taskId: string, forUpdate: boolean) =>
     Effect.map(
-      sql<Hold>`SELECT ${holdColumns} FROM ledger_holds WHERE partner_id = ${partnerId} AND task_id = ${taskId}${forUpdate ? sql` FOR UPDATE` : sql``}`,
+      sql<Ledger.Hold>`SELECT ${holdColumns} FROM ledger_holds WHERE partner_id = ${partnerId} AND task_id = ${taskId}${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => rows[0]
     )
 
-  const selectReferenced = (partnerId: PartnerId, reference: string) =>
+  const selectReferenced = (partnerId: Ids.PartnerId, reference: string) =>
     Effect.map(
-      sql<LedgerEntry>`SELECT ${entryColumns} FROM ledger_entries WHERE partner_id = ${partnerId} AND reference = ${reference}`,
+      sql<Ledger.LedgerEntry>`SELECT ${entryColumns} FROM ledger_entries WHERE partner_id = ${partnerId} AND reference = ${reference}`,
       (rows) => rows[0]
     )
 
   /** What the rule sees: the locked account plus the hold and referenced entry the request names. */
-  const loadSnapshot = (request: TransactRequest) =>
+  const loadSnapshot = (request: Ledger.TransactRequest) =>
     Effect.gen(function* () {
       const totals = yield* lockAccount(request.partnerId)
       const hold = request.taskId === undefined ? undefined : yield* selectHold(request.partnerId, request.taskId, true)
       const referenced =
         request.reference === undefined ? undefined : yield* selectReferenced(request.partnerId, request.reference)
-      const snapshot: Snapshot = { partnerId: request.partnerId, totals, hold, referenced }
+      const grants = yield* grantSql.liveGrants(request.partnerId)
+      const snapshot: Ledger.Snapshot = { partnerId: request.partnerId, totals, hold, referenced, grants }
       return snapshot
     })
 
-  const insertEntries = (entries: ReadonlyArray<NewLedgerEntry>) =>
+  const insertEntries = (entries: ReadonlyArray<Ledger.NewLedgerEntry>) =>
     sql`INSERT INTO ledger_entries ${sql.insert(entries.map(entryRecord))}`
 
   // A hold is inserted open and later replaced by its settled state; its identity never changes.
-  const upsertHold = (h: Hold) =>
+  const upsertHold = (h: Ledger.Hold) =>
     sql`INSERT INTO ledger_holds ${sql.insert(holdRecord(h))}
       ON CONFLICT (partner_id, task_id) DO UPDATE SET
         status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor,
         settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at`
 
-  const transact: LedgerStoreShape["transact"] = (request, rule, followUp) =>
+  const transact: Ledger.LedgerStoreShape["transact"] = (request, rule, followUp) =>
     sql
       .withTransaction(
         Effect.gen(function* () {
@@ -88,6 +79,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
           const d = decided.right
           if (d.entries.length > 0) yield* insertEntries(d.entries)
           if (d.hold !== undefined) yield* upsertHold(d.hold)
+          if (d.grants.length > 0) yield* grantSql.upsertGrants(d.grants)
           if (d.entries.length > 0)
             yield* sql`UPDATE ledger_accounts SET total_minor = ${d.totals.totalMinor}, used_minor = ${d.totals.usedMinor},
               reserved_minor = ${d.totals.reservedMinor} WHERE partner_id = ${request.partnerId}`
@@ -99,7 +91,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
 
   const reads = makeLedgerReads(sql)
 
-  const store: LedgerStoreShape & TariffStoreShape = {
+  const store: Ledger.LedgerStoreShape & Tariffs.TariffStoreShape = {
     transact,
 
     totals: (partnerId) =>
@@ -113,8 +105,16 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
 
     ...reads,
 
+    grants: grantSql.grants,
+    dueGrants: grantSql.dueGrants,
+    nextGrantExpiry: grantSql.nextGrantExpiry,
+    createAlert: grantSql.createAlert,
+    alerts: grantSql.alerts,
+    deleteAlert: grantSql.deleteAlert,
+    settleAlerts: grantSql.settleAlerts,
+
     claimLowBalance: (partnerId, now, minIntervalMs) =>
-      sql<{ partnerId: PartnerId }>`
+      sql<{ partnerId: Ids.PartnerId }>`
         INSERT INTO webhook_low_balance_marks (partner_id, emitted_at) VALUES (${partnerId}, ${now})
         ON CONFLICT (partner_id) DO UPDATE SET emitted_at = EXCLUDED.emitted_at
         WHERE webhook_low_balance_marks.emitted_at <= ${now - minIntervalMs}
@@ -125,7 +125,9 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
 
     // No account row means the partner never had a plan assigned: the default plan applies.
     assignedPlan: (partnerId) =>
-      sql<{ assignedPlan: Plan }>`SELECT assigned_plan FROM ledger_accounts WHERE partner_id = ${partnerId}`.pipe(
+      sql<{
+        assignedPlan: Tariffs.Plan
+      }>`SELECT assigned_plan FROM ledger_accounts WHERE partner_id = ${partnerId}`.pipe(
         Effect.map((rows) => rows[0]?.assignedPlan ?? "base"),
         Effect.mapError(toStoreError("assignedPlan", partnerId))
       ),
@@ -141,6 +143,7 @@ export const makeSqlLedgerStore = Effect.gen(function* () {
 })
 
 /** Provides the ledger store and the tariff plan store, which it implements too. */
-export const SqlLedgerStore: Layer.Layer<LedgerStore | TariffStore, never, SqlClient.SqlClient> = Layer.effectContext(
-  Effect.map(makeSqlLedgerStore, (store) => Context.make(LedgerStore, store).pipe(Context.add(TariffStore, store)))
-)
+export const layer: Layer.Layer<Ledger.LedgerStore | Tariffs.TariffStore, never, SqlClient.SqlClient> =
+  Layer.effectContext(
+    Effect.map(make, (store) => Context.make(Ledger.LedgerStore, store).pipe(Context.add(Tariffs.TariffStore, store)))
+  )

@@ -10,29 +10,29 @@
  *   deadlock against other movements, which lock the account only.
  */
 import { SqlClient } from "@effect/sql"
-import { type Payment, PaymentStore, type PaymentStoreShape, storeErrorFor, type PartnerId } from "@frank/core"
+import { Errors, type Ids, Payments } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
 
-const storeError = storeErrorFor("payment store")
+const storeError = Errors.storeErrorFor("payment store")
 
 const COLUMNS =
   "partner_id, id::text AS id, amount_rub, description, idempotency_key, status, provider_payment_id, payment_url, created_at, updated_at"
 
-export const makeSqlPaymentStore = Effect.gen(function* () {
+export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
 
-  const select = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
+  const select = (partnerId: Ids.PartnerId, id: string, forUpdate: boolean) =>
     Effect.map(
-      sql<Payment>`SELECT ${columns} FROM payments WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
+      sql<Payments.Payment>`SELECT ${columns} FROM payments WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => rows[0]
     )
 
-  const store: PaymentStoreShape = {
+  const store: Payments.PaymentStoreShape = {
     insertOrGet: (p) =>
       Effect.gen(function* () {
-        const inserted = yield* sql<Payment>`INSERT INTO payments ${sql.insert({
+        const inserted = yield* sql<Payments.Payment>`INSERT INTO payments ${sql.insert({
           partnerId: p.partnerId,
           id: p.id,
           amountRub: p.amountRub,
@@ -45,7 +45,7 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
           updatedAt: p.updatedAt
         })} ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING ${columns}`
         if (inserted[0] !== undefined) return { payment: inserted[0], created: true }
-        const [existing] = yield* sql<Payment>`SELECT ${columns} FROM payments
+        const [existing] = yield* sql<Payments.Payment>`SELECT ${columns} FROM payments
           WHERE partner_id = ${p.partnerId} AND idempotency_key = ${p.idempotencyKey}`
         if (existing === undefined)
           return yield* Effect.dieMessage(`payment store: key ${p.idempotencyKey} conflicted but no payment holds it`)
@@ -55,7 +55,7 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
     attachProvider: (partnerId, id, provider, now) =>
       Effect.map(
         // coalesce: the first writer wins (a notification may even have recorded the acquirer's id first).
-        sql<Payment>`UPDATE payments SET provider_payment_id = coalesce(provider_payment_id, ${provider.providerPaymentId}),
+        sql<Payments.Payment>`UPDATE payments SET provider_payment_id = coalesce(provider_payment_id, ${provider.providerPaymentId}),
                 payment_url = coalesce(payment_url, ${provider.paymentUrl}), updated_at = ${now}
               WHERE partner_id = ${partnerId} AND id = ${id}::uuid RETURNING ${columns}`,
         (rows) => rows[0]
@@ -65,12 +65,12 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
 
     locate: (id) =>
       Effect.map(
-        sql<{ partnerId: PartnerId }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`,
+        sql<{ partnerId: Ids.PartnerId }>`SELECT partner_id FROM payments WHERE id = ${id}::uuid`,
         (rows) => rows[0]?.partnerId
       ).pipe(Effect.mapError(storeError("locate"))),
 
     listRecent: (partnerId, limit) =>
-      sql<Payment>`SELECT ${columns} FROM payments WHERE partner_id = ${partnerId} ORDER BY seq DESC LIMIT ${limit}`.pipe(
+      sql<Payments.Payment>`SELECT ${columns} FROM payments WHERE partner_id = ${partnerId} ORDER BY seq DESC LIMIT ${limit}`.pipe(
         Effect.mapError(storeError("listRecent"))
       ),
 
@@ -95,7 +95,7 @@ export const makeSqlPaymentStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlPaymentStore: Layer.Layer<PaymentStore, never, SqlClient.SqlClient> = Layer.effect(
-  PaymentStore,
-  makeSqlPaymentStore
+export const layer: Layer.Layer<Payments.PaymentStore, never, SqlClient.SqlClient> = Layer.effect(
+  Payments.PaymentStore,
+  make
 )

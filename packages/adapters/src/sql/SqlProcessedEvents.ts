@@ -20,22 +20,48 @@
  * instead of DO NOTHING.
  *
  * The table lives in the receiver's database, not in Frank's migrations: call
- * `ensureProcessedEventsTable` once at startup (or copy its DDL into your own migrations).
+ * `ensureTable` once at startup (or copy its DDL into your own migrations).
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { ConsumeResult, ProcessedEvents, type StoreError, storeErrorFor } from "@frank/core"
+import { Errors, WebhookReceiver } from "@frank/core"
 import { Clock, Effect, Layer, Option } from "effect"
 
-export const PROCESSED_EVENTS_TABLE = "webhook_processed_events"
+export const TABLE = "webhook_processed_events"
+
+/** A plain schema name: what Frank's database layers put first in the search_path. */
+const PLAIN_NAME = /^[a-z_][a-z0-9_]*$/
+
+/**
+ * The search_path's first schema, created when it does not exist yet: Frank's database layers
+ * point the connection at their schema (`frank` by default), which a receiver's own database,
+ * never migrated by Frank, does not have.
+ */
+const ensureSchema = (sql: SqlClient.SqlClient) =>
+  Effect.flatMap(
+    sql<{
+      schema: string | null
+      path: string
+    }>`SELECT current_schema() AS schema, current_setting('search_path') AS path`,
+    ([row]) => {
+      const first = row?.path.split(",")[0]?.trim().replace(/^"|"$/g, "") ?? ""
+      return row?.schema === null && PLAIN_NAME.test(first)
+        ? sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${first}`)
+        : Effect.void
+    }
+  )
 
 /** Creates the marker table if it is missing. Safe to run on every start (not concurrently from several instances). */
-export const ensureProcessedEventsTable: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.flatMap(
+export const ensureTable: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.flatMap(
   SqlClient.SqlClient,
-  (sql) => sql`CREATE TABLE IF NOT EXISTS webhook_processed_events (
+  (sql) =>
+    Effect.zipRight(
+      ensureSchema(sql),
+      sql`CREATE TABLE IF NOT EXISTS webhook_processed_events (
     event_id text PRIMARY KEY,
     processed_at bigint NOT NULL
   )`
+    )
 ).pipe(Effect.asVoid)
 
 /**
@@ -47,10 +73,10 @@ class ActionFailed<E> {
   constructor(readonly error: E) {}
 }
 
-const storeError = storeErrorFor("processed events")
+const storeError = Errors.storeErrorFor("processed events")
 
-export const SqlProcessedEvents = Layer.effect(
-  ProcessedEvents,
+export const layer: Layer.Layer<WebhookReceiver.ProcessedEvents, never, SqlClient.SqlClient> = Layer.effect(
+  WebhookReceiver.ProcessedEvents,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
@@ -61,14 +87,14 @@ export const SqlProcessedEvents = Layer.effect(
               const now = yield* Clock.currentTimeMillis
               const inserted = yield* sql`INSERT INTO webhook_processed_events (event_id, processed_at)
                 VALUES (${eventId}, ${now}) ON CONFLICT (event_id) DO NOTHING RETURNING 1 AS inserted`
-              if (inserted.length === 0) return ConsumeResult.duplicate
+              if (inserted.length === 0) return WebhookReceiver.ConsumeResult.duplicate
               const value = yield* Effect.mapError(action, (e) => new ActionFailed(e))
-              return ConsumeResult.processed(value)
+              return WebhookReceiver.ConsumeResult.processed(value)
             })
           )
           .pipe(
             Effect.catchAll(
-              (e: ActionFailed<E> | SqlError): Effect.Effect<never, E | StoreError> =>
+              (e: ActionFailed<E> | SqlError): Effect.Effect<never, E | Errors.StoreError> =>
                 e instanceof ActionFailed ? Effect.fail(e.error) : Effect.fail(storeError("recording the event")(e))
             )
           ),

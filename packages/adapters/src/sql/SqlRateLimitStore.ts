@@ -9,23 +9,23 @@
  * sharing counters cannot deadlock. The common path is one round trip.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
-import { type LimitRule, type LimitState, RateLimitStore, storeErrorFor, windowStart } from "@frank/core"
+import { Errors, RateLimit } from "@frank/core"
 import { Effect, Layer } from "effect"
 
 /** Delete finished windows once every this many hits of one instance. */
 const SWEEP_EVERY_HITS = 500
 
-export const SqlRateLimitStore = Layer.effect(
-  RateLimitStore,
+export const layer: Layer.Layer<RateLimit.RateLimitStore, never, SqlClient.SqlClient> = Layer.effect(
+  RateLimit.RateLimitStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     let hits = 0
     return {
       // On every API request: plain combinators, no generator.
-      hit: (rules: ReadonlyArray<LimitRule>, now: number) => {
+      hit: (rules: ReadonlyArray<RateLimit.LimitRule>, now: number) => {
         if (rules.length === 0) return Effect.succeed([])
         const sorted = [...rules].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-        const starts = sorted.map((r) => windowStart(now, r.windowMs))
+        const starts = sorted.map((r) => RateLimit.windowStart(now, r.windowMs))
         return sql<{ key: string; count: number }>`
           INSERT INTO rate_limit_counters (key, window_start, window_end, count, limit_count)
           SELECT k, s, e, 1, l FROM unnest(
@@ -39,13 +39,13 @@ export const SqlRateLimitStore = Layer.effect(
             const counts = new Map(counted.map((r) => [r.key, r.count]))
             // A refused counter reports limit + 1; the others their count as if this request had
             // been counted, which is what the caller's verdict compares against the limit.
-            const states = new Map<string, LimitState>(
+            const states = new Map<string, RateLimit.LimitState>(
               sorted.map((rule, i) => [
                 rule.key,
                 { rule, count: counts.get(rule.key) ?? rule.limit + 1, windowStartMs: starts[i]! }
               ])
             )
-            const result: ReadonlyArray<LimitState> = rules.map((r) => states.get(r.key)!)
+            const result: ReadonlyArray<RateLimit.LimitState> = rules.map((r) => states.get(r.key)!)
             const allowed = counts.size === sorted.length
             const taken =
               !allowed && counts.size > 0
@@ -66,7 +66,7 @@ export const SqlRateLimitStore = Layer.effect(
             if (undo === undefined && sweep === undefined) return Effect.succeed(result)
             return Effect.as(Effect.zipRight(undo ?? Effect.void, sweep ?? Effect.void), result)
           }),
-          Effect.mapError(storeErrorFor("rate limit store")("hit"))
+          Effect.mapError(Errors.storeErrorFor("rate limit store")("hit"))
         )
       }
     }

@@ -3,7 +3,7 @@
  * id (`ON CONFLICT DO NOTHING`, then read the winner); changes run under a row lock.
  */
 import { SqlClient } from "@effect/sql"
-import { type PaymentId, storeErrorFor } from "@frank/core"
+import { Errors, type Ids } from "@frank/core"
 import { Effect, Layer } from "effect"
 import {
   type SandboxPayment,
@@ -11,15 +11,15 @@ import {
   type SandboxAcquirerStoreShape
 } from "../payments/SandboxAcquirerStore.js"
 
-const storeError = storeErrorFor("sandbox acquirer store")
+const storeError = Errors.storeErrorFor("sandbox acquirer store")
 
 const COLUMNS = "partner_id, order_id::text AS order_id, id, amount_rub, description, status, created_at, updated_at"
 
-export const makeSqlSandboxAcquirerStore = Effect.gen(function* () {
+export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
 
-  const select = (orderId: PaymentId, forUpdate: boolean) =>
+  const select = (orderId: Ids.PaymentId, forUpdate: boolean) =>
     Effect.map(
       sql<SandboxPayment>`SELECT ${columns} FROM sandbox_acquirer_payments WHERE order_id = ${orderId}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => rows[0]
@@ -54,7 +54,7 @@ export const makeSqlSandboxAcquirerStore = Effect.gen(function* () {
   return store
 })
 
-export const SqlSandboxAcquirerStore: Layer.Layer<SandboxAcquirerStore, never, SqlClient.SqlClient> = Layer.effect(
+export const layer: Layer.Layer<SandboxAcquirerStore, never, SqlClient.SqlClient> = Layer.effect(
   SandboxAcquirerStore,
-  makeSqlSandboxAcquirerStore
+  make
 )

@@ -3,23 +3,13 @@
  * StoredFileLookup (ownership checks of generation tasks) from one implementation.
  */
 import { SqlClient } from "@effect/sql"
-import {
-  type StoredFileId,
-  type FileKind,
-  type Measurements,
-  type StoredFile,
-  StoredFileLookup,
-  StoredFileStore,
-  type StoredFileStoreShape,
-  storeErrorFor,
-  type PartnerId
-} from "@frank/core"
+import { Errors, Files, type Ids } from "@frank/core"
 import { Context, Effect, Layer } from "effect"
 
 interface Row {
-  readonly partnerId: PartnerId
-  readonly id: StoredFileId
-  readonly kind: FileKind
+  readonly partnerId: Ids.PartnerId
+  readonly id: Ids.StoredFileId
+  readonly kind: Files.FileKind
   readonly mimeType: string
   readonly sizeBytes: number
   readonly width: number | null
@@ -34,8 +24,8 @@ interface Row {
 const COLUMNS =
   "partner_id, id, kind, mime_type, size_bytes, width, height, duration_seconds, fps, page_count, blob_key, created_at"
 
-const fromRow = (r: Row): StoredFile => {
-  const measurements: Measurements = {
+const fromRow = (r: Row): Files.StoredFile => {
+  const measurements: Files.Measurements = {
     ...(r.width === null ? {} : { width: r.width }),
     ...(r.height === null ? {} : { height: r.height }),
     ...(r.durationSeconds === null ? {} : { durationSeconds: r.durationSeconds }),
@@ -54,17 +44,17 @@ const fromRow = (r: Row): StoredFile => {
   }
 }
 
-const storeError = storeErrorFor("stored file store")
+const storeError = Errors.storeErrorFor("stored file store")
 
-export const makeSqlStoredFileStore = Effect.gen(function* () {
+export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
-  const get = (partnerId: PartnerId, id: StoredFileId) =>
+  const get = (partnerId: Ids.PartnerId, id: Ids.StoredFileId) =>
     Effect.map(
       sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`,
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
     )
-  const store: StoredFileStoreShape = {
+  const store: Files.StoredFileStoreShape = {
     insert: (file) =>
       sql`INSERT INTO stored_files ${sql.insert({
         partnerId: file.partnerId,
@@ -96,9 +86,9 @@ export const makeSqlStoredFileStore = Effect.gen(function* () {
 })
 
 /** Both tags from one store. */
-export const SqlStoredFileStore: Layer.Layer<StoredFileStore | StoredFileLookup, never, SqlClient.SqlClient> =
+export const layer: Layer.Layer<Files.StoredFileStore | Files.StoredFileLookup, never, SqlClient.SqlClient> =
   Layer.effectContext(
-    Effect.map(makeSqlStoredFileStore, (store) =>
-      Context.make(StoredFileStore, store).pipe(Context.add(StoredFileLookup, store))
+    Effect.map(make, (store) =>
+      Context.make(Files.StoredFileStore, store).pipe(Context.add(Files.StoredFileLookup, store))
     )
   )

@@ -11,35 +11,20 @@
  * Lock order is always task row, then the partner's ledger account, so the two never deadlock.
  */
 import { SqlClient } from "@effect/sql"
-import {
-  type TaskId,
-  type EstimateRequest,
-  type Family,
-  type Quality,
-  StoreError,
-  type Task,
-  type TaskChange,
-  type TaskContent,
-  type TaskInput,
-  type TaskStatus,
-  TaskStore,
-  type TaskStoreShape,
-  storeErrorFor,
-  type PartnerId
-} from "@frank/core"
+import { Errors, type Ids, type Pricing, Tasks } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
 
 interface TaskRow {
-  readonly partnerId: PartnerId
-  readonly id: TaskId
-  readonly status: TaskStatus
+  readonly partnerId: Ids.PartnerId
+  readonly id: Ids.TaskId
+  readonly status: Tasks.TaskStatus
   readonly modelId: string
-  readonly family: Family
+  readonly family: Pricing.Family
   readonly operation: string
   readonly mode: string
   readonly resolution: string | null
-  readonly quality: Quality | null
+  readonly quality: Pricing.Quality | null
   readonly request: string
   readonly inputs: string
   readonly reservedMinor: number
@@ -54,13 +39,15 @@ interface TaskRow {
   readonly createdAt: number
   readonly startedAt: number | null
   readonly finishedAt: number | null
+  readonly expiresAt: number
+  readonly lateReport: string | null
 }
 
 const TASK_COLUMNS = `partner_id, id, status, model_id, family, operation, mode, resolution, quality, request, inputs, reserved_minor,
   cost_minor, idempotency_key, result_url, result_mime_type, result_size_bytes, result_text, failure_code, failure_message,
-  created_at, started_at, finished_at`
+  created_at, started_at, finished_at, expires_at, late_report`
 
-const fromRow = (r: TaskRow): Task => ({
+const fromRow = (r: TaskRow): Tasks.Task => ({
   partnerId: r.partnerId,
   id: r.id,
   status: r.status,
@@ -70,8 +57,8 @@ const fromRow = (r: TaskRow): Task => ({
   mode: r.mode,
   resolution: r.resolution,
   quality: r.quality,
-  request: JSON.parse(r.request) as EstimateRequest,
-  inputs: JSON.parse(r.inputs) as ReadonlyArray<TaskInput>,
+  request: JSON.parse(r.request) as Pricing.EstimateRequest,
+  inputs: JSON.parse(r.inputs) as ReadonlyArray<Tasks.TaskInput>,
   reservedMinor: r.reservedMinor,
   costMinor: r.costMinor,
   idempotencyKey: r.idempotencyKey,
@@ -82,11 +69,13 @@ const fromRow = (r: TaskRow): Task => ({
   failure: r.failureCode === null ? null : { code: r.failureCode, message: r.failureMessage ?? "" },
   createdAt: r.createdAt,
   startedAt: r.startedAt,
-  finishedAt: r.finishedAt
+  finishedAt: r.finishedAt,
+  expiresAt: r.expiresAt,
+  lateReport: r.lateReport === null ? null : (JSON.parse(r.lateReport) as Tasks.Task["lateReport"])
 })
 
 /** The columns a transition may change. */
-const changeableColumns = (t: Task) => ({
+const changeableColumns = (t: Tasks.Task) => ({
   status: t.status,
   costMinor: t.costMinor,
   resultUrl: t.result?.url ?? null,
@@ -96,10 +85,11 @@ const changeableColumns = (t: Task) => ({
   failureCode: t.failure?.code ?? null,
   failureMessage: t.failure?.message ?? null,
   startedAt: t.startedAt,
-  finishedAt: t.finishedAt
+  finishedAt: t.finishedAt,
+  lateReport: t.lateReport === null ? null : JSON.stringify(t.lateReport)
 })
 
-const toRow = (t: Task) => ({
+const toRow = (t: Tasks.Task) => ({
   partnerId: t.partnerId,
   id: t.id,
   modelId: t.modelId,
@@ -113,25 +103,26 @@ const toRow = (t: Task) => ({
   reservedMinor: t.reservedMinor,
   idempotencyKey: t.idempotencyKey,
   createdAt: t.createdAt,
+  expiresAt: t.expiresAt,
   ...changeableColumns(t)
 })
 
 /** A uuid column compared with a string that is not a uuid would fail the query; such an id matches nothing. */
 
-const storeError = storeErrorFor("task store")
+const storeError = Errors.storeErrorFor("task store")
 
-export const makeSqlTaskStore = Effect.gen(function* () {
+export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(TASK_COLUMNS)
 
-  const selectOne = (partnerId: PartnerId, id: string, forUpdate: boolean) =>
+  const selectOne = (partnerId: Ids.PartnerId, id: string, forUpdate: boolean) =>
     Effect.map(
       sql<TaskRow>`SELECT ${columns} FROM tasks WHERE partner_id = ${partnerId} AND id = ${id}::uuid${forUpdate ? sql` FOR UPDATE` : sql``}`,
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
     )
 
-  const store: TaskStoreShape = {
-    create: <E>(task: Task, alongside: Effect.Effect<void, E | StoreError>) =>
+  const store: Tasks.TaskStoreShape = {
+    create: <E>(task: Tasks.Task, alongside: Effect.Effect<void, E | Errors.StoreError>) =>
       sql
         .withTransaction(
           Effect.gen(function* () {
@@ -142,7 +133,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
               const [earlier] = yield* sql<TaskRow>`SELECT ${columns} FROM tasks
                 WHERE partner_id = ${task.partnerId} AND idempotency_key = ${task.idempotencyKey}`
               if (earlier === undefined)
-                return yield* new StoreError({ message: "task store: create conflicted on a key no task holds" })
+                return yield* new Errors.StoreError({ message: "task store: create conflicted on a key no task holds" })
               return { task: fromRow(earlier), created: false }
             }
             yield* alongside
@@ -165,10 +156,10 @@ export const makeSqlTaskStore = Effect.gen(function* () {
       }).pipe(Effect.mapError(storeError("list"))),
 
     update: <E>(
-      partnerId: PartnerId,
-      id: TaskId,
-      decide: (current: Task) => TaskChange | undefined,
-      alongside: (change: TaskChange, previous: Task) => Effect.Effect<void, E | StoreError>
+      partnerId: Ids.PartnerId,
+      id: Ids.TaskId,
+      decide: (current: Tasks.Task) => Tasks.TaskChange | undefined,
+      alongside: (change: Tasks.TaskChange, previous: Tasks.Task) => Effect.Effect<void, E | Errors.StoreError>
     ) =>
       sql
         .withTransaction(
@@ -194,7 +185,7 @@ export const makeSqlTaskStore = Effect.gen(function* () {
     content: (partnerId, id) =>
       sql<{ mimeType: string; content: Uint8Array }>`SELECT mime_type, content FROM task_results
             WHERE partner_id = ${partnerId} AND task_id = ${id}::uuid`.pipe(
-        Effect.map(([row]): TaskContent | undefined =>
+        Effect.map(([row]): Tasks.TaskContent | undefined =>
           row === undefined ? undefined : { mimeType: row.mimeType, bytes: new Uint8Array(row.content) }
         ),
         Effect.mapError(storeError("content"))
@@ -210,12 +201,24 @@ export const makeSqlTaskStore = Effect.gen(function* () {
       sql<TaskRow>`SELECT ${columns} FROM tasks WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT ${limit}`.pipe(
         Effect.map((rows) => rows.map(fromRow)),
         Effect.mapError(storeError("unfinished"))
-      )
+      ),
+
+    // Served by the partial index tasks_expiring; the id orders tasks expiring in one millisecond.
+    expiring: (now, limit) =>
+      sql<{
+        partnerId: Ids.PartnerId
+        id: Ids.TaskId
+      }>`SELECT partner_id, id FROM tasks WHERE status IN ('queued', 'running') AND expires_at <= ${now}
+        ORDER BY expires_at, id LIMIT ${limit}`.pipe(Effect.mapError(storeError("expiring"))),
+
+    nextExpiry: sql<{
+      at: number | null
+    }>`SELECT min(expires_at) AS at FROM tasks WHERE status IN ('queued', 'running')`.pipe(
+      Effect.map(([row]) => row?.at ?? undefined),
+      Effect.mapError(storeError("nextExpiry"))
+    )
   }
   return store
 })
 
-export const SqlTaskStore: Layer.Layer<TaskStore, never, SqlClient.SqlClient> = Layer.effect(
-  TaskStore,
-  makeSqlTaskStore
-)
+export const layer: Layer.Layer<Tasks.TaskStore, never, SqlClient.SqlClient> = Layer.effect(Tasks.TaskStore, make)

@@ -5,7 +5,7 @@
  * which is a bug, never a normal refusal (refusals are typed LedgerErrors decided before writing).
  */
 import type { SqlError } from "@effect/sql/SqlError"
-import { StoreError, type PartnerId } from "@frank/core"
+import { Errors, type Ids } from "@frank/core"
 
 /** The fields of a node-postgres DatabaseError this module reads. */
 interface PgErrorFields {
@@ -20,7 +20,7 @@ const UNIQUE_VIOLATION = "23505"
 
 const fieldsOf = (cause: unknown): PgErrorFields => (typeof cause === "object" && cause !== null ? cause : {})
 
-export const describeSqlError = (operation: string, partnerId: PartnerId, error: SqlError): string => {
+export const describeSqlError = (operation: string, partnerId: Ids.PartnerId, error: SqlError): string => {
   const pg = fieldsOf(error.cause)
   const constraint = typeof pg.constraint === "string" ? pg.constraint : "?"
   const table = typeof pg.table === "string" ? pg.table : "?"
@@ -35,6 +35,9 @@ export const describeSqlError = (operation: string, partnerId: PartnerId, error:
 }
 
 export const toStoreError =
-  (operation: string, partnerId: PartnerId) =>
-  (error: SqlError): StoreError =>
-    new StoreError({ message: describeSqlError(operation, partnerId, error), cause: error })
+  (operation: string, partnerId?: Ids.PartnerId) =>
+  (error: SqlError): Errors.StoreError =>
+    new Errors.StoreError({
+      message: describeSqlError(operation, partnerId ?? ("(every partner)" as Ids.PartnerId), error),
+      cause: error
+    })

@@ -4,7 +4,7 @@
  * index ledger_entries_newest serves.
  */
 import type { SqlClient } from "@effect/sql"
-import type { EntryFilter, EntryPage, LedgerEntry, StoreError, UsageDay, PartnerId } from "@frank/core"
+import type { Errors, Ids, Ledger } from "@frank/core"
 import { Chunk, Effect, Option, Stream } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
 import { ENTRY_COLUMNS } from "./ledgerRows.js"
@@ -20,7 +20,7 @@ interface Cursor {
 export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
   const columns = sql.literal(ENTRY_COLUMNS)
 
-  const where = (partnerId: PartnerId, f: EntryFilter) =>
+  const where = (partnerId: Ids.PartnerId, f: Ledger.EntryFilter) =>
     sql.and([
       sql`partner_id = ${partnerId}`,
       ...(f.type === undefined ? [] : [sql`type = ${f.type}`]),
@@ -29,21 +29,21 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
       ...(f.untilMs === undefined ? [] : [sql`occurred_at < ${f.untilMs}`])
     ])
 
-  const count = (partnerId: PartnerId, filter: EntryFilter) =>
+  const count = (partnerId: Ids.PartnerId, filter: Ledger.EntryFilter) =>
     Effect.map(
       sql<{ n: number }>`SELECT count(*) AS n FROM ledger_entries WHERE ${where(partnerId, filter)}`,
       (rows) => rows[0]?.n ?? 0
     )
 
   const listEntries = (
-    partnerId: PartnerId,
-    filter: EntryFilter,
+    partnerId: Ids.PartnerId,
+    filter: Ledger.EntryFilter,
     offset: number,
     limit: number
-  ): Effect.Effect<EntryPage, StoreError> =>
+  ): Effect.Effect<Ledger.EntryPage, Errors.StoreError> =>
     Effect.all(
       [
-        sql<LedgerEntry>`SELECT ${columns} FROM ledger_entries WHERE ${where(partnerId, filter)}
+        sql<Ledger.LedgerEntry>`SELECT ${columns} FROM ledger_entries WHERE ${where(partnerId, filter)}
           ORDER BY occurred_at DESC, seq DESC LIMIT ${limit} OFFSET ${offset}`,
         count(partnerId, filter)
       ],
@@ -53,21 +53,24 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
       Effect.mapError(toStoreError("listEntries", partnerId))
     )
 
-  const countEntries = (partnerId: PartnerId, filter: EntryFilter): Effect.Effect<number, StoreError> =>
+  const countEntries = (
+    partnerId: Ids.PartnerId,
+    filter: Ledger.EntryFilter
+  ): Effect.Effect<number, Errors.StoreError> =>
     count(partnerId, filter).pipe(Effect.mapError(toStoreError("countEntries", partnerId)))
 
   /** One page strictly after `after` in newest-first order (keyset, not OFFSET: every page costs the same). */
-  const page = (partnerId: PartnerId, filter: EntryFilter, after: Option.Option<Cursor>, size: number) =>
-    sql<LedgerEntry>`SELECT ${columns} FROM ledger_entries
+  const page = (partnerId: Ids.PartnerId, filter: Ledger.EntryFilter, after: Option.Option<Cursor>, size: number) =>
+    sql<Ledger.LedgerEntry>`SELECT ${columns} FROM ledger_entries
       WHERE ${where(partnerId, filter)}
         AND ${Option.match(after, { onNone: () => sql`TRUE`, onSome: (c) => sql`(occurred_at, seq) < (${c.occurredAt}, ${c.seq})` })}
       ORDER BY occurred_at DESC, seq DESC LIMIT ${size}`
 
   const streamEntries = (
-    partnerId: PartnerId,
-    filter: EntryFilter,
+    partnerId: Ids.PartnerId,
+    filter: Ledger.EntryFilter,
     maxRows: number
-  ): Stream.Stream<LedgerEntry, StoreError> => {
+  ): Stream.Stream<Ledger.LedgerEntry, Errors.StoreError> => {
     const max = Math.floor(maxRows)
     if (!(max > 0)) return Stream.empty
     return Stream.paginateChunkEffect({ after: Option.none<Cursor>(), left: max }, ({ after, left }) => {
@@ -93,11 +96,11 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
    * negatively, everything else not at all. floor() on numeric keeps the day boundary exact.
    */
   const usageByDay = (
-    partnerId: PartnerId,
+    partnerId: Ids.PartnerId,
     fromMs: number,
     untilMs: number
-  ): Effect.Effect<ReadonlyArray<UsageDay>, StoreError> =>
-    sql<UsageDay>`
+  ): Effect.Effect<ReadonlyArray<Ledger.UsageDay>, Errors.StoreError> =>
+    sql<Ledger.UsageDay>`
       SELECT (floor(occurred_at / 86400000.0) * 86400000)::bigint AS day_start_ms,
              sum(CASE WHEN type = 'confirm' THEN amount_minor ELSE -amount_minor END)::bigint AS spent_minor
       FROM ledger_entries

@@ -3,7 +3,8 @@
  * int8 columns arrive as safe integers (pgTypes.ts), so a selected row already has the domain
  * shape; these helpers fix the column lists and turn domain values into insert records.
  */
-import { type AccountTotals, emptyTotals, type Hold, type NewLedgerEntry } from "@frank/core"
+import { Ledger } from "@frank/core"
+import type { Effect } from "effect"
 
 /** Every column of a LedgerEntry, in one place so reads stay in step with the type. */
 export const ENTRY_COLUMNS = [
@@ -32,8 +33,31 @@ export const HOLD_COLUMNS = [
   "reservation_entry_id",
   "settlement_entry_id",
   "created_at",
-  "settled_at"
+  "expires_at",
+  "settled_at",
+  "grant_draws AS draws"
 ].join(", ")
+
+export const GRANT_COLUMNS = [
+  "partner_id",
+  "id",
+  "granted_minor",
+  "remaining_minor",
+  "reserved_minor",
+  "priority",
+  "expires_at",
+  "created_at",
+  "expired_at"
+].join(", ")
+
+export const ALERT_COLUMNS = ["partner_id", "id", "threshold_minor", "state", "created_at", "crossings"].join(", ")
+
+/** A grant row: the domain's CreditGrant (core's ledger/CreditGrant.ts). */
+export type CreditGrantRow = Ledger.Snapshot["grants"][number]
+/** A balance alert row: the domain's BalanceAlert (core's ledger/BalanceAlert.ts). */
+export type BalanceAlertRow = Effect.Effect.Success<ReturnType<Ledger.LedgerStoreShape["alerts"]>>[number]
+/** A grant due for expiry. */
+export type DueGrantRow = Effect.Effect.Success<ReturnType<Ledger.LedgerStoreShape["dueGrants"]>>[number]
 
 export interface AccountRow {
   readonly totalMinor: number
@@ -42,13 +66,13 @@ export interface AccountRow {
 }
 
 /** A partner without an account row has never moved money: all totals are zero. */
-export const toTotals = (row: AccountRow | undefined): AccountTotals =>
+export const toTotals = (row: AccountRow | undefined): Ledger.AccountTotals =>
   row === undefined
-    ? emptyTotals
+    ? Ledger.emptyTotals
     : { totalMinor: row.totalMinor, usedMinor: row.usedMinor, reservedMinor: row.reservedMinor }
 
 /** Insert record of an entry; `seq` is assigned by the identity column. */
-export const entryRecord = (e: NewLedgerEntry): Record<string, unknown> => ({
+export const entryRecord = (e: Ledger.NewLedgerEntry): Record<string, unknown> => ({
   partnerId: e.partnerId,
   id: e.id,
   type: e.type,
@@ -63,7 +87,7 @@ export const entryRecord = (e: NewLedgerEntry): Record<string, unknown> => ({
   occurredAt: e.occurredAt
 })
 
-export const holdRecord = (h: Hold): Record<string, unknown> => ({
+export const holdRecord = (h: Ledger.Hold): Record<string, unknown> => ({
   partnerId: h.partnerId,
   taskId: h.taskId,
   status: h.status,
@@ -73,5 +97,19 @@ export const holdRecord = (h: Hold): Record<string, unknown> => ({
   reservationEntryId: h.reservationEntryId,
   settlementEntryId: h.settlementEntryId,
   createdAt: h.createdAt,
-  settledAt: h.settledAt
+  expiresAt: h.expiresAt,
+  settledAt: h.settledAt,
+  grantDraws: JSON.stringify(h.draws)
+})
+
+export const grantRecord = (g: CreditGrantRow): Record<string, unknown> => ({
+  partnerId: g.partnerId,
+  id: g.id,
+  grantedMinor: g.grantedMinor,
+  remainingMinor: g.remainingMinor,
+  reservedMinor: g.reservedMinor,
+  priority: g.priority,
+  expiresAt: g.expiresAt,
+  createdAt: g.createdAt,
+  expiredAt: g.expiredAt
 })

@@ -28,9 +28,9 @@ import {
 } from "node:fs"
 import { randomUUID } from "node:crypto"
 import { rm } from "node:fs/promises"
-import { createRequire } from "node:module"
 import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { importOptional, resolveOptional } from "../node/internal/optionalPackage.js"
 
 /** Where the build puts the template, from `src/sql/` or `dist/sql/` alike. */
 export const pgliteTemplateDirectory = fileURLToPath(new URL("../../pglite-template/", import.meta.url))
@@ -39,7 +39,7 @@ const STAMP = "frank-pglite-template.json"
 
 /** The installed PGlite's version (its package.json, found beside its resolved entry point). */
 export const pgliteVersion = (): string => {
-  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+  const entry = resolveOptional("@electric-sql/pglite", "The PGlite template", "@electric-sql/pglite")
   const manifest = JSON.parse(readFileSync(join(dirname(entry), "..", "package.json"), "utf8")) as { version: string }
   return manifest.version
 }
@@ -69,7 +69,11 @@ const moveInto = (from: string, to: string, replace: boolean) => {
  * it leaves this one as large as initdb makes it.
  */
 export const writePgliteTemplate = async (dir: string = pgliteTemplateDirectory): Promise<void> => {
-  const { PGlite } = await import("@electric-sql/pglite")
+  const { PGlite } = await importOptional(
+    "@electric-sql/pglite",
+    "The PGlite template",
+    () => import("@electric-sql/pglite")
+  )
   const scratch = scratchBeside(dir)
   try {
     const db = await PGlite.create(scratch)

@@ -3,9 +3,9 @@
  * become StoreErrors, the rest pass through untouched.
  */
 import { SqlError } from "@effect/sql/SqlError"
-import type { StoreError } from "@frank/core"
+import type { Errors } from "@frank/core"
 
 export const sqlFailures =
-  (toStoreError: (cause: SqlError) => StoreError) =>
-  <E>(e: E | SqlError): E | StoreError =>
+  (toStoreError: (cause: SqlError) => Errors.StoreError) =>
+  <E>(e: E | SqlError): E | Errors.StoreError =>
     e instanceof SqlError ? toStoreError(e) : e

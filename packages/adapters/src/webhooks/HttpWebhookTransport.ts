@@ -9,20 +9,17 @@
  *   - DNS, refused or reset connections, TLS errors, a body cut off mid-way are `ConnectionFailed`;
  *   - the URL policy or the dial-time guard refusing the destination is `AddressRefused`.
  * Interrupting `send` aborts the request, so a timed-out or abandoned attempt frees its socket.
- * `sendBatch` does the same for many attempts on one Effect.async (the worker's fast path).
+ * `sendBatch` does the same for many attempts on one fiber (the worker's fast path), written
+ * ahead on held sockets and released right after the worker's sent mark (internal/batchRun.ts).
  */
-import {
-  type AttemptOutcome,
-  type AttemptRequest,
-  checkEndpointUrl,
-  WebhookTransport,
-  type WebhookTransportShape
-} from "@frank/core"
+import { Net, Webhooks } from "@frank/core"
 import { Effect, Either, Layer, type Scope } from "effect"
 import type { Dispatcher } from "undici"
 import { isAddressRefusedError } from "../net/AddressRefusedError.js"
-import { GuardedDispatcher, guardedDispatcherLayer } from "../net/guardedAgent.js"
+import * as GuardedDispatcher from "../net/GuardedDispatcher.js"
 import type { GuardedConnectorOptions } from "../net/guardedConnector.js"
+import type { SocketHold } from "../net/SocketHold.js"
+import { runBatch, type StartAttempt } from "./internal/batchRun.js"
 import { makeDeadlines } from "./internal/Deadlines.js"
 import { type PostTarget, postAttempt } from "./internal/postAttempt.js"
 
@@ -33,14 +30,20 @@ export const DEFAULT_MAX_DRAIN_BYTES = 64 * 1024
 export const TIMEOUT_CHECK_INTERVAL_MS = 100
 
 export interface HttpWebhookTransportOptions {
-  /** A guarded agent (`makeGuardedAgent`); the transport relies on it for the dial-time checks. */
+  /** A guarded agent (`GuardedDispatcher.makeAgent`); the transport relies on it for the dial-time checks. */
   readonly dispatcher: Dispatcher
   /** Must match the agent's setting: also lets http:// and internal host names through the URL check. */
   readonly allowPrivateNetwork: boolean
   readonly maxDrainBytes?: number
+  /**
+   * The agent's socket hold (`GuardedDispatcher.makeHoldingAgent`): with it a batch is written
+   * ahead and released right after `sendBatch`'s `release` (internal/batchRun.ts); without it
+   * the requests start after `release`.
+   */
+  readonly sockets?: SocketHold
 }
 
-const timedOut: AttemptOutcome = { _tag: "TimedOut" }
+const timedOut: Webhooks.AttemptOutcome = { _tag: "TimedOut" }
 
 /** A readable one-line reason; Node's own messages already carry the code (`connect ECONNREFUSED …`). */
 export const describeError = (error: unknown): string => {
@@ -51,7 +54,7 @@ export const describeError = (error: unknown): string => {
   return typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message
 }
 
-const classify = (error: unknown): AttemptOutcome =>
+const classify = (error: unknown): Webhooks.AttemptOutcome =>
   isAddressRefusedError(error)
     ? { _tag: "AddressRefused", message: error.message }
     : { _tag: "ConnectionFailed", message: describeError(error) }
@@ -64,9 +67,9 @@ const MAX_CHECKED_URLS = 1024
  * dispatch reporting through a callback (internal/postAttempt.ts), timed on Effect's Clock by the
  * sweeper (internal/Deadlines.ts): no fiber, stream or AbortSignal of its own.
  */
-export const makeHttpWebhookTransport = (
+export const make = (
   options: HttpWebhookTransportOptions
-): Effect.Effect<WebhookTransportShape, never, Scope.Scope> =>
+): Effect.Effect<Webhooks.WebhookTransportShape, never, Scope.Scope> =>
   Effect.map(makeDeadlines(TIMEOUT_CHECK_INTERVAL_MS), (deadlines) => {
     const maxDrainBytes = options.maxDrainBytes ?? DEFAULT_MAX_DRAIN_BYTES
     const checkedUrls = new Map<string, Either.Either<PostTarget, string>>()
@@ -81,7 +84,7 @@ export const makeHttpWebhookTransport = (
       const known = checkedUrls.get(url)
       if (known !== undefined) return known
       if (checkedUrls.size >= MAX_CHECKED_URLS) checkedUrls.clear()
-      const checked = Either.mapBoth(checkEndpointUrl(url, { allowPrivateNetwork: options.allowPrivateNetwork }), {
+      const checked = Either.mapBoth(Net.checkEndpointUrl(url, { allowPrivateNetwork: options.allowPrivateNetwork }), {
         onLeft: (refused) => refused.message,
         onRight: (parsed): PostTarget => ({ origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` })
       })
@@ -92,7 +95,7 @@ export const makeHttpWebhookTransport = (
      * Starts one attempt; `report` gets its outcome once, unless the answer (abandon) is called
      * first. The whole attempt is timed — connect, headers and body — from here.
      */
-    const start = (attempt: AttemptRequest, report: (outcome: AttemptOutcome) => void): (() => void) => {
+    const start: StartAttempt = (attempt, report, writing) => {
       const checked = check(attempt.url)
       if (Either.isLeft(checked)) {
         report({ _tag: "AddressRefused", message: checked.left })
@@ -112,7 +115,8 @@ export const makeHttpWebhookTransport = (
         (outcome) => {
           cancelDeadline()
           report(outcome)
-        }
+        },
+        writing
       )
       // Interrupted (shutdown, a simulated crash): abort the request so its socket is freed.
       return () => {
@@ -122,55 +126,21 @@ export const makeHttpWebhookTransport = (
     }
     return {
       send: (attempt) =>
-        Effect.async<AttemptOutcome>((resume) => {
+        Effect.async<Webhooks.AttemptOutcome>((resume) => {
           const abandon = start(attempt, (outcome) => resume(Effect.succeed(outcome)))
           return Effect.sync(abandon)
         }),
-      // The batch runs on one Effect.async: each attempt reports from its own callbacks, no fiber each.
-      sendBatch: (attempts, onOutcome) =>
-        attempts.length === 0
-          ? Effect.void
-          : Effect.async<void>((resume) => {
-              let left = attempts.length
-              let ended = false
-              const end = (how: Effect.Effect<void>) => {
-                if (ended) return
-                ended = true
-                resume(how)
-              }
-              const abandons: Array<() => void> = []
-              const abandonAll = () => {
-                for (const abandon of abandons) abandon()
-              }
-              try {
-                for (let index = 0; index < attempts.length; index++)
-                  abandons.push(
-                    start(attempts[index] as AttemptRequest, (outcome) => {
-                      // The count goes down even if the callback throws (it runs inside undici's or
-                      // the deadline sweeper's callbacks): the batch must end all the same.
-                      try {
-                        onOutcome(index, outcome)
-                      } finally {
-                        if (--left === 0) end(Effect.void)
-                      }
-                    })
-                  )
-              } catch (error) {
-                // A callback that threw while reporting synchronously: stop what was started.
-                abandonAll()
-                end(Effect.die(error))
-              }
-              return Effect.sync(abandonAll)
-            })
+      // The batch runs on one fiber: each attempt reports from its own callbacks, no fiber each.
+      sendBatch: (attempts, onOutcome, release) => runBatch(start, options.sockets, attempts, onOutcome, release)
     }
   })
 
 /** The transport over the process's shared guarded agent. */
-export const HttpWebhookTransport: Layer.Layer<WebhookTransport, never, GuardedDispatcher> = Layer.scoped(
-  WebhookTransport,
-  Effect.flatMap(GuardedDispatcher, (guarded) => makeHttpWebhookTransport(guarded))
+export const layer: Layer.Layer<Webhooks.WebhookTransport, never, GuardedDispatcher.GuardedDispatcher> = Layer.scoped(
+  Webhooks.WebhookTransport,
+  Effect.flatMap(GuardedDispatcher.GuardedDispatcher, (guarded) => make(guarded))
 )
 
 /** The transport with an agent of its own, for hosts that have no other outbound HTTP. */
-export const httpWebhookTransportLayer = (options: GuardedConnectorOptions): Layer.Layer<WebhookTransport> =>
-  HttpWebhookTransport.pipe(Layer.provide(guardedDispatcherLayer(options)))
+export const layerWith = (options: GuardedConnectorOptions): Layer.Layer<Webhooks.WebhookTransport> =>
+  layer.pipe(Layer.provide(GuardedDispatcher.layer(options)))

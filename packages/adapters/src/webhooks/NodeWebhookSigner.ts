@@ -6,19 +6,11 @@
  * `{msgId}.{timestamp}.` followed by the body.
  */
 import { createHmac } from "node:crypto"
-import {
-  type SignNow,
-  type SignStandardNow,
-  signEachNow,
-  signStandardEachNow,
-  STANDARD_SIGNATURE_VERSION,
-  standardKeyBytes,
-  WebhookSigner,
-  type WebhookSignerShape
-} from "@frank/core"
+import { WebhookSigning } from "@frank/core"
 import { Effect, Layer } from "effect"
 
-export const nodeSignNow: SignNow = (secret, timestampSeconds, body) =>
+/** Frank's signature header value, computed synchronously. */
+export const signNow: WebhookSigning.SignNow = (secret, timestampSeconds, body) =>
   `sha256=${createHmac("sha256", secret).update(`${timestampSeconds}.`, "utf8").update(body).digest("hex")}`
 
 /** Decoded standard keys by secret, so a batch does not decode the same secret per signature. Bounded. */
@@ -30,23 +22,26 @@ const standardKey = (secret: string): Uint8Array => {
   if (cached !== undefined) return cached
   if (standardKeys.size >= MAX_CACHED_KEYS) standardKeys.clear()
   // Throws for a secret that is not base64: that attempt's defect, and nothing cached.
-  const key = standardKeyBytes(secret)
+  const key = WebhookSigning.standardKeyBytes(secret)
   standardKeys.set(secret, key)
   return key
 }
 
-export const nodeSignStandardNow: SignStandardNow = (secret, messageId, timestampSeconds, body) =>
-  `${STANDARD_SIGNATURE_VERSION},${createHmac("sha256", standardKey(secret))
+/** The Standard Webhooks signature, computed synchronously. */
+export const signStandardNow: WebhookSigning.SignStandardNow = (secret, messageId, timestampSeconds, body) =>
+  `${WebhookSigning.STANDARD_SIGNATURE_VERSION},${createHmac("sha256", standardKey(secret))
     .update(`${messageId}.${timestampSeconds}.`, "utf8")
     .update(body)
     .digest("base64")}`
 
-export const nodeWebhookSigner: WebhookSignerShape = {
-  sign: (secret, timestampSeconds, body) => Effect.sync(() => nodeSignNow(secret, timestampSeconds, body)),
-  signEach: signEachNow(nodeSignNow),
+/** The signer itself (no Effect needed to build it). */
+export const make: WebhookSigning.WebhookSignerShape = {
+  sign: (secret, timestampSeconds, body) => Effect.sync(() => signNow(secret, timestampSeconds, body)),
+  signEach: WebhookSigning.signEachNow(signNow),
   signStandard: (secret, messageId, timestampSeconds, body) =>
-    Effect.sync(() => nodeSignStandardNow(secret, messageId, timestampSeconds, body)),
-  signStandardEach: signStandardEachNow(nodeSignStandardNow)
+    Effect.sync(() => signStandardNow(secret, messageId, timestampSeconds, body)),
+  signStandardEach: WebhookSigning.signStandardEachNow(signStandardNow)
 }
 
-export const NodeWebhookSigner = Layer.succeed(WebhookSigner, nodeWebhookSigner)
+/** `WebhookSigner` on node:crypto. */
+export const layer: Layer.Layer<WebhookSigning.WebhookSigner> = Layer.succeed(WebhookSigning.WebhookSigner, make)

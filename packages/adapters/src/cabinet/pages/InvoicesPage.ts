@@ -3,10 +3,10 @@
  * link with its QR code, refreshing the status from the bank, and the history.
  */
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { type Invoice, InvoiceId, InvoiceNotFound, Invoices } from "@frank/core"
+import { Ids, Invoices } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect } from "effect"
-import QRCode from "qrcode"
+import { importOptional } from "../../node/internal/optionalPackage.js"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { type FormBody, formBody, redirect } from "../CabinetRequest.js"
 import { esc, formatDate, formatNumber, htmlResponse, type Notice, page } from "../html.js"
@@ -27,7 +27,7 @@ interface ProfileState {
   readonly errors?: Partial<Record<ProfileField, ReadonlyArray<string>>>
 }
 
-const historyRow = (ctx: CabinetContext, i: Invoice) => {
+const historyRow = (ctx: CabinetContext, i: Invoices.Invoice) => {
   const t = ctx.t.invoices
   const open = i.status !== "paid" && i.status !== "canceled" && i.status !== "expired"
   const act = (path: string, label: string) =>
@@ -41,10 +41,10 @@ const amountProblem = (ctx: CabinetContext, amount: string) =>
   !/^\d{1,6}$/.test(amount) || Number(amount) < 1 || Number(amount) > 100_000 ? ctx.t.invoices.amountInvalid : undefined
 
 export const invoicesRoutes = Effect.gen(function* () {
-  const invoices = yield* Invoices
+  const invoices = yield* Invoices.Invoices
   // A malformed id names no invoice: the same page as a missing one.
   const invoiceId = Effect.flatMap(HttpRouter.params, (p) =>
-    idOr(InvoiceId, p.id ?? "", () => new InvoiceNotFound({ message: "no such invoice" }))
+    idOr(Ids.InvoiceId, p.id ?? "", () => new Invoices.InvoiceNotFound({ message: "no such invoice" }))
   )
 
   const show = (ctx: CabinetContext, status = 200, notice?: Notice, state: ProfileState = {}, extra = "") =>
@@ -147,7 +147,15 @@ ${profileForm(ctx, state.values ?? valuesOf(profile), revision, state.errors)}</
       if (link._tag === "Left")
         return yield* show(ctx, link.left.status, { kind: "error", text: errorText(ctx.t, link.left) })
       const t = ctx.t.invoices
-      const svg = yield* Effect.promise(() => QRCode.toString(link.right.url, { type: "svg", margin: 1 }))
+      const svg = yield* Effect.promise(async () => {
+        // Loaded on the first invoice shown: qrcode is an optional peer of @frank/adapters.
+        const { default: QRCode } = await importOptional(
+          "qrcode",
+          "The cabinet's invoice QR codes",
+          () => import("qrcode")
+        )
+        return QRCode.toString(link.right.url, { type: "svg", margin: 1 })
+      })
       const img = `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`
       const box = `<section aria-labelledby="sbp-title" class="qr"><h2 id="sbp-title">${esc(t.sbpTitle)}</h2><p>${esc(t.sbpNote)}</p>
 <img src="${img}" alt="${esc(t.sbpTitle)}: QR" data-testid="sbp-qr" width="192" height="192"><p><a href="${esc(link.right.url)}" data-testid="sbp-link">${esc(link.right.url)}</a></p></section>`

@@ -3,7 +3,7 @@
  * reason, and the quota of 20 active keys. Backed by the same Access service as the partner API.
  */
 import { HttpRouter } from "@effect/platform"
-import { Access, ApiKeyNotFound, KeyId, type KeyView } from "@frank/core"
+import { Access, Ids } from "@frank/core"
 import { idOr, PartnerApi, routeTable, scopeReference } from "@frank/core/http"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
@@ -14,10 +14,10 @@ import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } fro
 const MAX_ACTIVE = 20
 const reference = scopeReference(routeTable(PartnerApi))
 
-const status = (ctx: CabinetContext, k: KeyView) =>
+const status = (ctx: CabinetContext, k: Access.KeyView) =>
   k.revokedAt !== null ? ctx.t.keys.revoked : k.active ? ctx.t.keys.active : ctx.t.keys.expired
 
-const keyRow = (ctx: CabinetContext, k: KeyView) => {
+const keyRow = (ctx: CabinetContext, k: Access.KeyView) => {
   const t = ctx.t.keys
   const scopes = k.access === "full" ? t.full : (k.scopes ?? []).join(", ")
   const actions =
@@ -54,7 +54,7 @@ const issueForm = (ctx: CabinetContext) => {
 <button type="submit">${esc(t.issue)}</button></form></section>`
 }
 
-const render = (ctx: CabinetContext, keys: ReadonlyArray<KeyView>, notice?: Notice, extra = "") => {
+const render = (ctx: CabinetContext, keys: ReadonlyArray<Access.KeyView>, notice?: Notice, extra = "") => {
   const t = ctx.t.keys
   const active = keys.filter((k) => k.active).length
   const table = `<div class="scroll"><table><caption>${esc(t.quota(active))}</caption>
@@ -82,7 +82,7 @@ const readIssue = (ctx: CabinetContext, form: Effect.Effect.Success<typeof formB
 }
 
 export const keysRoutes = Effect.gen(function* () {
-  const access = yield* Access
+  const access = yield* Access.Access
   const list = (ctx: CabinetContext) => Effect.orDie(access.listKeys(ctx.partnerId, {}))
   const show = (ctx: CabinetContext, status: number, notice?: Notice, extra?: string) =>
     Effect.map(list(ctx), (keys) => htmlResponse(render(ctx, keys, notice, extra), status))
@@ -90,12 +90,20 @@ export const keysRoutes = Effect.gen(function* () {
     show(ctx, e.status === 404 ? 404 : 400, { kind: "error", text: errorText(ctx.t, e) })
   // A malformed id names no key: the same answer as a missing one.
   const keyId = Effect.flatMap(HttpRouter.params, (p) =>
-    idOr(KeyId, p.id ?? "", () => new ApiKeyNotFound({ message: "no such key" }))
+    idOr(Ids.KeyId, p.id ?? "", () => new Access.ApiKeyNotFound({ message: "no such key" }))
   )
 
   const routes: ReadonlyArray<CabinetRoute> = [
     get("/keys", (ctx) =>
-      show(ctx, 200, doneNotice(ctx, { changed: ctx.t.keys.changed, revoked: ctx.t.keys.revokedDone }))
+      show(
+        ctx,
+        200,
+        doneNotice(ctx, {
+          changed: ctx.t.keys.changed,
+          revoked: ctx.t.keys.revokedDone,
+          alreadyRevoked: ctx.t.keys.alreadyRevoked
+        })
+      )
     ),
     post("/keys", (ctx) =>
       Effect.gen(function* () {
@@ -135,11 +143,15 @@ export const keysRoutes = Effect.gen(function* () {
     post("/keys/:id/revoke", (ctx) =>
       Effect.gen(function* () {
         const reason = ((yield* formBody).get("reason") ?? "").trim().slice(0, 200)
-        return yield* orDieOnStore(Effect.flatMap(keyId, (id) => access.revokeKey(ctx.partnerId, id, reason))).pipe(
-          Effect.as(redirect(`${ctx.base}/keys?done=revoked`)),
-          Effect.catchAll(failed(ctx))
-        )
-      })
+        const id = yield* keyId
+        // Revoking twice changes nothing, so the page says the key already was; a key the list
+        // lacks is still tried (legacy keys are not listed) and `false` means no such key.
+        if ((yield* list(ctx)).find((k) => k.id === id)?.revokedAt != null)
+          return redirect(`${ctx.base}/keys?done=alreadyRevoked`)
+        if (!(yield* orDieOnStore(access.revokeKey(ctx.partnerId, id, reason))))
+          return yield* new Access.ApiKeyNotFound({ message: "no such key" })
+        return redirect(`${ctx.base}/keys?done=revoked`)
+      }).pipe(Effect.catchAll(failed(ctx)))
     )
   ]
   return routes

@@ -1,14 +1,15 @@
 /**
- * Overview: the balance (total / used / reserved / available, the low-balance state), the tariff
- * with progress to the next plan and its discount, and the 30-day spend chart from daily usage
- * (drawn by uPlot from JSON embedded in the page; the same figures as a table for screen readers
- * and without JavaScript).
+ * Overview: the balance (total / used / reserved / available, the low-balance state), the credit
+ * grants with what is left of them and the next expiries, the tariff with progress to the next
+ * plan and its discount, and the 30-day spend chart from daily usage (drawn by uPlot from JSON
+ * embedded in the page; the same figures as a table for screen readers and without JavaScript).
  */
-import { DAY_MS, dailyUsageView, dayStart, Ledger, minorToFranks, tierOf, Tariffs } from "@frank/core"
+import { Ledger, Money, Tariffs, Time } from "@frank/core"
 import { Clock, Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { esc, formatNumber, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
+import { creditGrantsSection } from "./creditGrants.js"
 
 const franks = (ctx: CabinetContext, n: number) => ctx.t.franks(formatNumber(ctx.t, n))
 
@@ -16,19 +17,21 @@ const card = (label: string, value: string, id: string) =>
   `<div class="card"><div>${label}</div><div class="value" data-testid="${id}">${value}</div></div>`
 
 export const overviewRoutes = Effect.gen(function* () {
-  const ledger = yield* Ledger
-  const tariffs = yield* Tariffs
+  const ledger = yield* Ledger.Ledger
+  const tariffs = yield* Tariffs.Tariffs
 
   const render = (ctx: CabinetContext) =>
     Effect.gen(function* () {
       const t = ctx.t.overview
-      const [balance, tariff] = yield* Effect.orDie(
-        Effect.all([ledger.balance(ctx.partnerId), tariffs.view(ctx.partnerId)], { concurrency: 2 })
+      const [balance, tariff, grants] = yield* Effect.orDie(
+        Effect.all([ledger.balance(ctx.partnerId), tariffs.view(ctx.partnerId), ledger.grants(ctx.partnerId)], {
+          concurrency: 3
+        })
       )
       const now = yield* Clock.currentTimeMillis
-      const untilMs = dayStart(now) + DAY_MS
-      const fromMs = untilMs - 30 * DAY_MS
-      const usage = dailyUsageView(
+      const untilMs = Ledger.dayStart(now) + Time.DAY_MS
+      const fromMs = untilMs - 30 * Time.DAY_MS
+      const usage = Ledger.dailyUsageView(
         yield* Effect.orDie(ledger.usageByDay(ctx.partnerId, fromMs, untilMs)),
         fromMs,
         untilMs
@@ -38,12 +41,12 @@ export const overviewRoutes = Effect.gen(function* () {
         : ""
       const balanceSection = `<section aria-labelledby="balance-title"><h2 id="balance-title">${esc(t.balance)}</h2>${low}
 <div class="cards">${card(t.total, franks(ctx, balance.total), "balance-total")}${card(t.used, franks(ctx, balance.used), "balance-used")}${card(t.reserved, franks(ctx, balance.reserved), "balance-reserved")}${card(t.available, franks(ctx, balance.available), "balance-available")}</div></section>`
-      const next = tariff.nextPlan === null ? undefined : tierOf(tariffs.config, tariff.nextPlan)
+      const next = tariff.nextPlan === null ? undefined : Tariffs.tierOf(tariffs.config, tariff.nextPlan)
       const progress =
         next === undefined
           ? `<p>${esc(t.topPlan)}</p>`
           : `<p>${esc(t.nextPlan(next.plan, next.discountPercent, franks(ctx, tariff.spendRequiredForNextPlan ?? 0)))}</p>
-<label>${esc(t.progress)} <progress max="${minorToFranks(next.minLifetimeSpendMinor)}" value="${Math.min(tariff.lifetimeSpend, minorToFranks(next.minLifetimeSpendMinor))}"></progress></label>`
+<label>${esc(t.progress)} <progress max="${Money.minorToFranks(next.minLifetimeSpendMinor)}" value="${Math.min(tariff.lifetimeSpend, Money.minorToFranks(next.minLifetimeSpendMinor))}"></progress></label>`
       const tariffSection = `<section aria-labelledby="tariff-title"><h2 id="tariff-title">${esc(t.tariff)}</h2>
 <dl class="pairs"><dt>${esc(t.plan)}</dt><dd data-testid="plan">${esc(tariff.plan)}</dd><dt>${esc(t.discount)}</dt><dd>${tariff.discountPercent}%</dd><dt>${esc(t.lifetimeSpend)}</dt><dd>${esc(franks(ctx, tariff.lifetimeSpend))}</dd></dl>${progress}</section>`
       const chartData = JSON.stringify({
@@ -58,7 +61,8 @@ export const overviewRoutes = Effect.gen(function* () {
 <div id="spend-chart" class="chart" data-lib="${ctx.base}/assets/uplot.js" aria-hidden="true"></div>
 <script type="application/json" id="spend-data">${chartData.replace(/</g, "\\u003c")}</script>
 <details><summary>${esc(t.chartFallback)}</summary><table><thead><tr><th scope="col">${esc(t.day)}</th><th scope="col" class="num">${esc(t.spend)}</th></tr></thead><tbody>${rows}</tbody></table></details></section>`
-      return htmlResponse(page(ctx, "overview", t.title, balanceSection + tariffSection + chartSection))
+      const grantsSection = creditGrantsSection(ctx, grants, balance.expiring)
+      return htmlResponse(page(ctx, "overview", t.title, balanceSection + grantsSection + tariffSection + chartSection))
     })
 
   const routes: ReadonlyArray<CabinetRoute> = [get("/", render)]

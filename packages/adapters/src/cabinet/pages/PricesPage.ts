@@ -3,23 +3,15 @@
  * the chosen model's operation (its modes, resolutions, qualities, duration range, prompt and
  * input counts), answered with the quote's breakdown. A GET form: an estimate changes nothing.
  */
-import {
-  type CatalogItem,
-  type CatalogOperationView,
-  type CatalogView,
-  EstimateRequest,
-  Pricing,
-  type Quote,
-  Tariffs
-} from "@frank/core"
+import { Pricing, Tariffs } from "@frank/core"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { esc, formatNumber, htmlResponse, type Notice, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
-const itemsOf = (view: CatalogView): ReadonlyArray<CatalogItem> => Object.values(view.families).flat()
+const itemsOf = (view: Pricing.CatalogView): ReadonlyArray<Pricing.CatalogItem> => Object.values(view.families).flat()
 
-const catalogTable = (ctx: CabinetContext, items: ReadonlyArray<CatalogItem>) => {
+const catalogTable = (ctx: CabinetContext, items: ReadonlyArray<Pricing.CatalogItem>) => {
   const t = ctx.t.prices
   const price = (n: number) => ctx.t.franks(formatNumber(ctx.t, n, 6))
   const rows = items
@@ -51,7 +43,7 @@ const count = (name: string, label: string, max: number, q: URLSearchParams) =>
   `<label>${esc(label)} <input type="number" name="${name}" min="0" max="${max}" value="${esc(q.get(name) ?? "")}"></label>`
 
 /** The inputs the chosen operation takes, and only those. */
-const operationFields = (ctx: CabinetContext, o: CatalogOperationView) => {
+const operationFields = (ctx: CabinetContext, o: Pricing.CatalogOperationView) => {
   const t = ctx.t.prices
   const q = ctx.query
   const fields: string[] = []
@@ -75,7 +67,7 @@ const operationFields = (ctx: CabinetContext, o: CatalogOperationView) => {
   return fields.join("\n")
 }
 
-const calculator = (ctx: CabinetContext, items: ReadonlyArray<CatalogItem>) => {
+const calculator = (ctx: CabinetContext, items: ReadonlyArray<Pricing.CatalogItem>) => {
   const t = ctx.t.prices
   const model = items.find((m) => m.modelId === ctx.query.get("modelId"))
   const operation =
@@ -102,7 +94,7 @@ ${operations}${operation === undefined ? "" : operationFields(ctx, operation)}
 <button type="submit">${esc(t.calculate)}</button></form></section>`
 }
 
-const breakdown = (ctx: CabinetContext, quote: Quote) => {
+const breakdown = (ctx: CabinetContext, quote: Pricing.Quote) => {
   const t = ctx.t.prices
   const money = (n: number) => ctx.t.franks(formatNumber(ctx.t, n))
   const rows = quote.breakdown
@@ -120,12 +112,12 @@ const breakdown = (ctx: CabinetContext, quote: Quote) => {
 const requestOf = (q: URLSearchParams) => {
   const raw: Record<string, string> = {}
   for (const [k, v] of q) if (v !== "" && k !== "estimate" && k !== "lang") raw[k] = v
-  return Schema.decodeUnknownEither(EstimateRequest)(raw)
+  return Schema.decodeUnknownEither(Pricing.EstimateRequest)(raw)
 }
 
 export const pricesRoutes = Effect.gen(function* () {
-  const pricing = yield* Pricing
-  const tariffs = yield* Tariffs
+  const pricing = yield* Pricing.Pricing
+  const tariffs = yield* Tariffs.Tariffs
 
   const show = (ctx: CabinetContext) =>
     Effect.gen(function* () {

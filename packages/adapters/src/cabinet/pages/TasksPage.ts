@@ -1,9 +1,10 @@
 /**
- * Tasks: the history with status, cost and a result download (the spec sends a partner whose
- * launch response was lost here to check before paying again).
+ * Tasks: the history with status, cost, when an unfinished task's reservation lapses, and a
+ * result download (the spec sends a partner whose launch response was lost here to check before
+ * paying again).
  */
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { minorToFranks, type Task, TaskId, TaskNotFound, Tasks, TaskStatus } from "@frank/core"
+import { Ids, Money, Tasks } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
@@ -12,33 +13,38 @@ import { type CabinetRoute, get } from "../routes.js"
 
 const PAGE_SIZE = 20
 
-const row = (ctx: CabinetContext, task: Task) => {
+const row = (ctx: CabinetContext, task: Tasks.Task) => {
   const t = ctx.t.tasks
-  const franks = (minor: number) => ctx.t.franks(formatNumber(ctx.t, minorToFranks(minor)))
+  const franks = (minor: number) => ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(minor)))
   const result =
     task.status === "succeeded" && task.result !== null
       ? `<a href="${ctx.base}/tasks/${esc(task.id)}/result" download>${esc(t.download)}</a>`
       : task.failure !== null
         ? esc(`${task.failure.code}: ${task.failure.message}`)
         : ""
+  // Only while the task runs: once it ended, its reservation is settled and nothing lapses.
+  const expires =
+    task.status === "succeeded" || task.status === "failed"
+      ? ""
+      : `<time datetime="${new Date(task.expiresAt).toISOString()}">${esc(formatDate(ctx.t, task.expiresAt))}</time>`
   return `<tr data-testid="task-row" data-status="${task.status}"><td><code>${esc(task.id)}</code></td><td>${esc(task.modelId)}</td><td>${esc(task.status)}</td>
-<td class="num">${esc(task.costMinor === null ? franks(task.reservedMinor) : franks(task.costMinor))}</td><td>${esc(formatDate(ctx.t, task.createdAt))}</td><td>${result}</td></tr>`
+<td class="num">${esc(task.costMinor === null ? franks(task.reservedMinor) : franks(task.costMinor))}</td><td>${esc(formatDate(ctx.t, task.createdAt))}</td><td data-testid="task-expires">${expires}</td><td>${result}</td></tr>`
 }
 
 export const tasksRoutes = Effect.gen(function* () {
-  const tasks = yield* Tasks
+  const tasks = yield* Tasks.Tasks
 
   const list = (ctx: CabinetContext) =>
     Effect.gen(function* () {
       const t = ctx.t.tasks
-      const status = TaskStatus.literals.find((s) => s === ctx.query.get("status"))
+      const status = Tasks.TaskStatus.literals.find((s) => s === ctx.query.get("status"))
       const pageNo = Math.max(1, Math.floor(Number(ctx.query.get("page") ?? "1")) || 1)
       const found = yield* Effect.orDie(tasks.list(ctx.partnerId, { status }, (pageNo - 1) * PAGE_SIZE, PAGE_SIZE))
-      const options = TaskStatus.literals
+      const options = Tasks.TaskStatus.literals
         .map((s) => `<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`)
         .join("")
       const filter = `<form method="get" action="${ctx.base}/tasks" class="inline"><label>${esc(t.status)} <select name="status"><option value="">${esc(t.allStatuses)}</option>${options}</select></label> <button type="submit">${esc(ctx.t.filter)}</button></form>`
-      const table = `<div class="scroll"><table><thead><tr><th scope="col">ID</th><th scope="col">${esc(t.model)}</th><th scope="col">${esc(t.status)}</th><th scope="col" class="num">${esc(t.cost)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.result)}</th></tr></thead>
+      const table = `<div class="scroll"><table><thead><tr><th scope="col">ID</th><th scope="col">${esc(t.model)}</th><th scope="col">${esc(t.status)}</th><th scope="col" class="num">${esc(t.cost)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.expires)}</th><th scope="col">${esc(t.result)}</th></tr></thead>
 <tbody>${found.items.map((task) => row(ctx, task)).join("")}</tbody></table></div>${found.items.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}`
       const more =
         found.items.length === PAGE_SIZE
@@ -51,7 +57,7 @@ export const tasksRoutes = Effect.gen(function* () {
     Effect.gen(function* () {
       const raw = (yield* HttpRouter.params).id ?? ""
       // A malformed id names no task: the same page as a missing one.
-      const content = yield* idOr(TaskId, raw, () => new TaskNotFound({ message: "no such task" })).pipe(
+      const content = yield* idOr(Ids.TaskId, raw, () => new Tasks.TaskNotFound({ message: "no such task" })).pipe(
         Effect.flatMap((id) => tasks.result(ctx.partnerId, id)),
         Effect.catchTag("StoreError", Effect.die),
         Effect.either

@@ -4,7 +4,7 @@
  * carries its own Idempotency-Key, so a double submit opens the same payment.
  */
 import { randomUUID } from "node:crypto"
-import { type Payment, Payments } from "@frank/core"
+import { Payments } from "@frank/core"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
@@ -21,12 +21,12 @@ const form = (ctx: CabinetContext) => {
 <button type="submit">${esc(t.pay)}</button></form></section>`
 }
 
-const row = (ctx: CabinetContext, p: Payment) =>
+const row = (ctx: CabinetContext, p: Payments.Payment) =>
   `<tr data-testid="payment-row" data-status="${p.status}"><td>${esc(formatDate(ctx.t, p.createdAt))}</td><td class="num">${esc(ctx.t.rubles(formatNumber(ctx.t, p.amountRub)))}</td>
 <td>${esc(p.description ?? "")}</td><td>${esc(p.status)}</td><td>${p.status === "pending" && p.paymentUrl !== null ? `<a href="${esc(p.paymentUrl)}">${esc(ctx.t.topups.open)}</a>` : ""}</td></tr>`
 
 export const topUpsRoutes = Effect.gen(function* () {
-  const payments = yield* Payments
+  const payments = yield* Payments.Payments
 
   const show = (ctx: CabinetContext, status = 200, notice?: Notice) =>
     Effect.map(Effect.orDie(payments.history(ctx.partnerId)), (history) => {

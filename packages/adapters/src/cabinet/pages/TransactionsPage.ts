@@ -3,16 +3,7 @@
  * same filter (the partner API's export: at most 10,000 rows, a `# truncated` line past that).
  */
 import { HttpServerResponse } from "@effect/platform"
-import {
-  CSV_EXPORT_MAX_ROWS,
-  csvExportStream,
-  type EntryFilter,
-  type LedgerEntry,
-  Ledger,
-  minorToFranks,
-  parseIsoBound,
-  TransactionType
-} from "@frank/core"
+import { Ledger, Money } from "@frank/core"
 import { Effect, Stream } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { esc, formatDate, formatNumber, htmlResponse, page } from "../html.js"
@@ -21,14 +12,14 @@ import { type CabinetRoute, get } from "../routes.js"
 const PAGE_SIZE = 20
 
 /** The filter of the query; a bad date is ignored (the date inputs only send valid ones). */
-const filterOf = (q: URLSearchParams): EntryFilter => {
-  const type = TransactionType.literals.find((t) => t === q.get("type"))
+const filterOf = (q: URLSearchParams): Ledger.EntryFilter => {
+  const type = Ledger.TransactionType.literals.find((t) => t === q.get("type"))
   const from = q.get("dateFrom")
   const to = q.get("dateTo")
   return {
     type,
-    fromMs: from === null || from === "" ? undefined : parseIsoBound(from, "from"),
-    untilMs: to === null || to === "" ? undefined : parseIsoBound(to, "to")
+    fromMs: from === null || from === "" ? undefined : Ledger.parseIsoBound(from, "from"),
+    untilMs: to === null || to === "" ? undefined : Ledger.parseIsoBound(to, "to")
   }
 }
 
@@ -42,7 +33,7 @@ const filterQuery = (q: URLSearchParams) =>
 const filters = (ctx: CabinetContext) => {
   const t = ctx.t.transactions
   const q = ctx.query
-  const types = TransactionType.literals
+  const types = Ledger.TransactionType.literals
     .map((ty) => `<option value="${ty}"${q.get("type") === ty ? " selected" : ""}>${esc(t.types[ty] ?? ty)}</option>`)
     .join("")
   return `<form method="get" action="${ctx.base}/transactions" class="inline">
@@ -53,10 +44,10 @@ const filters = (ctx: CabinetContext) => {
 <a class="button" href="${ctx.base}/transactions.csv?${filterQuery(q)}" download data-testid="csv">${esc(t.csv)}</a></form>`
 }
 
-const row = (ctx: CabinetContext, e: LedgerEntry) => {
+const row = (ctx: CabinetContext, e: Ledger.LedgerEntry) => {
   const t = ctx.t.transactions
   return `<tr data-testid="transaction-row"><td>${esc(formatDate(ctx.t, e.occurredAt))}</td><td>${esc(t.types[e.type] ?? e.type)}</td>
-<td>${esc(e.kind)}</td><td class="num">${esc(ctx.t.franks(formatNumber(ctx.t, minorToFranks(e.amountMinor))))}</td><td>${esc(e.description || e.label)}</td></tr>`
+<td>${esc(e.kind)}</td><td class="num">${esc(ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(e.amountMinor))))}</td><td>${esc(e.description || e.label)}</td></tr>`
 }
 
 const pager = (ctx: CabinetContext, pageNo: number, pages: number) => {
@@ -67,7 +58,7 @@ const pager = (ctx: CabinetContext, pageNo: number, pages: number) => {
 }
 
 export const transactionsRoutes = Effect.gen(function* () {
-  const ledger = yield* Ledger
+  const ledger = yield* Ledger.Ledger
 
   const list = (ctx: CabinetContext) =>
     Effect.gen(function* () {
@@ -87,8 +78,8 @@ export const transactionsRoutes = Effect.gen(function* () {
   const csv = (ctx: CabinetContext) =>
     Effect.sync(() => {
       const filter = filterOf(ctx.query)
-      const body = csvExportStream(
-        ledger.streamEntries(ctx.partnerId, filter, CSV_EXPORT_MAX_ROWS),
+      const body = Ledger.csvExportStream(
+        ledger.streamEntries(ctx.partnerId, filter, Ledger.CSV_EXPORT_MAX_ROWS),
         ledger.countEntries(ctx.partnerId, filter)
       )
       return HttpServerResponse.stream(Stream.encodeText(Stream.orDie(body)), {

@@ -4,19 +4,7 @@
  * error, next attempt, replay with the spec's replay errors in words).
  */
 import { HttpRouter } from "@effect/platform"
-import {
-  allEventTypes,
-  DeliveryId,
-  DeliveryNotFound,
-  DeliveryStatus,
-  type DeliveryRecord,
-  EndpointId,
-  EndpointNotFound,
-  encodeCursor,
-  type WebhookEndpoint,
-  Webhooks,
-  type PartnerId
-} from "@frank/core"
+import { Events, Ids, Webhooks } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Clock, Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
@@ -25,13 +13,13 @@ import { esc, formatDate, htmlResponse, type Notice, page, secretBox } from "../
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
 /** Active, paused by the partner, or paused by the health rule (with since when it fails). */
-const endpointState = (ctx: CabinetContext, e: WebhookEndpoint): string => {
+const endpointState = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint): string => {
   const t = ctx.t.webhooks
   if (e.active) return t.active
   return e.health.disabledReason === "failing" ? t.pausedFailing(formatDate(ctx.t, e.health.failingSince)) : t.paused
 }
 
-const endpointRow = (ctx: CabinetContext, e: WebhookEndpoint) => {
+const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
   const t = ctx.t.webhooks
   const act = (path: string, label: string, cls = "") =>
     `<form method="post" action="${ctx.base}/webhooks/${esc(e.id)}/${path}"><button type="submit"${cls === "" ? "" : ` class="${cls}"`}>${esc(label)}</button></form>`
@@ -41,7 +29,7 @@ const endpointRow = (ctx: CabinetContext, e: WebhookEndpoint) => {
 <td class="actions">${act(e.active ? "pause" : "resume", e.active ? t.pause : t.resume)}${act("rotate", t.rotate)}${act("test", t.test)}${act("delete", t.delete, "danger")}</td></tr>`
 }
 
-const deliveryRow = (ctx: CabinetContext, d: DeliveryRecord) => {
+const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
   const t = ctx.t.webhooks
   const replayable = d.status === "delivered" || d.status === "uncertain" || d.status === "dead_lettered"
   return `<tr data-testid="delivery-row" data-status="${d.status}"><td>${esc(d.eventType)}<br><small><code>${esc(d.eventId)}</code></small></td>
@@ -57,15 +45,19 @@ const createForm = (ctx: CabinetContext) => {
 <form method="post" action="${ctx.base}/webhooks" class="stack">
 <label>${esc(t.url)} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
 <fieldset><legend>${esc(t.events)}</legend><p><small>${esc(t.eventsHint)}</small></p>
-${allEventTypes.map((e) => `<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`).join("")}</fieldset>
+${Events.allEventTypes.map((e) => `<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`).join("")}</fieldset>
 <button type="submit">${esc(t.create)}</button></form></section>`
 }
 
-const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<DeliveryRecord>, next: string | null) => {
+const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<Webhooks.DeliveryRecord>, next: string | null) => {
   const t = ctx.t.webhooks
   const status = ctx.query.get("status") ?? ""
   const options = [`<option value="">${esc(t.allStatuses)}</option>`]
-    .concat(DeliveryStatus.literals.map((s) => `<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`))
+    .concat(
+      Webhooks.DeliveryStatus.literals.map(
+        (s) => `<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
+      )
+    )
     .join("")
   const more =
     next === null
@@ -78,20 +70,20 @@ const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<DeliveryReco
 }
 
 export const webhooksRoutes = Effect.gen(function* () {
-  const webhooks = yield* Webhooks
+  const webhooks = yield* Webhooks.Webhooks
   // A malformed id names nothing: the same answer as a missing one.
   const endpointId = Effect.flatMap(HttpRouter.params, (p) =>
-    idOr(EndpointId, p.id ?? "", () => new EndpointNotFound({ message: "no such endpoint" }))
+    idOr(Ids.EndpointId, p.id ?? "", () => new Webhooks.EndpointNotFound({ message: "no such endpoint" }))
   )
   const deliveryId = Effect.flatMap(HttpRouter.params, (p) =>
-    idOr(DeliveryId, p.id ?? "", () => new DeliveryNotFound({ message: "no such delivery" }))
+    idOr(Ids.DeliveryId, p.id ?? "", () => new Webhooks.DeliveryNotFound({ message: "no such delivery" }))
   )
 
   const show = (ctx: CabinetContext, status: number, notice?: Notice, extra = "") =>
     Effect.gen(function* () {
       const t = ctx.t.webhooks
       const endpoints = yield* Effect.orDie(webhooks.listEndpoints(ctx.partnerId))
-      const filter = DeliveryStatus.literals.find((s) => s === ctx.query.get("status"))
+      const filter = Webhooks.DeliveryStatus.literals.find((s) => s === ctx.query.get("status"))
       const log = yield* webhooks
         .listDeliveries(ctx.partnerId, { status: filter }, 20, ctx.query.get("cursor") ?? undefined)
         .pipe(
@@ -103,7 +95,7 @@ export const webhooksRoutes = Effect.gen(function* () {
       const table = `<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${esc(t.endpoints)}</h2>
 <div class="scroll"><table><thead><tr><th scope="col">${esc(t.url)}</th><th scope="col">${esc(t.events)}</th><th scope="col">${esc(t.state)}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
 <tbody>${endpoints.map((e) => endpointRow(ctx, e)).join("")}</tbody></table></div>${endpoints.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}</section>`
-      const next = log.next === null ? null : encodeCursor(log.next)
+      const next = log.next === null ? null : Webhooks.encodeCursor(log.next)
       const body = `${extra}${table}${endpoints.length < 10 ? createForm(ctx) : ""}${deliveryLog(ctx, log.deliveries, next)}`
       return htmlResponse(page(ctx, "webhooks", t.title, body, notice), status)
     })
@@ -114,7 +106,7 @@ export const webhooksRoutes = Effect.gen(function* () {
   /** An endpoint action, then back to the page with its notice. */
   const action = <E extends { code?: string; message: string; _tag: string }>(
     path: string,
-    run: (partnerId: PartnerId, id: EndpointId) => Effect.Effect<unknown, E>,
+    run: (partnerId: Ids.PartnerId, id: Ids.EndpointId) => Effect.Effect<unknown, E>,
     done: string
   ) =>
     post(path, (ctx) =>

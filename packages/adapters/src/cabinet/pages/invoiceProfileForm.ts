@@ -3,7 +3,7 @@
  * conflict shown as the fields where the stored profile differs from what the user entered (the
  * form keeps the user's values with the new revision, so saving again is a deliberate retry).
  */
-import type { CompanyProfile } from "@frank/core"
+import type { Invoices } from "@frank/core"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { esc } from "../html.js"
 
@@ -20,7 +20,7 @@ export const PROFILE_FIELDS = [
 export type ProfileField = (typeof PROFILE_FIELDS)[number]
 export type ProfileValues = Partial<Record<ProfileField, string>>
 
-export const valuesOf = (p: CompanyProfile | undefined): ProfileValues =>
+export const valuesOf = (p: Invoices.CompanyProfile | undefined): ProfileValues =>
   Object.fromEntries(PROFILE_FIELDS.map((f) => [f, p?.[f] ?? ""])) as ProfileValues
 
 /** Engine messages are `field: problem`; each goes under its field, the rest above the form. */

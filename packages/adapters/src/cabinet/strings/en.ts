@@ -13,7 +13,9 @@ export const en = {
     topups: "Top-ups",
     invoices: "Invoices",
     tasks: "Tasks",
-    prices: "Prices"
+    prices: "Prices",
+    settings: "Settings",
+    audit: "Audit log"
   },
   language: "Language",
   signOut: "Sign out",
@@ -61,6 +63,9 @@ export const en = {
       DELIVERY_ENDPOINT_DELETED: "The delivery's endpoint was deleted, so it cannot be replayed.",
       DELIVERY_ENDPOINT_INACTIVE: "The delivery's endpoint is paused. Resume it, then replay.",
       COMPANY_PROFILE_REVISION_CONFLICT: "The company profile was changed elsewhere in the meantime.",
+      ALERT_LIMIT_REACHED: "You already have 5 alerts. Delete one to add another.",
+      ALERT_THRESHOLD_INVALID: "The threshold must be from 1 to 10,000,000 ₣.",
+      ALERT_NOT_FOUND: "The alert was not found (it may have been deleted already).",
       VALIDATION_FAILED: "Please correct the form."
     } as Record<string, string>
   },
@@ -82,7 +87,65 @@ export const en = {
     spendChart: "Spend over the last 30 days",
     chartFallback: "Daily spend (table)",
     day: "Day",
-    spend: "Spend"
+    spend: "Spend",
+    grants: "Bonus credits",
+    grantsNote:
+      "Spending draws from bonus credits first: lower priority number first, then the soonest expiry. What is left of a credit at its expiry is withdrawn.",
+    nextExpiries: "Next expiries",
+    nothingExpires: "No bonus credit is due to expire.",
+    expiresOn: (amount: string) => `${amount} expire on`,
+    granted: "Granted",
+    remaining: "Remaining",
+    priority: "Priority",
+    grantExpires: "Expires",
+    grantNeverExpires: "never",
+    grantState: "State",
+    grantLive: "Active",
+    grantSpent: "Spent",
+    grantExpired: "Expired"
+  },
+  settings: {
+    title: "Settings",
+    alerts: "Balance alerts",
+    alertsNote:
+      "When the available balance falls below a threshold, a billing.balance_alert event (triggered) is sent to your webhooks; when it rises back to the threshold or above, another (resolved). Once per crossing.",
+    quota: (n: number) => `${n} of 5 alerts`,
+    threshold: "Threshold, ₣ (1–10,000,000)",
+    thresholdColumn: "Threshold",
+    state: "State",
+    ok: "Above the threshold",
+    triggered: "Below the threshold",
+    created: "Created",
+    delete: "Delete",
+    deleteAlert: (threshold: string) => `Delete the alert at ${threshold}`,
+    createTitle: "Add an alert",
+    create: "Add alert",
+    full: "You already have 5 alerts. Delete one to add another.",
+    thresholdInvalid: "The threshold must be a number of franks from 1 to 10,000,000, with at most two decimals.",
+    done: {
+      created: "Alert added.",
+      deleted: "Alert deleted."
+    } as Record<string, string>
+  },
+  audit: {
+    title: "Audit log",
+    action: "Action",
+    allActions: "All actions",
+    dateFrom: "From",
+    dateTo: "To",
+    at: "Time",
+    actor: "Who",
+    target: "Target",
+    requestId: "Request ID",
+    changes: "Changed fields",
+    older: "Older",
+    newest: "Newest",
+    actors: {
+      api_key: "API key",
+      session: "Cabinet session",
+      admin: "Operator",
+      system: "Frank"
+    } as Record<string, string>
   },
   transactions: {
     title: "Transactions",
@@ -131,6 +194,7 @@ export const en = {
     issued: "Key issued.",
     changed: "Key updated.",
     revokedDone: "Key revoked.",
+    alreadyRevoked: "The key was already revoked; nothing changed.",
     labelTooLong: "The label must be at most 120 characters.",
     daysInvalid: "Expiry must be a whole number of days between 1 and 365.",
     operations: "Operations",
@@ -210,6 +274,7 @@ export const en = {
     cost: "Cost",
     reserved: "Reserved",
     created: "Created",
+    expires: "Reservation expires",
     result: "Result",
     download: "Download",
     failure: "Failure"

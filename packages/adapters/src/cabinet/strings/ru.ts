@@ -15,7 +15,9 @@ export const ru: Strings = {
     topups: "Пополнения",
     invoices: "Счета",
     tasks: "Задачи",
-    prices: "Цены"
+    prices: "Цены",
+    settings: "Настройки",
+    audit: "Журнал"
   },
   language: "Язык",
   signOut: "Выйти",
@@ -64,6 +66,9 @@ export const ru: Strings = {
       DELIVERY_ENDPOINT_DELETED: "Адрес этой доставки удалён, повторить её нельзя.",
       DELIVERY_ENDPOINT_INACTIVE: "Адрес этой доставки приостановлен. Возобновите его и повторите.",
       COMPANY_PROFILE_REVISION_CONFLICT: "Реквизиты тем временем изменили в другом месте.",
+      ALERT_LIMIT_REACHED: "У вас уже 5 уведомлений. Удалите одно, чтобы добавить новое.",
+      ALERT_THRESHOLD_INVALID: "Порог должен быть от 1 до 10 000 000 ₣.",
+      ALERT_NOT_FOUND: "Уведомление не найдено (возможно, его уже удалили).",
       VALIDATION_FAILED: "Исправьте форму."
     }
   },
@@ -85,7 +90,65 @@ export const ru: Strings = {
     spendChart: "Расход за 30 дней",
     chartFallback: "Расход по дням (таблица)",
     day: "День",
-    spend: "Расход"
+    spend: "Расход",
+    grants: "Бонусные начисления",
+    grantsNote:
+      "Списания идут сначала из бонусных начислений: с меньшим номером приоритета, затем с ближайшим сроком. Остаток начисления на дату окончания срока списывается.",
+    nextExpiries: "Ближайшие сгорания",
+    nothingExpires: "Бонусов со сроком действия нет.",
+    expiresOn: (amount: string) => `${amount} сгорят`,
+    granted: "Начислено",
+    remaining: "Остаток",
+    priority: "Приоритет",
+    grantExpires: "Срок",
+    grantNeverExpires: "бессрочно",
+    grantState: "Состояние",
+    grantLive: "Действует",
+    grantSpent: "Израсходовано",
+    grantExpired: "Сгорело"
+  },
+  settings: {
+    title: "Настройки",
+    alerts: "Уведомления о балансе",
+    alertsNote:
+      "Когда доступный баланс опускается ниже порога, на ваши вебхуки уходит событие billing.balance_alert (triggered); когда он снова достигает порога, ещё одно (resolved). Одно событие на каждое пересечение.",
+    quota: (n: number) => `${n} из 5 уведомлений`,
+    threshold: "Порог, ₣ (1–10 000 000)",
+    thresholdColumn: "Порог",
+    state: "Состояние",
+    ok: "Выше порога",
+    triggered: "Ниже порога",
+    created: "Создано",
+    delete: "Удалить",
+    deleteAlert: (threshold: string) => `Удалить уведомление с порогом ${threshold}`,
+    createTitle: "Добавить уведомление",
+    create: "Добавить уведомление",
+    full: "У вас уже 5 уведомлений. Удалите одно, чтобы добавить новое.",
+    thresholdInvalid: "Порог — число франков от 1 до 10 000 000, не более двух знаков после запятой.",
+    done: {
+      created: "Уведомление добавлено.",
+      deleted: "Уведомление удалено."
+    } as Record<string, string>
+  },
+  audit: {
+    title: "Журнал действий",
+    action: "Действие",
+    allActions: "Все действия",
+    dateFrom: "С",
+    dateTo: "По",
+    at: "Время",
+    actor: "Кто",
+    target: "Объект",
+    requestId: "ID запроса",
+    changes: "Изменённые поля",
+    older: "Раньше",
+    newest: "Последние",
+    actors: {
+      api_key: "API-ключ",
+      session: "Сессия кабинета",
+      admin: "Оператор",
+      system: "Frank"
+    }
   },
   transactions: {
     title: "Операции",
@@ -134,6 +197,7 @@ export const ru: Strings = {
     issued: "Ключ выпущен.",
     changed: "Ключ изменён.",
     revokedDone: "Ключ отозван.",
+    alreadyRevoked: "Ключ уже был отозван; ничего не изменилось.",
     labelTooLong: "Название — не длиннее 120 символов.",
     daysInvalid: "Срок действия — целое число дней от 1 до 365.",
     operations: "Операции",
@@ -213,6 +277,7 @@ export const ru: Strings = {
     cost: "Стоимость",
     reserved: "Резерв",
     created: "Создана",
+    expires: "Резерв истекает",
     result: "Результат",
     download: "Скачать",
     failure: "Ошибка"

@@ -13,37 +13,27 @@
  */
 import { randomBytes } from "node:crypto"
 import { SqlClient, type SqlError } from "@effect/sql"
-import {
-  BankGateway,
-  type BankGatewayShape,
-  type BankInvoiceRef,
-  BankUnavailable,
-  type CompanyRequisites,
-  DAY_MS,
-  type StoreError,
-  storeErrorFor,
-  type PartnerId
-} from "@frank/core"
+import { Errors, type Ids, Invoices, Time } from "@frank/core"
 import { Clock, Context, Effect, Layer } from "effect"
-import type { InvoiceId } from "@frank/core"
-import { renderInvoicePdf, paymentPurpose } from "./invoicePdf.js"
-import { type Payee, sandboxPayee } from "./Payee.js"
+import { importOptional } from "../../node/internal/optionalPackage.js"
+import { renderInvoicePdf, paymentPurpose } from "./internal/invoicePdf.js"
+import { type Payee, sandboxPayee } from "./internal/Payee.js"
 import { SandboxInvoiceNotFound, SandboxInvoiceSettled } from "./SandboxBankError.js"
-import { renderSbpPage } from "./sbpPage.js"
+import { renderSbpPage } from "./internal/sbpPage.js"
 
 /** The status the bank keeps; `expired` is derived on read. */
 export type SandboxBookStatus = "issued" | "paid" | "canceled"
 export type SandboxReportedStatus = SandboxBookStatus | "expired"
 
 export interface SandboxBankInvoice {
-  readonly partnerId: PartnerId
+  readonly partnerId: Ids.PartnerId
   readonly bankInvoiceId: string
-  readonly invoiceId: InvoiceId
+  readonly invoiceId: Ids.InvoiceId
   readonly number: string
   readonly status: SandboxBookStatus
   readonly amountRub: number
   readonly comment: string | null
-  readonly payer: CompanyRequisites
+  readonly payer: Invoices.CompanyRequisites
   readonly issuedAt: number
   readonly dueAt: number
   readonly settledAt: number | null
@@ -65,10 +55,10 @@ export interface SandboxBankShape {
   readonly settle: (
     id: string,
     action: SettleAction
-  ) => Effect.Effect<Settled, SandboxInvoiceNotFound | SandboxInvoiceSettled | StoreError>
-  readonly find: (bankInvoiceId: string) => Effect.Effect<SandboxBankInvoice | undefined, StoreError>
+  ) => Effect.Effect<Settled, SandboxInvoiceNotFound | SandboxInvoiceSettled | Errors.StoreError>
+  readonly find: (bankInvoiceId: string) => Effect.Effect<SandboxBankInvoice | undefined, Errors.StoreError>
   /** The SBP page of an invoice (HTML); undefined when the bank has no such invoice. */
-  readonly sbpPage: (bankInvoiceId: string, notice?: string) => Effect.Effect<string | undefined, StoreError>
+  readonly sbpPage: (bankInvoiceId: string, notice?: string) => Effect.Effect<string | undefined, Errors.StoreError>
   /** Where the SBP link of an invoice points. */
   readonly sbpUrl: (bankInvoiceId: string) => string
 }
@@ -83,7 +73,7 @@ export interface SandboxBankOptions {
   readonly termMs?: number | undefined
 }
 
-export const SANDBOX_TERM_MS = 5 * DAY_MS
+export const SANDBOX_TERM_MS = 5 * Time.DAY_MS
 /** Path of the SBP page under the host's base URL. */
 export const SANDBOX_SBP_PATH = "/sandbox/bank/sbp"
 
@@ -93,9 +83,10 @@ interface Row extends Omit<SandboxBankInvoice, "payer"> {
   readonly payer: string
 }
 
-const fromRow = (r: Row): SandboxBankInvoice => ({ ...r, payer: JSON.parse(r.payer) as CompanyRequisites })
+const fromRow = (r: Row): SandboxBankInvoice => ({ ...r, payer: JSON.parse(r.payer) as Invoices.CompanyRequisites })
 
-const makeSandboxBank = (options: SandboxBankOptions) =>
+/** The BankGateway and the sandbox controls, as one context. */
+export const make = (options: SandboxBankOptions) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(COLUMNS)
@@ -105,10 +96,10 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
       `${options.publicBaseUrl}${SANDBOX_SBP_PATH}/${encodeURIComponent(bankInvoiceId)}`
 
     const unavailable = (what: string) => (cause: SqlError.SqlError) =>
-      new BankUnavailable({ message: `sandbox bank: ${what} failed`, cause })
-    const storeError = storeErrorFor("sandbox bank")
+      new Invoices.BankUnavailable({ message: `sandbox bank: ${what} failed`, cause })
+    const storeError = Errors.storeErrorFor("sandbox bank")
 
-    const byRef = (ref: BankInvoiceRef) =>
+    const byRef = (ref: Invoices.BankInvoiceRef) =>
       Effect.flatMap(
         sql<Row>`SELECT ${columns} FROM sandbox_bank_invoices WHERE partner_id = ${ref.partnerId} AND bank_invoice_id = ${ref.bankInvoiceId}`.pipe(
           Effect.mapError(unavailable("read"))
@@ -116,7 +107,7 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
         (rows) =>
           rows[0] === undefined
             ? Effect.fail(
-                new BankUnavailable({
+                new Invoices.BankUnavailable({
                   message: `sandbox bank: no invoice ${ref.bankInvoiceId} for partner ${ref.partnerId}`
                 })
               )
@@ -132,7 +123,7 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
             (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
           )
 
-    const gateway: BankGatewayShape = {
+    const gateway: Invoices.BankGatewayShape = {
       createInvoice: (request) =>
         Effect.gen(function* () {
           const bankInvoiceId = `sbx_${randomBytes(12).toString("hex")}`
@@ -175,7 +166,8 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
                 dueAt: invoice.dueAt,
                 status: reportedStatus(invoice, now)
               }),
-            catch: (cause) => new BankUnavailable({ message: "sandbox bank: rendering the invoice PDF failed", cause })
+            catch: (cause) =>
+              new Invoices.BankUnavailable({ message: "sandbox bank: rendering the invoice PDF failed", cause })
           })
           return { _tag: "Pdf" as const, bytes, filename: `invoice-${invoice.number}.pdf` }
         }),
@@ -184,7 +176,7 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
         Effect.gen(function* () {
           const invoice = yield* byRef(ref)
           if (invoice.status !== "issued")
-            return yield* new BankUnavailable({
+            return yield* new Invoices.BankUnavailable({
               message: `sandbox bank: invoice ${ref.bankInvoiceId} is ${invoice.status}`
             })
           return { url: sbpUrl(invoice.bankInvoiceId), expiresAt: invoice.dueAt }
@@ -219,7 +211,11 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
         const url = sbpUrl(invoice.bankInvoiceId)
         // qrcode loads on the first page shown, not at start (lean host, docs/performance.md).
         const qrSvg = yield* Effect.promise(async () => {
-          const { default: QRCode } = await import("qrcode")
+          const { default: QRCode } = await importOptional(
+            "qrcode",
+            "The sandbox bank's payment page",
+            () => import("qrcode")
+          )
           return QRCode.toString(url, { type: "svg", margin: 1, errorCorrectionLevel: "M" })
         })
         return renderSbpPage({
@@ -241,10 +237,10 @@ const makeSandboxBank = (options: SandboxBankOptions) =>
       sbpPage,
       sbpUrl
     }
-    return Context.make(BankGateway, gateway).pipe(Context.add(SandboxBank, control))
+    return Context.make(Invoices.BankGateway, gateway).pipe(Context.add(SandboxBank, control))
   })
 
 /** The sandbox bank as Frank's BankGateway, plus its controls (SandboxBank). Needs SqlClient. */
-export const sandboxBankLayer = (
+export const layer = (
   options: SandboxBankOptions
-): Layer.Layer<BankGateway | SandboxBank, never, SqlClient.SqlClient> => Layer.effectContext(makeSandboxBank(options))
+): Layer.Layer<Invoices.BankGateway | SandboxBank, never, SqlClient.SqlClient> => Layer.effectContext(make(options))

@@ -1,16 +1,16 @@
 /**
  * Failures of the sandbox bank's own controls (the operator's pay/cancel, the SBP page).
  */
-import { codedErrorFields } from "@frank/core"
+import { Errors } from "@frank/core"
 import { Schema } from "effect"
 
 export class SandboxInvoiceNotFound extends Schema.TaggedError<SandboxInvoiceNotFound>()(
   "SandboxInvoiceNotFound",
-  codedErrorFields("SANDBOX_INVOICE_NOT_FOUND", 404)
+  Errors.codedErrorFields("SANDBOX_INVOICE_NOT_FOUND", 404)
 ) {}
 
 /** Paying a canceled invoice or canceling a paid one. */
 export class SandboxInvoiceSettled extends Schema.TaggedError<SandboxInvoiceSettled>()(
   "SandboxInvoiceSettled",
-  codedErrorFields("SANDBOX_INVOICE_SETTLED", 409)
+  Errors.codedErrorFields("SANDBOX_INVOICE_SETTLED", 409)
 ) {}

@@ -7,7 +7,7 @@
  *
  * No redirect handling is installed, so a 3xx comes back as is (redirects are never followed).
  */
-import type { AttemptOutcome } from "@frank/core"
+import type { Webhooks } from "@frank/core"
 import type { Dispatcher } from "undici"
 
 /** Where a checked URL points, split the way `dispatch` takes it. */
@@ -39,11 +39,12 @@ class Posting implements Dispatcher.DispatchHandler, PostingAttempt {
 
   constructor(
     private readonly maxDrainBytes: number,
-    private readonly classify: (error: unknown) => AttemptOutcome,
-    private readonly done: (outcome: AttemptOutcome) => void
+    private readonly classify: (error: unknown) => Webhooks.AttemptOutcome,
+    private readonly done: (outcome: Webhooks.AttemptOutcome) => void,
+    private readonly writing: (() => void) | undefined
   ) {}
 
-  private settle(outcome: AttemptOutcome): void {
+  private settle(outcome: Webhooks.AttemptOutcome): void {
     if (this.settled) return
     this.settled = true
     this.done(outcome)
@@ -53,6 +54,8 @@ class Posting implements Dispatcher.DispatchHandler, PostingAttempt {
     this.controller = controller
     // Abandoned while queued for a connection: stop before anything is written.
     if (this.settled) controller.abort(abandoned)
+    // undici writes the request right after this call, in the same turn.
+    else this.writing?.()
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
@@ -87,7 +90,8 @@ class Posting implements Dispatcher.DispatchHandler, PostingAttempt {
 
 /**
  * Starts the POST. `done` is called once with the outcome — unless `abandon` came first — and
- * `classify` turns a request error into one.
+ * `classify` turns a request error into one. `writing`, if given, is called when undici is
+ * about to write the request onto its connection (connected, in this same turn).
  */
 export const postAttempt = (
   dispatcher: Dispatcher,
@@ -95,10 +99,11 @@ export const postAttempt = (
   headers: Readonly<Record<string, string>>,
   body: Uint8Array,
   maxDrainBytes: number,
-  classify: (error: unknown) => AttemptOutcome,
-  done: (outcome: AttemptOutcome) => void
+  classify: (error: unknown) => Webhooks.AttemptOutcome,
+  done: (outcome: Webhooks.AttemptOutcome) => void,
+  writing?: () => void
 ): PostingAttempt => {
-  const posting = new Posting(maxDrainBytes, classify, done)
+  const posting = new Posting(maxDrainBytes, classify, done, writing)
   dispatcher.dispatch({ origin: target.origin, path: target.path, method: "POST", headers, body }, posting)
   return posting
 }

@@ -1,2 +1,0 @@
-export * from "./Cabinet.js"
-export * from "./CabinetOptions.js"

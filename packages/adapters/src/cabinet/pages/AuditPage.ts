@@ -1,0 +1,134 @@
+/**
+ * Audit log: the partner's own records, newest first (who, what, to what, from which request,
+ * which fields), filtered by action and dates, paged by the log's keyset cursor ("older"). The
+ * query is read as the partner API reads `GET /v1/audit-log`, so both show the same pages.
+ */
+import { Audit } from "@frank/core"
+import { auditQuery } from "@frank/core/http"
+import { Effect, Either } from "effect"
+import type { CabinetContext } from "../CabinetRequest.js"
+import { esc, formatDate, htmlResponse, page } from "../html.js"
+import { type CabinetRoute, get } from "../routes.js"
+
+const PAGE_SIZE = 20
+
+/** The actions the filter offers; an action the query names outside this list is offered too. */
+const KNOWN_ACTIONS = [
+  "api_key.issued",
+  "api_key.renamed",
+  "api_key.narrowed",
+  "api_key.revoked",
+  "session.created",
+  "session.signed_in",
+  "session.ended",
+  "webhook_endpoint.created",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.paused",
+  "webhook_endpoint.resumed",
+  "webhook_endpoint.secret_rotated",
+  "webhook_endpoint.deleted",
+  "webhook_endpoint.recovered",
+  "webhook_endpoint.tested",
+  "webhook_delivery.replayed",
+  "company_profile.updated",
+  "invoice.created",
+  "invoice.sbp_link_created",
+  "top_up_link.created",
+  "credit.added",
+  "balance_alert.created",
+  "balance_alert.deleted",
+  "tariff.assigned"
+]
+
+const FILTERS = ["action", "dateFrom", "dateTo"] as const
+
+/** The filter fields the query sets (empty inputs are no filter). */
+const filtersOf = (q: URLSearchParams) =>
+  Object.fromEntries(FILTERS.map((k) => [k, q.get(k) ?? ""] as const).filter(([, v]) => v !== "")) as Partial<
+    Record<(typeof FILTERS)[number], string>
+  >
+
+const linkQuery = (fields: Record<string, string | undefined>) =>
+  Object.entries(fields)
+    .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== "")
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join("&amp;")
+
+const filterForm = (ctx: CabinetContext) => {
+  const t = ctx.t.audit
+  const chosen = ctx.query.get("action") ?? ""
+  const actions = KNOWN_ACTIONS.includes(chosen) || chosen === "" ? KNOWN_ACTIONS : [chosen, ...KNOWN_ACTIONS]
+  const options = actions
+    .map((a) => `<option value="${esc(a)}"${a === chosen ? " selected" : ""}>${esc(a)}</option>`)
+    .join("")
+  return `<form method="get" action="${ctx.base}/audit" class="inline" data-testid="audit-filter">
+<label for="audit-action">${esc(t.action)}</label> <select id="audit-action" name="action"><option value="">${esc(t.allActions)}</option>${options}</select>
+<label for="audit-from">${esc(t.dateFrom)}</label> <input id="audit-from" type="date" name="dateFrom" value="${esc(ctx.query.get("dateFrom"))}">
+<label for="audit-to">${esc(t.dateTo)}</label> <input id="audit-to" type="date" name="dateTo" value="${esc(ctx.query.get("dateTo"))}">
+<button type="submit">${esc(ctx.t.filter)}</button></form>`
+}
+
+const actorText = (ctx: CabinetContext, a: Audit.AuditActor) => {
+  const kind = ctx.t.audit.actors[a.type] ?? a.type
+  return a.label === null ? kind : `${kind}: ${a.label}`
+}
+
+const row = (ctx: CabinetContext, r: Audit.AuditRecord) =>
+  `<tr data-testid="audit-row" data-action="${esc(r.action)}" data-target="${esc(r.target.id)}">
+<td>${esc(formatDate(ctx.t, r.at))}</td><td>${esc(actorText(ctx, r.actor))}</td><td><code>${esc(r.action)}</code></td>
+<td>${esc(r.target.type)} <code>${esc(r.target.id)}</code></td><td><code>${esc(r.requestId ?? ctx.t.none)}</code></td>
+<td>${esc(r.changes.length === 0 ? ctx.t.none : r.changes.join(", "))}</td></tr>`
+
+const table = (ctx: CabinetContext, items: ReadonlyArray<Audit.AuditRecord>) => {
+  const t = ctx.t.audit
+  const heads = [t.at, t.actor, t.action, t.target, t.requestId, t.changes]
+  return `<div class="scroll"><table><thead><tr>${heads.map((h) => `<th scope="col">${esc(h)}</th>`).join("")}</tr></thead>
+<tbody>${items.map((r) => row(ctx, r)).join("")}</tbody></table></div>${items.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}`
+}
+
+/** "Newest" back to the first page when paging; "older" while the log has more. */
+const pager = (ctx: CabinetContext, nextCursor: string | null) => {
+  const filters = filtersOf(ctx.query)
+  const first =
+    ctx.query.get("cursor") === null
+      ? ""
+      : `<a href="${ctx.base}/audit?${linkQuery(filters)}" rel="first">${esc(ctx.t.audit.newest)}</a>`
+  const older =
+    nextCursor === null
+      ? ""
+      : `<a href="${ctx.base}/audit?${linkQuery({ ...filters, cursor: nextCursor })}" rel="next" data-testid="audit-older">${esc(ctx.t.audit.older)}</a>`
+  return first === "" && older === ""
+    ? ""
+    : `<nav aria-label="${esc(ctx.t.audit.title)}" class="inline"><p>${first} ${older}</p></nav>`
+}
+
+export const auditRoutes = Effect.gen(function* () {
+  const log = yield* Audit.AuditLog
+
+  const list = (ctx: CabinetContext) =>
+    Effect.gen(function* () {
+      const t = ctx.t.audit
+      const cursor = ctx.query.get("cursor") ?? ""
+      const parsed = auditQuery({
+        ...filtersOf(ctx.query),
+        cursor: cursor === "" ? undefined : cursor,
+        limit: PAGE_SIZE
+      })
+      if (Either.isLeft(parsed))
+        return htmlResponse(
+          page(ctx, "audit", t.title, `<section>${filterForm(ctx)}</section>`, { kind: "error", text: parsed.left })
+        )
+      const result = yield* Effect.orDie(log.list(ctx.partnerId, parsed.right.query, parsed.right.after))
+      return htmlResponse(
+        page(
+          ctx,
+          "audit",
+          t.title,
+          `<section>${filterForm(ctx)}${table(ctx, result.items)}${pager(ctx, result.nextCursor)}</section>`
+        )
+      )
+    })
+
+  const routes: ReadonlyArray<CabinetRoute> = [get("/audit", list)]
+  return routes
+})

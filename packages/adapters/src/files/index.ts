@@ -1,6 +1,0 @@
-export * from "./FileBlobStore.js"
-export * from "./HttpMediaFetcher.js"
-export * from "./MediaInfoAnalyzer.js"
-export * from "./NodeMediaProbe.js"
-export { videoFromTracks } from "./measureVideo.js"
-export { checkUtf8Text } from "./checkText.js"

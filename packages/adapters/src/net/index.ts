@@ -1,5 +1,0 @@
-export * from "./AddressRefusedError.js"
-export * from "./addressGuard.js"
-export * from "./guardedAgent.js"
-export * from "./guardedConnector.js"
-export * from "./hostLookup.js"

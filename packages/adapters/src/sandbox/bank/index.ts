@@ -1,7 +1,0 @@
-export * from "./invoicePdf.js"
-export * from "./Payee.js"
-export * from "./paymentQr.js"
-export * from "./rublesInWords.js"
-export * from "./SandboxBank.js"
-export * from "./SandboxBankError.js"
-export * from "./sbpPage.js"

@@ -1,2 +1,0 @@
-export * from "./render.js"
-export * from "./SandboxGenerationProvider.js"
