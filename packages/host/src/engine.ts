@@ -5,73 +5,67 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import {
-  httpWebhookTransportLayer,
+  FileBlobStore,
+  GuardedDispatcher,
+  HttpMediaFetcher,
+  HttpWebhookTransport,
+  NodeMediaProbe,
   NodeSecrets,
   NodeWebhookSigner,
+  PgNotifyAnnouncer,
   SandboxAcquirer,
   SandboxBank,
-  sandboxBankLayer,
+  SandboxGeneration,
   SqlAccessStores,
+  SqlIdempotencyStore,
+  SqlAuditStore,
   SqlInvoiceStores,
   SqlLedgerStore,
   SqlPaymentStore,
-  SqlRateLimitStore,
+  SqlRateLimitCounters,
   SqlSandboxAcquirerStore,
-  pgNotifyAnnouncerLayer,
-  sqlWebhookStoreLayer
+  SqlStoredFileStore,
+  SqlTaskStore,
+  SqlWebhookStore
 } from "@frank/adapters"
 import {
   Access,
-  type Catalog,
-  DAY_MS,
-  DeliveryWakeup,
-  type DisablePolicy,
-  decodeCatalog,
-  defaultRateLimitConfig,
-  DeliveryWorker,
-  defaultTariffConfig,
-  defaultWorkerConfig,
+  Audit,
+  Events,
+  Files,
   Ids,
   Invoices,
   Ledger,
-  Pricing,
-  RateLimiter,
-  sampleCatalog,
-  scaleRateLimits,
-  Tariffs,
-  Outbox,
   Payments,
-  Webhooks,
-  WebhookRetention,
-  WebhookSettings
+  Pricing,
+  RateLimit,
+  Tariffs,
+  Tasks,
+  Time,
+  Webhooks
 } from "@frank/core"
-import {
-  fileBlobStoreLayer,
-  guardedDispatcherLayer,
-  httpMediaFetcherLayer,
-  NodeMediaProbe,
-  SqlStoredFileStore
-} from "@frank/adapters"
-import { DEFAULT_MAX_CONCURRENT_IMPORTS, ImportSettings, StoredFiles, StoredFileUrls } from "@frank/core"
-import { SandboxGeneration, sandboxGenerationLayer, SqlTaskStore } from "@frank/adapters"
-import { Tasks, TaskSettings } from "@frank/core"
-import { SecuritySettings } from "@frank/core/http"
+
+// biome-ignore lint/correctness/noUnusedImports: the declaration emit names StoreError in this module's inferred types through it
+import type { Errors } from "@frank/core"
+import { Idempotency, SecuritySettings } from "@frank/core/http"
 import { Context, Duration, Effect, Either, Layer, Option, type Redacted } from "effect"
 import type { HostConfigShape } from "./config/HostConfig.js"
+import { withIdempotencyFault } from "./faults/idempotencyFault.js"
+import { taskCounters } from "./metrics/taskMetrics.js"
 import { deliveryObserverLayer } from "./metrics/webhookMetrics.js"
 import { sandboxAcquirerConfig } from "./sandbox/sandboxAcquirerConfig.js"
 import type { NotifyOrigin } from "./workers/notifyOrigin.js"
 
-export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog, Error> =>
+export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Pricing.Catalog, Error> =>
   Option.match(path, {
-    onNone: () => Effect.succeed(sampleCatalog),
+    onNone: () => Effect.succeed(Pricing.sampleCatalog),
     onSome: (file) =>
       Effect.try({
         try: () => JSON.parse(readFileSync(file, "utf8")) as unknown,
         catch: (e) => new Error(`FRANK_PRICING_CATALOG: cannot read ${file}: ${String(e)}`)
       }).pipe(
         Effect.flatMap((json) =>
-          Either.match(decodeCatalog(json), {
+          Either.match(Pricing.decodeCatalog(json), {
             onLeft: (e) => Effect.fail(new Error(`FRANK_PRICING_CATALOG (${file}): ${e.message}`)),
             onRight: Effect.succeed
           })
@@ -81,113 +75,131 @@ export const loadCatalog = (path: Option.Option<string>): Effect.Effect<Catalog,
 
 /**
  * What the engine offers the rest of the host: the core's public services and the sandbox
- * controls. Stores, signer, transport and settings stay inside the engine.
+ * controls. Stores, signer, transport and settings stay inside the engine. Declared once: the
+ * type and the run-time pick below both follow from this list.
  */
-export type EngineServices =
-  | Ledger
-  | Access
-  | RateLimiter
-  | Tariffs
-  | Pricing
-  | Webhooks
-  | DeliveryWorker
-  | WebhookRetention
-  | DeliveryWakeup
-  | Payments
-  | Invoices
-  | Tasks
-  | StoredFiles
-  | SecuritySettings
-  | SandboxAcquirer
-  | SandboxBank
-  | SandboxGeneration
+const engineServices = [
+  Ledger.Ledger,
+  Ledger.GrantExpiry,
+  Access.Access,
+  Audit.AuditLog,
+  RateLimit.RateLimiter,
+  Tariffs.Tariffs,
+  Pricing.Pricing,
+  Webhooks.Webhooks,
+  Webhooks.DeliveryWorker,
+  Webhooks.WebhookRetention,
+  Events.DeliveryWakeup,
+  Payments.Payments,
+  Invoices.Invoices,
+  Tasks.Tasks,
+  Tasks.TaskExpiry,
+  Files.StoredFiles,
+  Idempotency.IdempotencyStore,
+  SecuritySettings,
+  SandboxAcquirer.SandboxAcquirer,
+  SandboxBank.SandboxBank,
+  SandboxGeneration.SandboxGeneration
+]
+
+export type EngineServices = Context.Tag.Identifier<(typeof engineServices)[number]>
+
+/** How an engine differs from the host's own: an embedder on the app's pool announces without a URL. */
+export interface EngineOptions {
+  /** NOTIFY other instances after commits (PostgreSQL); by default when DATABASE_URL is set. */
+  readonly announce?: boolean | undefined
+  /** The delivery worker's settings over `Webhooks.defaultWorkerConfig`. */
+  readonly worker?: Partial<Webhooks.DeliveryWorkerConfig> | undefined
+}
 
 /** The engine with only `EngineServices` visible; `notifyOrigin`: what this instance's webhook NOTIFYs carry. */
 export const engineLayer = (
   config: HostConfigShape,
   pepper: Redacted.Redacted<string>,
-  catalog: Catalog,
-  notifyOrigin: NotifyOrigin
+  catalog: Pricing.Catalog,
+  notifyOrigin: NotifyOrigin,
+  options: EngineOptions = {}
 ) =>
   Layer.effectContext(
     // Picked at run time too: Effect.context alone would pass every store through.
-    Effect.map(
-      Effect.context<EngineServices>(),
-      Context.pick(
-        Ledger,
-        Access,
-        RateLimiter,
-        Tariffs,
-        Pricing,
-        Webhooks,
-        DeliveryWorker,
-        WebhookRetention,
-        DeliveryWakeup,
-        Payments,
-        Invoices,
-        Tasks,
-        StoredFiles,
-        SecuritySettings,
-        SandboxAcquirer,
-        SandboxBank,
-        SandboxGeneration
-      )
-    )
-  ).pipe(Layer.provide(engineWiring(config, pepper, catalog, notifyOrigin)))
+    Effect.map(Effect.context<EngineServices>(), Context.pick(...engineServices))
+  ).pipe(Layer.provide(engineWiring(config, pepper, catalog, notifyOrigin, options)))
 
 const engineWiring = (
   config: HostConfigShape,
   pepper: Redacted.Redacted<string>,
-  catalog: Catalog,
-  notifyOrigin: NotifyOrigin
+  catalog: Pricing.Catalog,
+  notifyOrigin: NotifyOrigin,
+  options: EngineOptions
 ) => {
   // Every service wakes the worker in-process after its commit. On Postgres the outbox also
   // announces to other instances after commit (one coalesced NOTIFY at a time), not inside each
   // business transaction, where NOTIFY would make Postgres commit them one at a time. On the
   // embedded database this process is the only one: nothing to announce.
-  const announcer =
-    config.databaseUrl._tag === "Some" ? pgNotifyAnnouncerLayer({ payload: notifyOrigin.payload }) : Layer.empty
-  const webhookStore = sqlWebhookStoreLayer({ notify: "none" })
+  const announce = options.announce ?? config.databaseUrl._tag === "Some"
+  const announcer = announce ? PgNotifyAnnouncer.layer({ payload: notifyOrigin.payload }) : Layer.empty
+  const webhookStore = SqlWebhookStore.layerWith({ notify: "none" })
   const stores = Layer.mergeAll(
-    SqlLedgerStore,
-    SqlAccessStores,
-    SqlRateLimitStore,
+    SqlLedgerStore.layer,
+    SqlAccessStores.layer,
+    // Rate-limit counters in memory, shared through SQL every 250 ms (docs/decisions.md).
+    RateLimit.BufferedRateLimitStore.layer().pipe(Layer.provide(SqlRateLimitCounters.layer)),
     webhookStore,
     announcer,
-    SqlPaymentStore,
-    SqlSandboxAcquirerStore,
-    SqlInvoiceStores
+    SqlPaymentStore.layer,
+    SqlSandboxAcquirerStore.layer,
+    SqlInvoiceStores.layer,
+    withIdempotencyFault(SqlIdempotencyStore.layer),
+    SqlAuditStore.layer
   )
   const services = Layer.mergeAll(
-    Ledger.layer,
-    Access.layer,
-    RateLimiter.layer(scaleRateLimits(defaultRateLimitConfig, config.rateLimitMultiplier)),
-    Tariffs.layer(defaultTariffConfig),
-    Webhooks.layer,
-    DeliveryWorker.layer({ ...defaultWorkerConfig, disableFailing: disablePolicy(config) }),
-    WebhookRetention.layer()
+    Ledger.GrantExpiry.layer().pipe(Layer.provideMerge(Audit.AuditedLedger.pipe(Layer.provide(Ledger.Ledger.layer)))),
+    // Changes through Ledger (credits, alerts), Access, Webhooks, Payments and Invoices are
+    // audited, whoever calls them.
+    Audit.AuditedAccess.pipe(Layer.provide(Access.Access.layer)),
+    RateLimit.RateLimiter.layer(
+      RateLimit.scaleRateLimits(RateLimit.defaultRateLimitConfig, config.rateLimitMultiplier)
+    ),
+    Tariffs.Tariffs.layer(Tariffs.defaultTariffConfig),
+    Audit.AuditedWebhooks.pipe(Layer.provide(Webhooks.Webhooks.layer)),
+    Webhooks.DeliveryWorker.layer({
+      ...Webhooks.defaultWorkerConfig,
+      disableFailing: disablePolicy(config),
+      ...options.worker
+    }),
+    Webhooks.WebhookRetention.layer()
   )
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
   // Top-ups run over the ledger; the sandbox acquirer is the PaymentProvider.
-  const topUps = Payments.layer.pipe(Layer.provideMerge(SandboxAcquirer.layer(sandboxAcquirerConfig(config, pepper))))
+  const topUps = Audit.AuditedPayments.pipe(
+    Layer.provide(Payments.Payments.layer),
+    Layer.provideMerge(SandboxAcquirer.layer(sandboxAcquirerConfig(config, pepper)))
+  )
   // Legal invoices run over the ledger; the sandbox bank is the BankGateway.
-  const invoicing = Invoices.layer.pipe(Layer.provideMerge(sandboxBankLayer({ publicBaseUrl: config.publicBaseUrl })))
+  const invoicing = Audit.AuditedInvoices.pipe(
+    Layer.provide(Invoices.Invoices.layer),
+    Layer.provideMerge(SandboxBank.layer({ publicBaseUrl: config.publicBaseUrl }))
+  )
   return Layer.mergeAll(topUps, invoicing).pipe(
     Layer.provideMerge(tasksLayer(config)),
     Layer.provideMerge(services),
+    // Below the services it records for, above the outbox it wakes after a commit.
+    Layer.provideMerge(
+      Audit.AuditLog.layerWith({ ...Audit.defaultAuditConfig, retentionDays: config.auditRetentionDays })
+    ),
     // One outbox and one wake-up signal shared by the ledger, the webhook service and the worker.
-    Layer.provideMerge(Outbox.layerWithWakeup),
+    Layer.provideMerge(Events.Outbox.layerWithWakeup),
     Layer.provideMerge(filesLayer(config)),
     Layer.provideMerge(stores),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.layer,
-        NodeSecrets(pepper),
-        NodeWebhookSigner,
-        Pricing.layerFromCatalog(catalog),
+        Ids.Ids.layer,
+        NodeSecrets.layer(pepper),
+        NodeWebhookSigner.layer,
+        Pricing.Pricing.layerFromCatalog(catalog),
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy, trustedOrigins: [config.publicBaseUrl] }),
-        WebhookSettings.layer({ ...settings, retentionDays: config.webhookRetentionDays }),
-        httpWebhookTransportLayer(settings),
+        Webhooks.WebhookSettings.layer({ ...settings, retentionDays: config.webhookRetentionDays }),
+        HttpWebhookTransport.layerWith(settings),
         // The worker's reports become /metrics counters (Metrics is provided below the engine).
         deliveryObserverLayer
       )
@@ -196,10 +208,10 @@ const engineWiring = (
 }
 
 /** FRANK_WEBHOOK_DISABLE_AFTER_DAYS and FRANK_WEBHOOK_DISABLE_MIN_FAILURES as the worker's health rule. */
-export const disablePolicy = (config: HostConfigShape): DisablePolicy | false =>
+export const disablePolicy = (config: HostConfigShape): Webhooks.DisablePolicy | false =>
   config.webhookDisableAfterDays === 0
     ? false
-    : { afterMs: config.webhookDisableAfterDays * DAY_MS, minFailures: config.webhookDisableMinFailures }
+    : { afterMs: config.webhookDisableAfterDays * Time.DAY_MS, minFailures: config.webhookDisableMinFailures }
 
 /**
  * Media import: stored-file records in SQL (also the StoredFileLookup generation tasks use), bytes
@@ -211,15 +223,17 @@ export const disablePolicy = (config: HostConfigShape): DisablePolicy | false =>
 export const filesLayer = (config: HostConfigShape) => {
   const root = join(config.dataDir, "files")
   const settings = { allowPrivateNetwork: config.allowPrivateNetwork }
-  return StoredFiles.layer.pipe(
+  return Files.StoredFiles.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        SqlStoredFileStore,
-        fileBlobStoreLayer(root),
-        httpMediaFetcherLayer({ spoolDir: join(root, ".spool") }).pipe(Layer.provide(guardedDispatcherLayer(settings))),
-        NodeMediaProbe,
-        ImportSettings.layer({ ...settings, maxConcurrentImports: DEFAULT_MAX_CONCURRENT_IMPORTS }),
-        StoredFileUrls.layerHostServed(config.publicBaseUrl)
+        SqlStoredFileStore.layer,
+        FileBlobStore.layer(root),
+        HttpMediaFetcher.layer({ spoolDir: join(root, ".spool") }).pipe(
+          Layer.provide(GuardedDispatcher.layer(settings))
+        ),
+        NodeMediaProbe.layer,
+        Files.ImportSettings.layer({ ...settings, maxConcurrentImports: Files.DEFAULT_MAX_CONCURRENT_IMPORTS }),
+        Files.StoredFileUrls.layerHostServed(config.publicBaseUrl)
       )
     )
   )
@@ -227,24 +241,35 @@ export const filesLayer = (config: HostConfigShape) => {
 
 /**
  * Generation tasks: the SQL task store, the sandbox generation provider (FRANK_SANDBOX_TASK_SECONDS;
- * 0 leaves tasks to the admin controls) and result links under FRANK_PUBLIC_BASE_URL. At start,
- * tasks a previous run left queued or running are handed to the provider again. Needs the ledger,
- * outbox, tariffs, pricing, ids and a StoredFileLookup from the engine below it.
+ * 0 leaves tasks to the admin controls), result links under FRANK_PUBLIC_BASE_URL, holds lapsing
+ * FRANK_TASK_HOLD_TTL_SECONDS after launch (the expiry sweep: workers/taskExpirySweeper.ts) and
+ * their counters on /metrics. At start, tasks a previous run left queued or running are handed
+ * to the provider again. Needs the ledger, outbox, tariffs, pricing, ids, a StoredFileLookup and
+ * Metrics from below.
  */
 export const tasksLayer = (config: HostConfigShape) => {
-  const tasks = Tasks.layer.pipe(
+  const tasks = Tasks.TaskExpiry.layer().pipe(
+    Layer.provideMerge(Tasks.Tasks.layer),
     Layer.provideMerge(
       Layer.mergeAll(
-        SqlTaskStore,
-        sandboxGenerationLayer({
+        SqlTaskStore.layer,
+        SandboxGeneration.layerWith({
           autoCompleteAfter: config.sandboxTaskSeconds === 0 ? undefined : Duration.seconds(config.sandboxTaskSeconds)
         }),
-        TaskSettings.layer({ publicBaseUrl: config.publicBaseUrl })
+        Layer.unwrapEffect(
+          Effect.map(taskCounters, (observer) =>
+            Tasks.TaskSettings.layer({
+              publicBaseUrl: config.publicBaseUrl,
+              holdTtlMs: config.taskHoldTtlSeconds * 1000,
+              observer
+            })
+          )
+        )
       )
     )
   )
   const resume = Layer.effectDiscard(
-    Effect.flatMap(Tasks, (t) => t.resumeUnfinished).pipe(
+    Effect.flatMap(Tasks.Tasks, (t) => t.resumeUnfinished).pipe(
       Effect.tap((n) =>
         n > 0
           ? Effect.logInfo("unfinished generation tasks handed to the provider again").pipe(

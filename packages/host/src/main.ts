@@ -3,7 +3,7 @@
  * embedded database unless DATABASE_URL is set, migrations at start, then the HTTP server. SIGTERM
  * stops taking requests, lets in-flight ones finish and exits 0.
  */
-import { migrationCount } from "@frank/adapters"
+import { Migrations } from "@frank/adapters"
 import { NodeRuntime } from "@effect/platform-node"
 import { Ids } from "@frank/core"
 import { Effect, Layer } from "effect"
@@ -13,7 +13,7 @@ import { engineLayer, loadCatalog } from "./engine.js"
 import { jsonLogging } from "./logging/jsonLogger.js"
 import { Metrics } from "./metrics/Metrics.js"
 import { webhookBacklogGauges } from "./metrics/webhookMetrics.js"
-import { makeSandboxClock, sandboxClockLayer } from "./sandbox/SandboxClock.js"
+import { SandboxClock } from "./sandbox/SandboxClock.js"
 import { announceAdminToken } from "./secrets/adminTokenNotice.js"
 import { loadOrCreateSecret } from "./secrets/fileSecret.js"
 import { httpLayer } from "./server/HttpLive.js"
@@ -22,6 +22,8 @@ import { Readiness } from "./server/Readiness.js"
 import { deliveryWorkerLayer } from "./workers/deliveryWorker.js"
 import { makeNotifyOrigin } from "./workers/notifyOrigin.js"
 import { retentionSweeperLayer } from "./workers/retentionSweeper.js"
+import { grantExpirySweeperLayer } from "./workers/grantExpirySweeper.js"
+import { taskExpirySweeperLayer } from "./workers/taskExpirySweeper.js"
 
 const program = Effect.gen(function* () {
   const config = yield* hostConfig
@@ -36,7 +38,7 @@ const program = Effect.gen(function* () {
   if (config.sandboxClock)
     yield* Effect.logWarning("FRANK_SANDBOX_CLOCK is on: the admin API can move this host's clock (sandbox only)")
   const catalog = yield* loadCatalog(config.pricingCatalog)
-  const sandbox = makeSandboxClock(config.sandboxClock)
+  const sandbox = SandboxClock.make(config.sandboxClock)
 
   const Database = migratedDatabaseLayer(config)
   const notifyOrigin = makeNotifyOrigin()
@@ -47,18 +49,26 @@ const program = Effect.gen(function* () {
     port: config.port,
     host: config.host,
     adminToken: adminToken.value,
-    limits: requestLimits(config)
+    limits: requestLimits(config),
+    corsOrigins: config.corsOrigins
   })
   const Worker = deliveryWorkerLayer({
     listen: config.databaseUrl._tag === "Some",
     isOwnNotification: notifyOrigin.isOwn
   })
-  const Main = Layer.mergeAll(Server, Worker, retentionSweeperLayer, webhookBacklogGauges).pipe(
-    Layer.provide(Readiness.layer(migrationCount)),
+  const Main = Layer.mergeAll(
+    Server,
+    Worker,
+    retentionSweeperLayer,
+    grantExpirySweeperLayer,
+    taskExpirySweeperLayer,
+    webhookBacklogGauges
+  ).pipe(
+    Layer.provide(Readiness.layer(Migrations.count)),
     Layer.provide(Engine),
     Layer.provide(Database),
     Layer.provide(
-      Layer.mergeAll(Metrics.layer, sandboxClockLayer(sandbox), Layer.succeed(HostConfig, config), Ids.layer)
+      Layer.mergeAll(Metrics.layer, SandboxClock.layer(sandbox), Layer.succeed(HostConfig, config), Ids.Ids.layer)
     ),
     // No span exporter is configured in the reference host, so spans would only cost CPU per
     // request and per query (docs/performance.md, "Spans"). Embedders with

@@ -89,6 +89,18 @@ describe("HostConfig", () => {
     })
   )
 
+  it.effect(
+    "FRANK_DB_SCHEMA: frank when unset or empty, else a lower-case unquoted name, refused by name otherwise",
+    () =>
+      Effect.gen(function* () {
+        expect((yield* fromEnv({})).dbSchema).toBe("frank")
+        expect((yield* fromEnv({ FRANK_DB_SCHEMA: " " })).dbSchema).toBe("frank")
+        expect((yield* fromEnv({ FRANK_DB_SCHEMA: "billing_2" })).dbSchema).toBe("billing_2")
+        expect(yield* refusal({ FRANK_DB_SCHEMA: "Billing" })).toMatch(/FRANK_DB_SCHEMA.*lower-case/)
+        expect(yield* refusal({ FRANK_DB_SCHEMA: "pg_frank" })).toMatch(/FRANK_DB_SCHEMA.*reserved/)
+      })
+  )
+
   it.effect("LOG_LEVEL is case-insensitive, takes warn for warning, and refuses others by name", () =>
     Effect.gen(function* () {
       expect((yield* fromEnv({ LOG_LEVEL: "DEBUG" })).logLevel).toBe("debug")
@@ -169,6 +181,15 @@ describe("HostConfig", () => {
           "FRANK_WEBHOOK_DISABLE_MIN_FAILURES"
         )
       })
+  )
+
+  it.effect("task holds lapse a day after launch by default; FRANK_TASK_HOLD_TTL_SECONDS within 60..30 days", () =>
+    Effect.gen(function* () {
+      expect((yield* fromEnv({})).taskHoldTtlSeconds).toBe(86_400)
+      expect((yield* fromEnv({ FRANK_TASK_HOLD_TTL_SECONDS: "600" })).taskHoldTtlSeconds).toBe(600)
+      for (const bad of ["59", "2592001", "1.5", "soon"])
+        expect(yield* refusal({ FRANK_TASK_HOLD_TTL_SECONDS: bad })).toContain("FRANK_TASK_HOLD_TTL_SECONDS")
+    })
   )
 
   it.effect("HostConfig.layer reads the installed ConfigProvider and fails on invalid values", () =>

@@ -18,7 +18,7 @@ describe("Metrics", () => {
       yield* metrics.observeRequest("GET", "/v1/webhooks/endpoints/:id", 200, 12)
       yield* metrics.observeRequest("GET", "/v1/webhooks/endpoints/:id", 200, 30)
       yield* metrics.observeRequest("POST", "/v1/billing/api-keys", 429, 2)
-      yield* metrics.rateLimited("key-minute")
+      metrics.rateLimited("api_key", "/v1/billing/balance")
       const { contentType, body } = yield* metrics.render
       expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/)
       expect(body).toContain(
@@ -35,7 +35,7 @@ describe("Metrics", () => {
         /frank_http_request_duration_seconds_sum\{method="GET",route="\/v1\/webhooks\/endpoints\/:id"\} (\S+)/
       )
       expect(Number(sum?.[1])).toBeCloseTo(0.042, 9)
-      expect(body).toContain('frank_rate_limited_total{limit="key-minute"} 1')
+      expect(body).toContain('frank_rate_limited_total{limit="api_key",route="/v1/billing/balance"} 1')
       expect(body).toContain("# TYPE process_cpu_user_seconds_total counter")
       expect(body).toContain("# TYPE nodejs_heap_size_used_bytes gauge")
     }).pipe(Effect.provide(Metrics.layer))
@@ -43,8 +43,8 @@ describe("Metrics", () => {
 
   it.effect("each layer has its own registry", () =>
     Effect.gen(function* () {
-      yield* Effect.flatMap(Metrics, (m) => m.rateLimited("ip-minute")).pipe(Effect.provide(Metrics.layer))
-      expect(yield* body.pipe(Effect.provide(Metrics.layer))).not.toContain('limit="ip-minute"')
+      yield* Effect.map(Metrics, (m) => m.rateLimited("ip_method", "/v1/tasks")).pipe(Effect.provide(Metrics.layer))
+      expect(yield* body.pipe(Effect.provide(Metrics.layer))).not.toContain('limit="ip_method"')
     })
   )
 

@@ -32,7 +32,7 @@ describe("webhook metrics", () => {
   it.effect("counts attempts by result and answer, and shows the due backlog with the age of its oldest", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(T0)
-      const webhooks = yield* Webhooks
+      const webhooks = yield* Webhooks.Webhooks
       const receiver = yield* ScriptedReceiver
       const sim = yield* Simulation
       const url = "https://receiver.example/metrics"
@@ -60,7 +60,7 @@ describe("webhook metrics", () => {
   it.effect("counts the endpoints the health rule pauses", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(T0)
-      const webhooks = yield* Webhooks
+      const webhooks = yield* Webhooks.Webhooks
       const receiver = yield* ScriptedReceiver
       const sim = yield* Simulation
       const url = "https://receiver.example/failing"

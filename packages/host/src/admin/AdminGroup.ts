@@ -10,8 +10,16 @@ import {
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
-import { DAY_SECONDS, FranksAmount, MAX_SESSION_TTL_SECONDS, Plan } from "@frank/core"
-import { BadRequest, Conflict, NotFound, Unauthorized } from "@frank/core/http"
+import { Access, Money, Tariffs, Time } from "@frank/core"
+import {
+  AuditLogPage,
+  AuditLogQuery,
+  BadRequest,
+  Conflict,
+  IdempotencyClaim,
+  NotFound,
+  Unauthorized
+} from "@frank/core/http"
 import { Schema } from "effect"
 import { sandboxPaymentEndpoint } from "./sandboxPayments.js"
 import { sandboxTaskEndpoint } from "./sandboxTasks.js"
@@ -36,8 +44,8 @@ export const PartnerView = Schema.Struct({
 export const CreateSession = Schema.Struct({
   ttlSeconds: Schema.optional(
     Schema.Int.pipe(
-      Schema.between(60, MAX_SESSION_TTL_SECONDS, {
-        message: () => `must be an integer between 60 and ${MAX_SESSION_TTL_SECONDS}`
+      Schema.between(60, Access.MAX_SESSION_TTL_SECONDS, {
+        message: () => `must be an integer between 60 and ${Access.MAX_SESSION_TTL_SECONDS}`
       })
     )
   )
@@ -51,25 +59,34 @@ export const SessionView = Schema.Struct({
 }).annotations({ identifier: "Session" })
 
 export const AddCredit = Schema.Struct({
-  amountFranks: FranksAmount.pipe(Schema.filter((n) => n !== 0 || "must not be zero")),
+  amountFranks: Money.FranksAmount.pipe(Schema.filter((n) => n !== 0 || "must not be zero")),
   kind: Schema.Literal("bonus", "adjustment"),
   description: Schema.optional(Schema.String.pipe(Schema.maxLength(140))),
   reference: Schema.optional(Schema.String.pipe(Schema.maxLength(128))).annotations({
     description: "Idempotency reference: repeating a credit with the same reference changes nothing"
+  }),
+  expiresAt: Schema.optional(Schema.String.pipe(Schema.maxLength(64))).annotations({
+    description:
+      "Bonus only: ISO 8601 instant in the future; what is left unreserved of the bonus then is clawed back (billing.bonus_expired)"
+  }),
+  priority: Schema.optional(Schema.Int.pipe(Schema.between(0, 100))).annotations({
+    description: "Bonus only: 0..100, default 50; spending draws from lower numbers first"
   })
 }).annotations(parse)
 export const CreditView = Schema.Struct({ transactionId: Schema.String, replayed: Schema.Boolean }).annotations({
   identifier: "Credit"
 })
 
-export const SetTariff = Schema.Struct({ assignedPlan: Plan }).annotations(parse)
-export const TariffAssignment = Schema.Struct({ partnerId: Schema.String, assignedPlan: Plan })
+export const SetTariff = Schema.Struct({ assignedPlan: Tariffs.Plan }).annotations(parse)
+export const TariffAssignment = Schema.Struct({ partnerId: Schema.String, assignedPlan: Tariffs.Plan })
 
 export const LegacyKeyView = Schema.Struct({ key: Schema.String }).annotations({ identifier: "LegacyKey" })
 
 export const AdvanceClock = Schema.Struct({
   seconds: Schema.Int.pipe(
-    Schema.between(0, 366 * DAY_SECONDS, { message: () => `must be an integer between 0 and ${366 * DAY_SECONDS}` })
+    Schema.between(0, 366 * Time.DAY_SECONDS, {
+      message: () => `must be an integer between 0 and ${366 * Time.DAY_SECONDS}`
+    })
   )
 }).annotations(parse)
 export const ClockView = Schema.Struct({ now: Schema.String }).annotations({ identifier: "SandboxClock" })
@@ -89,6 +106,7 @@ export const SandboxInvoiceSettlement = Schema.Struct({
 const invoiceRef = HttpApiSchema.param("id", Schema.String)
 
 export class AdminGroup extends HttpApiGroup.make("admin")
+  .middleware(IdempotencyClaim)
   .add(
     HttpApiEndpoint.post("createPartner", "/admin/v1/partners")
       .setPayload(CreatePartner)
@@ -117,6 +135,14 @@ export class AdminGroup extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("createLegacyKey")`/admin/v1/partners/${partnerId}/legacy-keys`
       .addSuccess(LegacyKeyView, { status: 201 })
       .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("auditLog")`/admin/v1/partners/${partnerId}/audit-log`
+      .setUrlParams(AuditLogQuery)
+      .addSuccess(AuditLogPage)
+      .addError(NotFound)
+      .addError(BadRequest)
+      .annotate(OpenApi.Description, "The partner's audit log, as GET /v1/audit-log shows it to the partner")
   )
   .add(
     HttpApiEndpoint.post("advanceClock", "/admin/v1/sandbox/clock/advance")

@@ -10,10 +10,16 @@ export const adminOperationDocs: Readonly<Record<string, OperationDoc>> = {
   "admin.createSession": { summary: "Open a cabinet session for a partner", codes: PARTNER },
   "admin.addCredit": {
     summary: "Credit a partner (bonus or adjustment)",
-    codes: { ...PARTNER, 400: ["AMOUNT_INVALID"], 402: ["INSUFFICIENT_FUNDS"], 409: ["LEDGER_REFERENCE_CONFLICT"] }
+    codes: {
+      ...PARTNER,
+      400: ["AMOUNT_INVALID", "GRANT_INVALID"],
+      402: ["INSUFFICIENT_FUNDS"],
+      409: ["LEDGER_REFERENCE_CONFLICT"]
+    }
   },
   "admin.setTariff": { summary: "Assign a partner's tariff", codes: PARTNER },
   "admin.createLegacyKey": { summary: "Register a legacy service key", codes: PARTNER },
+  "admin.auditLog": { summary: "A partner's audit log, newest first", codes: PARTNER },
   "admin.advanceClock": { summary: "Move the sandbox clock forward", codes: { 404: ["SANDBOX_CLOCK_DISABLED"] } },
   "admin.sandboxPayment": {
     summary: "Settle a sandbox card payment",

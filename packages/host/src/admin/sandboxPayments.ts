@@ -4,8 +4,8 @@
  * acquirer then notifies the engine through the same path a real acquirer's callback takes.
  */
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
-import { driveSandboxPayment, SandboxAcquirer } from "@frank/adapters"
-import { PaymentId, PaymentNotFound, PaymentStatus, Payments } from "@frank/core"
+import { SandboxAcquirer } from "@frank/adapters"
+import { Ids, Payments } from "@frank/core"
 import { apiError, Conflict, idOr, NotFound, orApiError } from "@frank/core/http"
 import { Effect, Schema } from "effect"
 
@@ -13,7 +13,7 @@ export const SandboxPaymentAction = Schema.Literal("confirm", "reject", "cancel"
 
 export const SandboxPaymentResult = Schema.Struct({
   paymentId: Schema.String,
-  status: PaymentStatus.annotations({
+  status: Payments.PaymentStatus.annotations({
     description: "Frank's status of the payment after the acquirer's notifications"
   }),
   amountRub: Schema.Number,
@@ -40,15 +40,19 @@ export const sandboxPaymentEndpoint = HttpApiEndpoint.post(
       "acquirer would; confirm credits the balance once. 409 PAYMENT_TRANSITION_REFUSED when the payment already ended otherwise."
   )
 
-/** The handler of `sandboxPayment`; needs SandboxAcquirer and Payments. */
+/** The handler of `sandboxPayment`; needs SandboxAcquirer.SandboxAcquirer and Payments. */
 export const makeSandboxPaymentHandler = Effect.gen(function* () {
-  const acquirer = yield* SandboxAcquirer
-  const payments = yield* Payments
+  const acquirer = yield* SandboxAcquirer.SandboxAcquirer
+  const payments = yield* Payments.Payments
   return (raw: string, act: typeof SandboxPaymentAction.Type) =>
-    idOr(PaymentId, raw, () => new PaymentNotFound({ message: `the sandbox acquirer has no payment ${raw}` })).pipe(
-      Effect.flatMap((id) => driveSandboxPayment(id, act)),
-      Effect.provideService(SandboxAcquirer, acquirer),
-      Effect.provideService(Payments, payments),
+    idOr(
+      Ids.PaymentId,
+      raw,
+      () => new Payments.PaymentNotFound({ message: `the sandbox acquirer has no payment ${raw}` })
+    ).pipe(
+      Effect.flatMap((id) => SandboxAcquirer.drive(id, act)),
+      Effect.provideService(SandboxAcquirer.SandboxAcquirer, acquirer),
+      Effect.provideService(Payments.Payments, payments),
       orApiError,
       Effect.flatMap((outcome) =>
         outcome.transition._tag === "Refused"
@@ -60,6 +64,7 @@ export const makeSandboxPaymentHandler = Effect.gen(function* () {
               )
             )
           : Effect.succeed({
+              partnerId: outcome.payment.partnerId,
               paymentId: outcome.payment.id,
               status: outcome.payment.status,
               amountRub: outcome.payment.amountRub,

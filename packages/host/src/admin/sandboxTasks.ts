@@ -6,7 +6,7 @@
  */
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import { SandboxGeneration } from "@frank/adapters"
-import { FranksAmount, franksToMinor, TaskId, TaskNotFound, Tasks } from "@frank/core"
+import { Ids, Money, Tasks } from "@frank/core"
 import { idOr, NotFound, orApiError, TaskView, taskView } from "@frank/core/http"
 import { Effect, Schema } from "effect"
 
@@ -14,7 +14,7 @@ export const SandboxTaskAction = Schema.Literal("succeed", "fail")
 
 export const SandboxTaskControl = Schema.Struct({
   costFranks: Schema.optional(
-    FranksAmount.pipe(Schema.filter((n) => n >= 0 || "must not be negative")).annotations({
+    Money.FranksAmount.pipe(Schema.filter((n) => n >= 0 || "must not be negative")).annotations({
       description: "succeed: the actual cost (default: the reserved amount; more than reserved is charged as reserved)"
     })
   ),
@@ -53,21 +53,24 @@ export const sandboxTaskEndpoint = HttpApiEndpoint.post("sandboxTask")`/admin/v1
 
 /** The handler of `sandboxTask`; needs Tasks and SandboxGeneration. */
 export const makeSandboxTaskHandler = Effect.gen(function* () {
-  const tasks = yield* Tasks
-  const sandbox = yield* SandboxGeneration
+  const tasks = yield* Tasks.Tasks
+  const sandbox = yield* SandboxGeneration.SandboxGeneration
   return (id: string, act: typeof SandboxTaskAction.Type, control: typeof SandboxTaskControl.Type | null) =>
     Effect.gen(function* () {
       const task = yield* orApiError(
         Effect.flatMap(
-          idOr(TaskId, id, () => new TaskNotFound({ message: `task ${id} not found` })),
+          idOr(Ids.TaskId, id, () => new Tasks.TaskNotFound({ message: `task ${id} not found` })),
           tasks.locate
         )
       )
       const outcome =
         act === "succeed"
-          ? sandbox.succeeded(task, control?.costFranks === undefined ? undefined : franksToMinor(control.costFranks))
+          ? sandbox.succeeded(
+              task,
+              control?.costFranks === undefined ? undefined : Money.franksToMinor(control.costFranks)
+            )
           : sandbox.failed(task, { code: control?.code, message: control?.message })
       const reported = yield* orApiError(tasks.report(task.partnerId, task.id, outcome))
-      return { applied: reported.changed, task: taskView(reported.task) }
+      return { partnerId: task.partnerId, taskId: task.id, applied: reported.changed, task: taskView(reported.task) }
     })
 })

@@ -101,7 +101,7 @@ export const commands: Readonly<Record<string, CliCommand>> = {
   },
   "credits add": {
     usage:
-      "frank credits add --partner <id> --amount <franks> --kind bonus|adjustment [--description <text>] [--reference <id>]",
+      "frank credits add --partner <id> --amount <franks> --kind bonus|adjustment [--description <text>] [--reference <id>] [--expires-at <iso>] [--priority <0..100>]",
     summary: "credit a partner's balance; prints {transactionId, replayed}",
     options: {
       partner: PARTNER,
@@ -112,7 +112,12 @@ export const commands: Readonly<Record<string, CliCommand>> = {
       },
       kind: { type: "string", required: true, description: "bonus or adjustment" },
       description: { type: "string", description: "shown in the partner's ledger" },
-      reference: { type: "string", description: "idempotency reference: repeating it changes nothing" }
+      reference: { type: "string", description: "idempotency reference: repeating it changes nothing" },
+      "expires-at": {
+        type: "string",
+        description: "bonus only: ISO 8601 instant; what is left unreserved then is clawed back"
+      },
+      priority: { type: "string", description: "bonus only: 0..100 (default 50); lower numbers are spent first" }
     },
     request: (o) => ({
       method: "POST",
@@ -121,7 +126,9 @@ export const commands: Readonly<Record<string, CliCommand>> = {
         amountFranks: number("amount", required(o, "amount")),
         kind: oneOf("kind", required(o, "kind"), CREDIT_KINDS),
         ...(o.description === undefined ? {} : { description: o.description }),
-        ...(o.reference === undefined ? {} : { reference: o.reference })
+        ...(o.reference === undefined ? {} : { reference: o.reference }),
+        ...(o["expires-at"] === undefined ? {} : { expiresAt: o["expires-at"] }),
+        ...(o.priority === undefined ? {} : { priority: integer("priority", o.priority) })
       }
     })
   },

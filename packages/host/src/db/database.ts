@@ -1,10 +1,15 @@
 /**
  * The host's database: PostgreSQL when DATABASE_URL is set, else embedded PGlite in
- * `<FRANK_DATA_DIR>/pgdata`. Migrations run before anything else uses it.
+ * `<FRANK_DATA_DIR>/pgdata`; either way Frank's objects live in the schema FRANK_DB_SCHEMA.
+ * Migrations run before anything else uses it.
  */
 import { join } from "node:path"
 import { setFlagsFromString } from "node:v8"
-import { MigrationsLayer, pgliteLayer, postgresLayer } from "@frank/adapters"
+import type { SqlClient } from "@effect/sql"
+import type { MigrationError } from "@effect/sql/Migrator"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { PgClient } from "@effect/sql-pg"
+import { type DatabaseSchema, Migrations, PgliteDatabase, PostgresDatabase } from "@frank/adapters"
 import { Effect, Layer, Option } from "effect"
 import type { HostConfigShape } from "../config/HostConfig.js"
 
@@ -18,13 +23,21 @@ import type { HostConfigShape } from "../config/HostConfig.js"
  */
 const baselineWasmOnly = Effect.sync(() => setFlagsFromString("--liftoff-only"))
 
-export const databaseLayer = (config: HostConfigShape) =>
+/** What the database layer provides: the client, and the schema its connections are in. */
+export type Database = PgClient.PgClient | SqlClient.SqlClient | DatabaseSchema.DatabaseSchema
+
+export const databaseLayer = (config: HostConfigShape): Layer.Layer<Database, SqlError> =>
   Option.match(config.databaseUrl, {
     onNone: () =>
-      Layer.unwrapEffect(Effect.as(baselineWasmOnly, pgliteLayer({ dataDir: join(config.dataDir, "pgdata") }))),
-    onSome: (url) => postgresLayer(url, { maxConnections: 20 })
+      Layer.unwrapEffect(
+        Effect.as(
+          baselineWasmOnly,
+          PgliteDatabase.layerWith({ dataDir: join(config.dataDir, "pgdata"), schema: config.dbSchema })
+        )
+      ),
+    onSome: (url) => PostgresDatabase.layer(url, { maxConnections: 20, schema: config.dbSchema })
   })
 
 /** The database with every bundled migration applied. */
-export const migratedDatabaseLayer = (config: HostConfigShape) =>
-  MigrationsLayer.pipe(Layer.provideMerge(databaseLayer(config)))
+export const migratedDatabaseLayer = (config: HostConfigShape): Layer.Layer<Database, SqlError | MigrationError> =>
+  Migrations.layer.pipe(Layer.provideMerge(databaseLayer(config)))

@@ -1,7 +1,7 @@
 /**
  * `frank migrate`: applies the migrations to the configured database without starting the server.
  */
-import { runMigrations } from "@frank/adapters"
+import { Migrations } from "@frank/adapters"
 import { Effect } from "effect"
 import { hostConfig } from "../config/HostConfig.js"
 import { databaseLayer } from "./database.js"
@@ -10,6 +10,6 @@ export const runMigrationsCommand = (): Promise<ReadonlyArray<readonly [id: numb
   Effect.runPromise(
     Effect.gen(function* () {
       const config = yield* hostConfig
-      return yield* Effect.provide(runMigrations, databaseLayer(config))
+      return yield* Effect.provide(Migrations.run, databaseLayer(config))
     }).pipe(Effect.scoped)
   )

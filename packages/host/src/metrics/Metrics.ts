@@ -19,8 +19,11 @@ export interface MetricsShape {
   readonly registry: Registry
   /** One finished HTTP request; `route` is the route template. */
   readonly observeRequest: (method: string, route: string, status: number, durationMs: number) => Effect.Effect<void>
-  /** A request refused by the rate limit named `limit` (e.g. `key-minute`, `ip-minute`). */
-  readonly rateLimited: (limit: string) => Effect.Effect<void>
+  /**
+   * One request answered 429 by the rate limit named `limit` (`api_key`, `ip_method`, `session`,
+   * `import`) on route template `route`. Synchronous: node:http's early refusals call it too.
+   */
+  readonly rateLimited: (limit: string, route: string) => void
   /** Registers (or returns the already registered) counter `spec.name`. */
   readonly counter: <L extends string = never>(spec: MetricSpec<L>) => Effect.Effect<CounterHandle<L>>
   /** Registers (or returns the already registered) gauge `spec.name`, optionally read at scrape time. */
@@ -55,8 +58,8 @@ export const makeMetrics: Effect.Effect<MetricsShape> = Effect.gen(function* () 
   })
   const rateLimited = new Counter({
     name: "frank_rate_limited_total",
-    help: "Requests refused with 429, by the limit that refused them",
-    labelNames: ["limit"] as const,
+    help: "Requests refused with 429 (early refusals at node:http included), by limit and route template",
+    labelNames: ["limit", "route"] as const,
     registers: [registry]
   })
   return {
@@ -66,7 +69,7 @@ export const makeMetrics: Effect.Effect<MetricsShape> = Effect.gen(function* () 
         requests.inc({ method, route, status: String(status) })
         duration.observe({ method, route }, durationMs / 1000)
       }),
-    rateLimited: (limit) => Effect.sync(() => rateLimited.inc({ limit })),
+    rateLimited: (limit, route) => rateLimited.inc({ limit, route }),
     counter: (spec) => Effect.sync(() => makeCounter(registry, spec)),
     gauge: (spec) => Effect.sync(() => makeGauge(registry, runtime, spec)),
     render: Effect.promise(async () => ({ contentType: registry.contentType, body: await registry.metrics() }))

@@ -5,12 +5,12 @@
  * the same backlog). Labels take a handful of fixed values each: no partner, endpoint or URL, which
  * would make the series unbounded and leak who the partners are.
  */
-import { type AttemptOutcome, DeliveryObserver, DeliveryWorker, type FinishedAttempt } from "@frank/core"
+import { Webhooks } from "@frank/core"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { Metrics } from "./Metrics.js"
 
 /** What became of the delivery after the attempt. */
-export const attemptResult = (f: FinishedAttempt): "delivered" | "retrying" | "dead_lettered" | "other" =>
+export const attemptResult = (f: Webhooks.FinishedAttempt): "delivered" | "retrying" | "dead_lettered" | "other" =>
   f.next.status === "delivered"
     ? "delivered"
     : f.next.status === "pending"
@@ -20,7 +20,7 @@ export const attemptResult = (f: FinishedAttempt): "delivered" | "retrying" | "d
         : "other"
 
 /** The kind of answer: the status class, or why there was none. */
-export const attemptAnswer = (outcome: AttemptOutcome["_tag"], responseStatus: number | null): string => {
+export const attemptAnswer = (outcome: Webhooks.AttemptOutcome["_tag"], responseStatus: number | null): string => {
   switch (outcome) {
     case "Answered":
       return responseStatus === null ? "answered" : `${Math.floor(responseStatus / 100)}xx`
@@ -34,8 +34,8 @@ export const attemptAnswer = (outcome: AttemptOutcome["_tag"], responseStatus: n
 }
 
 /** The worker's reports as counters. Provide it where DeliveryWorker.layer is built (the observer is optional there). */
-export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics> = Layer.effect(
-  DeliveryObserver,
+export const deliveryObserverLayer: Layer.Layer<Webhooks.DeliveryObserver, never, Metrics> = Layer.effect(
+  Webhooks.DeliveryObserver,
   Effect.gen(function* () {
     const metrics = yield* Metrics
     const attempts = yield* metrics.counter<"result" | "answer">({
@@ -81,10 +81,10 @@ export const deliveryObserverLayer: Layer.Layer<DeliveryObserver, never, Metrics
 const READING_TTL = Duration.seconds(1)
 
 /** Gauges of the due backlog, read from the store at every scrape. */
-export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | DeliveryWorker> = Layer.effectDiscard(
+export const webhookBacklogGauges: Layer.Layer<never, never, Metrics | Webhooks.DeliveryWorker> = Layer.effectDiscard(
   Effect.gen(function* () {
     const metrics = yield* Metrics
-    const worker = yield* DeliveryWorker
+    const worker = yield* Webhooks.DeliveryWorker
     const readAt = (now: number) => worker.dueBacklog(now)
     const backlog = yield* Effect.cachedWithTTL(
       Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(readAt(now), (b) => ({ now, ...b }))),

@@ -6,8 +6,8 @@
  * shows the new status. No credentials: like a real checkout link, whoever holds it can pay.
  */
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { checkoutPath, driveSandboxPayment, SandboxAcquirer } from "@frank/adapters"
-import { parseId, PaymentId, Payments } from "@frank/core"
+import { SandboxAcquirer } from "@frank/adapters"
+import { Ids, Payments } from "@frank/core"
 import { Effect, Option } from "effect"
 import { checkoutNotFoundPage, checkoutPage } from "./checkoutPage.js"
 
@@ -25,11 +25,11 @@ const NOTICE: Record<"paid" | "declined", string> = {
 
 export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
-    const acquirer = yield* SandboxAcquirer
-    const payments = yield* Payments
-    const actionPath = (id: string) => (action: "pay" | "decline") => `${checkoutPath(id)}/${action}`
+    const acquirer = yield* SandboxAcquirer.SandboxAcquirer
+    const payments = yield* Payments.Payments
+    const actionPath = (id: string) => (action: "pay" | "decline") => `${SandboxAcquirer.checkoutPath(id)}/${action}`
 
-    const page = (id: PaymentId, notice?: string, status = 200) =>
+    const page = (id: Ids.PaymentId, notice?: string, status = 200) =>
       Effect.map(acquirer.find(id), (p) =>
         p === undefined ? html(checkoutNotFoundPage(), 404) : html(checkoutPage(p, actionPath(id), notice), status)
       ).pipe(Effect.orDie)
@@ -37,7 +37,7 @@ export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.get(
       "/sandbox/checkout/:id",
       Effect.gen(function* () {
-        const id = Option.getOrUndefined(parseId(PaymentId)((yield* HttpRouter.params).id ?? ""))
+        const id = Option.getOrUndefined(Ids.parseId(Ids.PaymentId)((yield* HttpRouter.params).id ?? ""))
         if (id === undefined) return html(checkoutNotFoundPage(), 404)
         const request = yield* HttpServerRequest.HttpServerRequest
         const result = new URL(request.url, "http://checkout.invalid").searchParams.get("result")
@@ -47,15 +47,18 @@ export const CheckoutRoutes = HttpApiBuilder.Router.use((router) =>
 
     const act = (action: "pay" | "decline") =>
       Effect.gen(function* () {
-        const id = Option.getOrUndefined(parseId(PaymentId)((yield* HttpRouter.params).id ?? ""))
+        const id = Option.getOrUndefined(Ids.parseId(Ids.PaymentId)((yield* HttpRouter.params).id ?? ""))
         if (id === undefined) return html(checkoutNotFoundPage(), 404)
-        return yield* driveSandboxPayment(id, action).pipe(
-          Effect.provideService(SandboxAcquirer, acquirer),
-          Effect.provideService(Payments, payments),
+        return yield* SandboxAcquirer.drive(id, action).pipe(
+          Effect.provideService(SandboxAcquirer.SandboxAcquirer, acquirer),
+          Effect.provideService(Payments.Payments, payments),
           Effect.as(
-            HttpServerResponse.redirect(`${checkoutPath(id)}?result=${action === "pay" ? "paid" : "declined"}`, {
-              status: 303
-            })
+            HttpServerResponse.redirect(
+              `${SandboxAcquirer.checkoutPath(id)}?result=${action === "pay" ? "paid" : "declined"}`,
+              {
+                status: 303
+              }
+            )
           ),
           Effect.catchTags({
             PaymentNotFound: () => Effect.succeed(html(checkoutNotFoundPage(), 404)),

@@ -5,7 +5,7 @@
  * unguessable link can pay, and in the sandbox no money moves.
  */
 import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform"
-import { SANDBOX_SBP_PATH, SandboxBank } from "@frank/adapters"
+import { SandboxBank } from "@frank/adapters"
 import { Invoices } from "@frank/core"
 import { Effect } from "effect"
 import { settleAndNotify } from "./bankNotices.js"
@@ -20,23 +20,23 @@ const notFound = html(
 
 export const SandboxBankRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
-    const bank = yield* SandboxBank
-    const invoices = yield* Invoices
+    const bank = yield* SandboxBank.SandboxBank
+    const invoices = yield* Invoices.Invoices
     const page = (id: string, notice?: string) =>
       Effect.map(bank.sbpPage(id, notice), (body) => (body === undefined ? notFound : html(body))).pipe(Effect.orDie)
 
     yield* router.get(
-      `${SANDBOX_SBP_PATH}/:id`,
+      `${SandboxBank.SANDBOX_SBP_PATH}/:id`,
       Effect.flatMap(HttpRouter.params, (params) => page(params.id ?? "", undefined))
     )
     yield* router.post(
-      `${SANDBOX_SBP_PATH}/:id/pay`,
+      `${SandboxBank.SANDBOX_SBP_PATH}/:id/pay`,
       Effect.gen(function* () {
         const id = (yield* HttpRouter.params).id ?? ""
         if ((yield* bank.find(id).pipe(Effect.orDie)) === undefined) return notFound
         return yield* settleAndNotify(id, "pay").pipe(
-          Effect.provideService(SandboxBank, bank),
-          Effect.provideService(Invoices, invoices),
+          Effect.provideService(SandboxBank.SandboxBank, bank),
+          Effect.provideService(Invoices.Invoices, invoices),
           Effect.flatMap((s) =>
             page(id, s.changed ? "Оплата прошла. Баланс пополнится автоматически." : "Счёт уже был оплачен.")
           ),

@@ -13,9 +13,7 @@ export interface SandboxClockShape {
   readonly advance: (ms: number) => Effect.Effect<number>
 }
 
-export class SandboxClock extends Context.Tag("@frank/host/SandboxClock")<SandboxClock, SandboxClockShape>() {}
-
-export const makeSandboxClock = (enabled: boolean): SandboxClockShape => {
+const make = (enabled: boolean): SandboxClockShape => {
   const base = Clock.make()
   let offsetMs = 0
   const nowMs = () => base.unsafeCurrentTimeMillis() + offsetMs
@@ -41,4 +39,8 @@ export const makeSandboxClock = (enabled: boolean): SandboxClockShape => {
   }
 }
 
-export const sandboxClockLayer = (shape: SandboxClockShape) => Layer.succeed(SandboxClock, shape)
+export class SandboxClock extends Context.Tag("@frank/host/SandboxClock")<SandboxClock, SandboxClockShape>() {
+  /** The clock itself: main.ts installs its `clock` as Effect's Clock too. */
+  static readonly make = make
+  static readonly layer = (shape: SandboxClockShape) => Layer.succeed(SandboxClock, shape)
+}

@@ -3,13 +3,13 @@
  * resources (works offline and in any browser). The payer sees the amount and description and
  * pays or declines with a form POST; the page then shows the acquirer's status.
  */
-import type { PaymentStatus } from "@frank/core"
+import type { Payments } from "@frank/core"
 import type { SandboxPayment } from "@frank/adapters"
 
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)
 
-const STATUS_TEXT: Record<PaymentStatus, string> = {
+const STATUS_TEXT: Record<Payments.PaymentStatus, string> = {
   pending: "Ожидает оплаты",
   authorized: "Средства заблокированы",
   confirmed: "Оплачено",

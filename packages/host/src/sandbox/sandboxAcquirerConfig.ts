@@ -5,14 +5,14 @@
  * more secret file, and it reveals nothing of the pepper.
  */
 import { createHmac } from "node:crypto"
-import type { SandboxAcquirerConfig } from "@frank/adapters"
+import type { SandboxAcquirer } from "@frank/adapters"
 import { Redacted } from "effect"
 import type { HostConfigShape } from "../config/HostConfig.js"
 
 export const sandboxAcquirerConfig = (
   config: Pick<HostConfigShape, "publicBaseUrl">,
   pepper: Redacted.Redacted<string>
-): SandboxAcquirerConfig => ({
+): SandboxAcquirer.SandboxAcquirerConfig => ({
   baseUrl: config.publicBaseUrl,
   secret: Redacted.make(
     createHmac("sha256", Redacted.value(pepper)).update("frank/sandbox-acquirer/notifications/v1").digest("hex")

@@ -3,7 +3,20 @@
  * the host's settings (Secure cookie when the public base URL is https; proxy trust as for the API).
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { makeCabinetRouter } from "@frank/adapters"
+import { Cabinet } from "@frank/adapters"
+// biome-ignore lint/correctness/noUnusedImports: the declaration emit names the cabinet's services in this layer's type through them
+import type {
+  Access,
+  Audit,
+  Invoices,
+  Ledger,
+  Payments,
+  Pricing,
+  RateLimit,
+  Tariffs,
+  Tasks,
+  Webhooks
+} from "@frank/core"
 import { Effect } from "effect"
 import { HostConfig } from "../config/HostConfig.js"
 
@@ -12,7 +25,7 @@ export const CABINET_PATH = "/cabinet"
 export const CabinetRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const config = yield* HostConfig
-    const cabinet = yield* makeCabinetRouter({
+    const cabinet = yield* Cabinet.makeRouter({
       basePath: CABINET_PATH,
       secureCookie: config.publicBaseUrl.startsWith("https:"),
       trustProxy: config.trustProxy,

@@ -6,7 +6,7 @@ import { OpenApi } from "@effect/platform"
 import { documentErrors, partnerAuthCodes, partnerOperationDocs } from "@frank/core/http"
 import { adminAuthCodes, adminOperationDocs } from "../admin/adminOperationDocs.js"
 import { AdminGroup } from "../admin/AdminGroup.js"
-import { hostBodyRefusals } from "./refusals.js"
+import { hostBodyRefusals, hostServerRefusals } from "./refusals.js"
 import { PartnerApi } from "@frank/core/http"
 
 export const HostApi = PartnerApi.add(AdminGroup).annotate(
@@ -14,6 +14,7 @@ export const HostApi = PartnerApi.add(AdminGroup).annotate(
   documentErrors(
     { ...partnerOperationDocs, ...adminOperationDocs },
     { ...partnerAuthCodes, ...adminAuthCodes },
-    hostBodyRefusals
+    hostBodyRefusals,
+    hostServerRefusals
   )
 )

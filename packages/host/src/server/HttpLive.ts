@@ -5,18 +5,28 @@
  */
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ErrorEnvelopesLive, frankServerMiddleware, PartnerHandlersLive, SecurityLive } from "@frank/core/http"
-import { Effect, FiberRef, Layer, type Redacted } from "effect"
-import { AdminAuthLive, AdminHandlers } from "../admin/AdminHandlers.js"
+import { Access, RateLimit } from "@frank/core"
+// biome-ignore lint/correctness/noUnusedImports: the declaration emit names the engine's services in this layer's type through them
+import type { Audit, Files, Ids, Invoices, Ledger, Payments, Pricing, Tariffs, Tasks, Webhooks } from "@frank/core"
+// biome-ignore lint/correctness/noUnusedImports: the declaration emit names the idempotency store in this layer's type through it
+import type { Idempotency } from "@frank/core/http"
+import { ErrorEnvelopesLive, frankServerMiddleware, IdempotencyLive, refusesMediaType } from "@frank/core/http"
+// biome-ignore lint/correctness/noUnusedImports: the declaration emit names the sandbox tags in this layer's type through them
+import type { SandboxAcquirer, SandboxBank, SandboxGeneration } from "@frank/adapters"
+import { Effect, FiberRef, Layer, type Redacted, Schedule } from "effect"
 import { Metrics } from "../metrics/Metrics.js"
 import { CheckoutRoutes } from "../sandbox/CheckoutRoutes.js"
 import { SandboxBankRoutes } from "../sandbox/SandboxBankRoutes.js"
 import { CabinetRoutes } from "./CabinetRoutes.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
+import { HostApiLive } from "./HostApiLive.js"
 import { PaymentNotificationRoute } from "./PaymentNotificationRoute.js"
 import { refuseCutOffBodies } from "./refusals.js"
+import { makeRefusedKeys, releasingOnChange, withRefusedKeys } from "./refusedKeyShortcut.js"
+import { answerWithin } from "./requestDeadline.js"
 import { guardedServer, type RequestLimits } from "./requestGuard.js"
+import { corsLayer } from "./cors.js"
 import { makeRouteLabeler } from "./routeLabel.js"
 
 const OPERATIONAL_ROUTES = ["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"]
@@ -26,12 +36,39 @@ export const httpLayer = (options: {
   readonly host: string
   readonly adminToken: Redacted.Redacted<string>
   readonly limits: RequestLimits
-}) => {
-  const ApiLive = HttpApiBuilder.api(HostApi).pipe(
-    Layer.provide([PartnerHandlersLive, AdminHandlers]),
-    Layer.provide([SecurityLive, AdminAuthLive(options.adminToken)])
+  /** FRANK_CORS_ORIGINS: browser origins allowed to call the API (none: no CORS answers). */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
+}) =>
+  // Every 429 is counted; a key refused by its own limit is refused before the API's stack until
+  // its window ends, its early refusals logged once a window.
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const clock = yield* Effect.clock
+      const metrics = yield* Metrics
+      const label = makeRouteLabeler(HostApi, OPERATIONAL_ROUTES)
+      const refusedKeys = makeRefusedKeys({ clock, rateLimited: metrics.rateLimited, routeOf: label })
+      const sweeping = Layer.scopedDiscard(
+        Effect.forkScoped(Effect.repeat(refusedKeys.sweep, Schedule.spaced("1 second")))
+      )
+      return Layer.merge(serving(options, refusedKeys, label), sweeping).pipe(
+        Layer.provide(Layer.succeed(RateLimit.RateLimitRefusals, refusedKeys.listener)),
+        // Revocations through this host release the key from the shortcut at once.
+        Layer.provide(
+          Layer.effect(
+            Access.Access,
+            Effect.map(Access.Access, (a) => releasingOnChange(a, refusedKeys))
+          )
+        )
+      )
+    })
   )
-  const label = makeRouteLabeler(HostApi, OPERATIONAL_ROUTES)
+
+const serving = (
+  options: Parameters<typeof httpLayer>[0],
+  refusedKeys: ReturnType<typeof makeRefusedKeys>,
+  label: ReturnType<typeof makeRouteLabeler>
+) => {
+  const ApiLive = HostApiLive(options.adminToken)
   const Served = Layer.unwrapEffect(
     Effect.gen(function* () {
       const metrics = yield* Metrics
@@ -39,7 +76,8 @@ export const httpLayer = (options: {
         metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs)
       )
       const refuse = refuseCutOffBodies(options.limits)
-      const served = HttpApiBuilder.serve((app) => observed(refuse(app))).pipe(
+      const timed = answerWithin(options.limits)
+      const served = HttpApiBuilder.serve((app) => observed(refuse(timed(app)))).pipe(
         Layer.provide(HealthRoutes(metrics.render)),
         Layer.provide(CheckoutRoutes),
         Layer.provide(CabinetRoutes),
@@ -57,9 +95,20 @@ export const httpLayer = (options: {
   return Served.pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(corsLayer(options.corsOrigins ?? [])),
     Layer.provide(ErrorEnvelopesLive),
+    // Added after the envelopes, so it runs outside them: it sees the 500 envelope as an answer.
+    Layer.provide(IdempotencyLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(guardedServer(options.limits), { port: options.port, host: options.host }))
+    Layer.provide(
+      NodeHttpServer.layer(
+        withRefusedKeys(guardedServer(options.limits, refusesMediaType(HostApi)), refusedKeys.answer),
+        {
+          port: options.port,
+          host: options.host
+        }
+      )
+    )
   )
 }

@@ -15,7 +15,7 @@ export const PAYMENT_NOTIFICATIONS_PATH = "/payments/notifications"
 
 export const PaymentNotificationRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
-    const payments = yield* Payments
+    const payments = yield* Payments.Payments
     yield* router.post(
       PAYMENT_NOTIFICATIONS_PATH,
       Effect.gen(function* () {

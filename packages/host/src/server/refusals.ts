@@ -1,27 +1,28 @@
 /**
  * The answers for request bodies `requestGuard` cut off while they streamed, in the error
- * envelope on every route: over the size limit (413) or a JSON body nested too deep (400). The
+ * envelope on every route: over the size limit (413) or a JSON body nested too deep or holding
+ * too many values (400). The
  * handler saw a cut-off body; a pre-response handler replaces whatever it answered, since server
  * middleware runs only after the response is sent.
  */
 import { HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { CodesByStatus } from "@frank/core/http"
 import { Effect } from "effect"
-import { type RequestLimits, refusalOf } from "./requestGuard.js"
+import { type RequestLimits, refusalAnswer, refusalOf } from "./requestGuard.js"
 
 /** What the guard and this module answer for a request body, whatever the route (for /openapi.json). */
 export const hostBodyRefusals: CodesByStatus = { 413: ["PAYLOAD_TOO_LARGE"], 415: ["UNSUPPORTED_MEDIA_TYPE"] }
+/** What the host answers on any operation not answered by FRANK_REQUEST_TIMEOUT_MS (requestDeadline.ts). */
+export const hostServerRefusals: CodesByStatus = { 503: ["REQUEST_TIMEOUT"] }
 
 const envelope = (status: number, code: string, message: string | ReadonlyArray<string>) =>
   HttpServerResponse.unsafeJson({ statusCode: status, message, code }, { status })
 
 const answerFor = (request: HttpServerRequest.HttpServerRequest, limits: RequestLimits) => {
   const refusal = refusalOf(request.source)
-  if (refusal === "BODY_TOO_LARGE")
-    return envelope(413, "PAYLOAD_TOO_LARGE", `the request body must be at most ${limits.maxBodyBytes} bytes`)
-  if (refusal === "BODY_TOO_DEEP")
-    return envelope(400, "VALIDATION_FAILED", [`body: nested deeper than ${limits.maxJsonDepth} levels`])
-  return undefined
+  if (refusal === undefined) return undefined
+  const [status, code, message] = refusalAnswer(refusal, limits)
+  return envelope(status, code, message)
 }
 
 export const refuseCutOffBodies =

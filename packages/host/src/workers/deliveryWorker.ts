@@ -10,9 +10,9 @@
  * attempts finish before the process exits.
  */
 import { randomUUID } from "node:crypto"
-import { listenOnOwnConnection, WEBHOOK_NOTIFY_CHANNEL } from "@frank/adapters"
+import { DatabaseSchema, PgChannelListener, webhookNotifyChannel } from "@frank/adapters"
 import { PgClient } from "@effect/sql-pg"
-import { DeliveryWakeup, DeliveryWorker } from "@frank/core"
+import { Events, Webhooks } from "@frank/core"
 import { Effect, Layer, Schedule } from "effect"
 import { PROBE_PREFIX, runWatchedListener } from "./watchedListener.js"
 
@@ -44,22 +44,24 @@ export interface DeliveryWorkerOptions {
 export const deliveryWorkerLayer = (options: DeliveryWorkerOptions) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
-      const worker = yield* DeliveryWorker
+      const worker = yield* Webhooks.DeliveryWorker
       yield* Effect.forkScoped(restarting("webhook delivery worker", worker.run))
       if (options.listen) {
         const pg = yield* PgClient.PgClient
-        const wakeup = yield* DeliveryWakeup
+        // The channel of this host's schema: hosts of other Frank schemas in the database stay asleep.
+        const channel = webhookNotifyChannel((yield* DatabaseSchema.DatabaseSchema).name)
+        const wakeup = yield* Events.DeliveryWakeup
         const listener = runWatchedListener({
           // A connection of its own when the URL is known (always, in the host): it fails when lost
           // and is dropped at once, even half-open; sql-pg's shared one only goes silent.
           notifications:
             pg.config.url === undefined
-              ? pg.listen(WEBHOOK_NOTIFY_CHANNEL)
-              : listenOnOwnConnection(
+              ? pg.listen(channel)
+              : PgChannelListener.listen(
                   { url: pg.config.url, applicationName: `${pg.config.applicationName ?? "frank"}-listen` },
-                  WEBHOOK_NOTIFY_CHANNEL
+                  channel
                 ),
-          send: (payload) => Effect.asVoid(pg`SELECT pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ${payload})`),
+          send: (payload) => Effect.asVoid(pg`SELECT pg_notify(${channel}, ${payload})`),
           probe: `${PROBE_PREFIX}${randomUUID()}`,
           onPayload: (payload) => (options.isOwnNotification(payload) ? Effect.void : wakeup.signal),
           probeEveryMs: options.listenerProbe?.everyMs ?? LISTENER_PROBE_EVERY_MS,

@@ -7,7 +7,7 @@
  * channel and fails with ListenerDeaf if it does not hear it back within `probeTimeoutMs`. The
  * caller restarts it; a new stream takes a new connection once the old one is released.
  *
- * The host feeds it from a LISTEN connection of its own (`listenOnOwnConnection` in
+ * The host feeds it from a LISTEN connection of its own (`PgChannelListener.listen` in
  * @frank/adapters), which also fails at once when the connection reports its loss, and whose
  * socket is destroyed on close: a half-open connection (no answer, no close) is then found by
  * the probe and dropped without waiting on it.
