@@ -5,40 +5,60 @@
 import {
   MemoryAccessStores,
   MemoryRateLimitStore,
-  pgliteTestDatabase,
-  postgresTestDatabase,
   SqlAccessStores,
-  SqlRateLimitStore
+  SqlRateLimitCounters,
+  SqlRateLimitStore,
+  TestDatabase
 } from "@frank/adapters"
-import { defaultRateLimitConfig, RateLimiter } from "@frank/core"
+import { RateLimit } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, TestClock } from "effect"
 import { accessContract } from "./contract/accessContract.js"
 
-accessContract("memory", Layer.merge(MemoryAccessStores, MemoryRateLimitStore))
-accessContract("PGlite", Layer.merge(SqlAccessStores, SqlRateLimitStore).pipe(Layer.provide(pgliteTestDatabase())))
+accessContract("memory", Layer.merge(MemoryAccessStores.layer, MemoryRateLimitStore.layer))
+accessContract(
+  "PGlite",
+  Layer.merge(SqlAccessStores.layer, SqlRateLimitStore.layer).pipe(Layer.provide(TestDatabase.layerPglite()))
+)
+// The host's store: counters in memory, shared through SQL in batches.
+const buffered = RateLimit.BufferedRateLimitStore.layer().pipe(Layer.provide(SqlRateLimitCounters.layer))
+accessContract(
+  "PGlite, buffered limits",
+  Layer.merge(SqlAccessStores.layer, buffered).pipe(Layer.provide(TestDatabase.layerPglite()))
+)
 const url = process.env.DATABASE_URL
-if (url !== undefined && url.length > 0)
+if (url !== undefined && url.length > 0) {
   accessContract(
     "PostgreSQL",
-    Layer.merge(SqlAccessStores, SqlRateLimitStore).pipe(Layer.provide(postgresTestDatabase(url)))
+    Layer.merge(SqlAccessStores.layer, SqlRateLimitStore.layer).pipe(Layer.provide(TestDatabase.layerPostgres(url)))
   )
+  accessContract(
+    "PostgreSQL, buffered limits",
+    Layer.merge(SqlAccessStores.layer, buffered).pipe(Layer.provide(TestDatabase.layerPostgres(url)))
+  )
+}
 
 class TwoInstances extends Context.Tag("TwoInstances")<
   TwoInstances,
-  { a: RateLimiter["Type"]; b: RateLimiter["Type"] }
+  { a: RateLimit.RateLimiter["Type"]; b: RateLimit.RateLimiter["Type"] }
 >() {}
 
 // Two limiter instances (two host processes) on one SQL store share their counters exactly.
-const config = { ...defaultRateLimitConfig, perApiKeyPerMinute: 10 }
+const config = { ...RateLimit.defaultRateLimitConfig, perApiKeyPerMinute: 10 }
 const TwoLimiters = Layer.effect(
   TwoInstances,
   Effect.gen(function* () {
-    const a = yield* Effect.provide(RateLimiter, RateLimiter.layer(config).pipe(Layer.provide(SqlRateLimitStore)))
-    const b = yield* Effect.provide(RateLimiter, RateLimiter.layer(config).pipe(Layer.provide(SqlRateLimitStore)))
+    const a = yield* Effect.provide(
+      RateLimit.RateLimiter,
+      RateLimit.RateLimiter.layer(config).pipe(Layer.provide(SqlRateLimitStore.layer))
+    )
+    const b = yield* Effect.provide(
+      RateLimit.RateLimiter,
+      RateLimit.RateLimiter.layer(config).pipe(Layer.provide(SqlRateLimitStore.layer))
+    )
     return { a, b }
   })
-).pipe(Layer.provide(pgliteTestDatabase()))
+).pipe(Layer.provide(TestDatabase.layerPglite()))
 
 layer(TwoLimiters, { timeout: 120_000 })("rate limiter instances on one SQL store", (it) => {
   it.effect("share one counter: 10 allowed in total across both, then both refuse", () =>

@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Access, type PartnerId, Webhooks, WebhookStore } from "@frank/core"
+import { Access, type Ids, Webhooks } from "@frank/core"
 import { Effect } from "effect"
 import { PORTAL, startExample } from "../examples/cabinet-embed/server.js"
 
@@ -20,11 +20,13 @@ const freePort = () =>
 describe("cabinet embedded in a plain Node server", () => {
   let example: Awaited<ReturnType<typeof startExample>>
   let cookie = ""
-  let partnerId = "" as PartnerId
+  let partnerId = "" as Ids.PartnerId
 
   beforeAll(async () => {
     example = await startExample(await freePort())
-    const partner = await example.runtime.runPromise(Effect.flatMap(Access, (a) => a.createPartner("Embedded LLC")))
+    const partner = await example.runtime.runPromise(
+      Effect.flatMap(Access.Access, (a) => a.createPartner("Embedded LLC"))
+    )
     partnerId = partner.id
     const login = await fetch(`${example.baseUrl}/login?partner=${partner.id}`, { redirect: "manual" })
     expect(login.status).toBe(303)
@@ -53,9 +55,11 @@ describe("cabinet embedded in a plain Node server", () => {
     const failingSince = Date.UTC(2026, 10, 1, 10, 8, 36)
     await example.runtime.runPromise(
       Effect.gen(function* () {
-        const endpoint = yield* (yield* Webhooks).createEndpoint(partnerId, { url: "https://hooks.embedded.example/a" })
+        const endpoint = yield* (yield* Webhooks.Webhooks).createEndpoint(partnerId, {
+          url: "https://hooks.embedded.example/a"
+        })
         // The state the health rule leaves an endpoint in (its own contract tests how it gets there).
-        yield* (yield* WebhookStore).disableEndpoint(
+        yield* (yield* Webhooks.DeliveryQueue).disableEndpoint(
           partnerId,
           endpoint.id,
           (e) => ({
@@ -91,5 +95,51 @@ describe("cabinet embedded in a plain Node server", () => {
     const anonymous = await fetch(`${example.baseUrl}${PORTAL}/keys`, { redirect: "manual" })
     expect(anonymous.status).toBe(303)
     expect(anonymous.headers.get("location")).toBe(`${PORTAL}/signed-out?reason=required`)
+  })
+
+  it("revoking says what happened: revoked, already revoked, or not found for another partner's or an unknown id", async () => {
+    const form = { "content-type": "application/x-www-form-urlencoded", cookie, origin: example.baseUrl }
+    const { own, foreign } = await example.runtime.runPromise(
+      Effect.gen(function* () {
+        const access = yield* Access.Access
+        const other = yield* access.createPartner("Other LLC")
+        return {
+          own: (yield* access.issueKey(partnerId, { label: "to revoke" })).view.id,
+          foreign: { id: (yield* access.issueKey(other.id, { label: "not yours" })).view.id, partnerId: other.id }
+        }
+      })
+    )
+    const revoke = (id: string) =>
+      fetch(`${example.baseUrl}${PORTAL}/keys/${id}/revoke`, {
+        method: "POST",
+        headers: { ...form, "accept-language": "en" },
+        body: "reason=r",
+        redirect: "manual"
+      })
+    const notice = async (response: Response) => {
+      const location = response.headers.get("location")
+      const shown =
+        location === null
+          ? response
+          : await fetch(`${example.baseUrl}${location}`, { headers: { cookie, "accept-language": "en" } })
+      return /data-testid="notice">(.*?)<\/div>/s.exec(await shown.text())?.[1] ?? ""
+    }
+    const first = await revoke(own)
+    expect(first.status).toBe(303)
+    expect(await notice(first)).toContain("Key revoked.")
+    const again = await revoke(own)
+    expect(again.status).toBe(303)
+    expect(await notice(again)).toContain("already revoked")
+    for (const id of [foreign.id, "00000000-0000-4000-8000-000000000000", "not-an-id"]) {
+      const refused = await revoke(id)
+      expect(refused.status).toBe(404)
+      const text = await notice(refused)
+      expect(text).not.toContain("revoked")
+      expect(text).toContain("not found")
+    }
+    const foreignAfter = await example.runtime.runPromise(
+      Effect.flatMap(Access.Access, (a) => a.listKeys(foreign.partnerId, {}))
+    )
+    expect(foreignAfter.find((k) => k.id === foreign.id)?.revokedAt).toBeNull()
   })
 })

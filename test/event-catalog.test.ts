@@ -6,26 +6,15 @@
  * same way, which adds the task, invoice and payment events to these.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  allEventTypes,
-  EventData,
-  EventStore,
-  eventCatalog,
-  type EventType,
-  Ledger,
-  LedgerStore,
-  TariffStore,
-  type WebhookEvent,
-  Webhooks,
-  WebhookStore
-} from "@frank/core"
+import { Events, Ledger, Tariffs, Webhooks } from "@frank/core"
 import {
   MemoryLedgerStore,
   MemoryWebhookStore,
   ScriptedReceiver,
   Simulation,
   SimulationEngine,
-  testPartner
+  testPartner,
+  testTask
 } from "@frank/core/testing"
 import { Context, Effect, Either, Layer, Schema, TestClock } from "effect"
 import { dataViolations, eventViolations } from "./support/eventCatalogCheck.js"
@@ -33,27 +22,27 @@ import { dataViolations, eventViolations } from "./support/eventCatalogCheck.js"
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 const DAY = 86_400_000
 
-const decodeStrict = (type: EventType, data: unknown) =>
-  Schema.decodeUnknownEither(EventData[type] as Schema.Schema.AnyNoContext)(data, { onExcessProperty: "error" })
+const decodeStrict = (type: Events.EventType, data: unknown) =>
+  Schema.decodeUnknownEither(Events.EventData[type] as Schema.Schema.AnyNoContext)(data, { onExcessProperty: "error" })
 
 describe("the event catalog", () => {
   it("has one entry per event type, in order, each with a description, a JSON Schema and an example", () => {
-    expect(eventCatalog.map((e) => e.type)).toEqual(allEventTypes)
-    for (const entry of eventCatalog) {
+    expect(Events.eventCatalog.map((e) => e.type)).toEqual(Events.allEventTypes)
+    for (const entry of Events.eventCatalog) {
       expect(entry.description.length, entry.type).toBeGreaterThan(10)
       expect(entry.schema.$schema, entry.type).toBe("http://json-schema.org/draft-07/schema#")
     }
   })
 
   it("every example decodes with its type's schema and validates against the published JSON Schema", () => {
-    for (const entry of eventCatalog) {
+    for (const entry of Events.eventCatalog) {
       expect(Either.isRight(decodeStrict(entry.type, entry.example)), entry.type).toBe(true)
       expect(dataViolations(entry.type, entry.example)).toEqual([])
     }
   })
 
   it("data that does not fit is refused by both: a missing field, an extra field, a wrong type", () => {
-    for (const entry of eventCatalog) {
+    for (const entry of Events.eventCatalog) {
       const example = entry.example as Record<string, unknown>
       const [first] = Object.keys(example)
       const { [first as string]: _dropped, ...missing } = example
@@ -67,27 +56,31 @@ describe("the event catalog", () => {
 
   it.effect("every event an engine run emits matches the catalog: billing, test and endpoint-disabled events", () =>
     Effect.gen(function* () {
-      const emitted: Array<WebhookEvent> = []
+      const emitted: Array<Events.WebhookEvent> = []
       // The engine's stores, the outbox's one recording every event it is asked to write.
       const Recording = Layer.effectContext(
         Effect.gen(function* () {
-          const events = yield* EventStore
+          const events = yield* Events.EventStore
           const recording: typeof events = {
             ...events,
             appendEvent: (event, target, now) =>
               Effect.tap(events.appendEvent(event, target, now), () => Effect.sync(() => emitted.push(event)))
           }
-          return Context.make(EventStore, recording).pipe(
-            Context.add(WebhookStore, yield* WebhookStore),
-            Context.add(LedgerStore, yield* LedgerStore),
-            Context.add(TariffStore, yield* TariffStore)
-          )
+          const stores = yield* Effect.context<Webhooks.WebhookStores | Ledger.LedgerStore | Tariffs.TariffStore>()
+          return Context.pick(
+            Webhooks.EndpointStore,
+            Webhooks.DeliveryQueue,
+            Webhooks.DeliveryLog,
+            Webhooks.WebhookRetentionStore,
+            Ledger.LedgerStore,
+            Tariffs.TariffStore
+          )(stores).pipe(Context.add(Events.EventStore, recording))
         })
-      ).pipe(Layer.provide(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore)))
+      ).pipe(Layer.provide(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore.layer)))
       const run = Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const webhooks = yield* Webhooks
-        const ledger = yield* Ledger
+        const webhooks = yield* Webhooks.Webhooks
+        const ledger = yield* Ledger.Ledger
         const sim = yield* Simulation
         yield* (yield* ScriptedReceiver).script(
           "https://broken.example/hook",
@@ -96,10 +89,10 @@ describe("the event catalog", () => {
         const broken = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://broken.example/hook" })
         yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://watching.example/hook" })
         yield* ledger.credit(testPartner("p1"), { kind: "topup", amountMinor: 150_000, reference: "pay-1" })
-        yield* ledger.reserve(testPartner("p1"), { taskId: "t1", amountMinor: 60_000 })
-        yield* ledger.confirm(testPartner("p1"), { taskId: "t1", amountMinor: 12_345 })
-        yield* ledger.reserve(testPartner("p1"), { taskId: "t2", amountMinor: 10_000 })
-        yield* ledger.refund(testPartner("p1"), { taskId: "t2" })
+        yield* ledger.reserve(testPartner("p1"), { taskId: testTask("t1"), amountMinor: 60_000 })
+        yield* ledger.confirm(testPartner("p1"), { taskId: testTask("t1"), amountMinor: 12_345 })
+        yield* ledger.reserve(testPartner("p1"), { taskId: testTask("t2"), amountMinor: 10_000 })
+        yield* ledger.refund(testPartner("p1"), { taskId: testTask("t2") })
         yield* Effect.repeatN(webhooks.sendTest(testPartner("p1"), broken.id), 9)
         yield* sim.advance(6 * DAY)
       })

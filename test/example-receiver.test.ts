@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { resolve } from "node:path"
 import { MemoryProcessedEvents } from "@frank/adapters"
-import { sign } from "@frank/core"
+import { WebhookSigning } from "@frank/core"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Ref, TestClock } from "effect"
 import { Webhook as StandardWebhook } from "standardwebhooks"
@@ -114,7 +114,7 @@ describe("examples/receiver", () => {
       "X-Service-Event": "billing.settled",
       "X-Service-Event-Id": opts.headerEventId ?? eventId,
       "X-Service-Timestamp": String(timestamp),
-      "X-Service-Signature": opts.signature ?? (await sign(secret, timestamp, opts.signedBody ?? body))
+      "X-Service-Signature": opts.signature ?? (await WebhookSigning.sign(secret, timestamp, opts.signedBody ?? body))
     }
     if (opts.previousSignature !== undefined) headers["X-Service-Signature-Previous"] = opts.previousSignature
     const res = await fetch(`${baseUrl}/webhooks/frank`, { method: "POST", headers, body })
@@ -145,10 +145,18 @@ describe("examples/receiver", () => {
     expect(tampered).toEqual({ status: 401, body: expect.objectContaining({ error: "signature_mismatch" }) })
     const t = Math.floor(Date.now() / 1000)
     expect(
-      (await deliver(id, original, { signature: await sign("whsec_attacker", t, original), timestamp: t })).status
+      (
+        await deliver(id, original, {
+          signature: await WebhookSigning.sign("whsec_attacker", t, original),
+          timestamp: t
+        })
+      ).status
     ).toBe(401)
     const stale = t - 400
-    const old = await deliver(id, original, { timestamp: stale, signature: await sign(secret, stale, original) })
+    const old = await deliver(id, original, {
+      timestamp: stale,
+      signature: await WebhookSigning.sign(secret, stale, original)
+    })
     expect(old).toEqual({ status: 401, body: expect.objectContaining({ error: "timestamp_out_of_tolerance" }) })
     // None of them was recorded: the genuine delivery is still processed.
     expect((await deliver(id, original)).body.result).toBe("Processed")
@@ -160,8 +168,8 @@ describe("examples/receiver", () => {
     const t = Math.floor(Date.now() / 1000)
     const r = await deliver(id, body, {
       timestamp: t,
-      signature: await sign("whsec_newer_unknown", t, body),
-      previousSignature: await sign(previous, t, body)
+      signature: await WebhookSigning.sign("whsec_newer_unknown", t, body),
+      previousSignature: await WebhookSigning.sign(previous, t, body)
     })
     expect(r).toEqual({ status: 200, body: { eventId: id, result: "Processed" } })
   })
@@ -207,12 +215,12 @@ describe("examples/receiver with FAIL_STATUS", () => {
         const res = await fetch(url, { method: "POST", headers, body })
         return { status: res.status, body: (await res.json()) as Record<string, unknown> }
       }
-      expect(await post(await sign(secret, t, body))).toEqual({
+      expect(await post(await WebhookSigning.sign(secret, t, body))).toEqual({
         status: 503,
         body: { eventId: id, error: "fail_status_set" }
       })
       // Still a receiver that checks signatures: a forged delivery gets its 401, not the chosen status.
-      expect((await post(await sign("whsec_attacker", t, body))).status).toBe(401)
+      expect((await post(await WebhookSigning.sign("whsec_attacker", t, body))).status).toBe(401)
       await waitForLine(running, (e) => e.msg === "delivery answered" && e.status === 401)
       expect(
         running
@@ -254,7 +262,7 @@ describe("examples/receiver handleDelivery", () => {
         "x-service-event": "billing.settled",
         "x-service-event-id": id,
         "x-service-timestamp": String(t),
-        "x-service-signature": yield* Effect.promise(() => sign(secret, t, rawBody))
+        "x-service-signature": yield* Effect.promise(() => WebhookSigning.sign(secret, t, rawBody))
       }
       const calls = yield* Ref.make(0)
       // Fails on its first call, as a business action whose database is briefly down would.
@@ -274,7 +282,7 @@ describe("examples/receiver handleDelivery", () => {
         body: { eventId: id, result: "Duplicate" }
       })
       expect(yield* Ref.get(calls)).toBe(2)
-    }).pipe(Effect.provide(MemoryProcessedEvents))
+    }).pipe(Effect.provide(MemoryProcessedEvents.layer))
   )
 
   it.effect("processes a Standard Webhooks delivery signed by the specification's library, once", () =>
@@ -302,6 +310,6 @@ describe("examples/receiver handleDelivery", () => {
       // Signed for another message id: not this delivery's.
       const forged = { ...delivery, headers: { ...headers, "webhook-id": randomUUID() } }
       expect((yield* handleDelivery([standardSecret], forged, ok)).status).toBe(401)
-    }).pipe(Effect.provide(MemoryProcessedEvents))
+    }).pipe(Effect.provide(MemoryProcessedEvents.layer))
   )
 })

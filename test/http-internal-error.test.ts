@@ -6,28 +6,12 @@
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { MemoryAccessStores, MemoryRateLimitStore, MemorySandboxAcquirerStore, SandboxAcquirer } from "@frank/adapters"
-import {
-  Access,
-  defaultRateLimitConfig,
-  defaultTariffConfig,
-  Ids,
-  Ledger,
-  LedgerStore,
-  Payments,
-  Pricing,
-  RateLimiter,
-  sampleCatalog,
-  Secrets,
-  StoreError,
-  Tariffs,
-  TariffStore,
-  Webhooks,
-  WebhookSettings
-} from "@frank/core"
+import { Access, Audit, Errors, Ids, Ledger, Payments, Pricing, RateLimit, Tariffs, Webhooks } from "@frank/core"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
 import {
   FilesOnMemory,
   InvoicesOnMemory,
+  MemoryAuditStore,
   MemoryPaymentStore,
   makeMemoryLedgerStore,
   OutboxOnMemory,
@@ -47,43 +31,46 @@ const CapturingLogger = Logger.replace(
 /** A ledger store whose balance read fails like a lost database connection. */
 const BrokenBalances = Layer.effectContext(
   Effect.map(makeMemoryLedgerStore, (store) =>
-    Context.make(LedgerStore, {
+    Context.make(Ledger.LedgerStore, {
       ...store,
       totals: () =>
         Effect.fail(
-          new StoreError({
+          new Errors.StoreError({
             message: "ledger store: totals failed",
             cause: new Error("connection to 10.0.0.5:5432 refused")
           })
         )
-    }).pipe(Context.add(TariffStore, store))
+    }).pipe(Context.add(Tariffs.TariffStore, store))
   )
 )
 
 const Services = Layer.mergeAll(
-  Ledger.layer,
-  Access.layer,
-  RateLimiter.layer(defaultRateLimitConfig),
-  Tariffs.layer(defaultTariffConfig),
-  Webhooks.layer
+  Ledger.Ledger.layer,
+  Access.Access.layer,
+  RateLimit.RateLimiter.layer(RateLimit.defaultRateLimitConfig),
+  Tariffs.Tariffs.layer(Tariffs.defaultTariffConfig),
+  Webhooks.Webhooks.layer
 ).pipe(
+  Layer.provideMerge(Audit.AuditLog.layer),
   Layer.provideMerge(OutboxOnMemory),
-  Layer.provideMerge(Layer.mergeAll(BrokenBalances, MemoryAccessStores, MemoryRateLimitStore)),
+  Layer.provideMerge(
+    Layer.mergeAll(BrokenBalances, MemoryAuditStore, MemoryAccessStores.layer, MemoryRateLimitStore.layer)
+  ),
   Layer.provideMerge(
     Layer.mergeAll(
-      Ids.layer,
-      Secrets.layer(Redacted.make("pepper")),
-      Pricing.layerFromCatalog(sampleCatalog),
+      Ids.Ids.layer,
+      Access.Secrets.layer(Redacted.make("pepper")),
+      Pricing.Pricing.layerFromCatalog(Pricing.sampleCatalog),
       Layer.succeed(SecuritySettings, { trustProxy: false }),
-      WebhookSettings.layerProduction
+      Webhooks.WebhookSettings.layerProduction
     )
   )
 )
 
 /** Top-ups on memory with the sandbox acquirer (the partner API serves the payment endpoints too). */
-const TopUps = Payments.layer.pipe(
+const TopUps = Payments.Payments.layer.pipe(
   Layer.provide(SandboxAcquirer.layer({ baseUrl: "http://embedded.test", secret: Redacted.make("sandbox") })),
-  Layer.provide(Layer.mergeAll(MemoryPaymentStore, MemorySandboxAcquirerStore))
+  Layer.provide(Layer.mergeAll(MemoryPaymentStore, MemorySandboxAcquirerStore.layer))
 )
 
 const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
@@ -99,7 +86,7 @@ const Server = HttpApiBuilder.serve(frankServerMiddleware()).pipe(
 
 it.live("a broken store answers 500 INTERNAL_ERROR with a request id, and logs the cause under it", () =>
   Effect.gen(function* () {
-    const access = yield* Access
+    const access = yield* Access.Access
     const partner = yield* access.createPartner("Embedded LLC")
     const key = yield* access.issueKey(partner.id, {})
     const client = yield* HttpClient.HttpClient

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { HostLookup } from "@frank/adapters"
-import { type FileKind, type ImportedFile, StoredFiles } from "@frank/core"
+import { Files } from "@frank/core"
 import { Effect, Either, Stream } from "effect"
 import { buildConnector } from "undici"
 import { FilesRoot, filesEngine } from "./support/filesEngine.js"
@@ -26,16 +26,16 @@ afterAll(async () => {
 
 const MIB = 1024 * 1024
 
-const importUrl = (kind: FileKind, url: string) =>
-  Effect.flatMap(StoredFiles, (files) => Effect.either(files.importFile(testPartner("p_media"), { kind, url })))
+const importUrl = (kind: Files.FileKind, url: string) =>
+  Effect.flatMap(Files.StoredFiles, (files) => Effect.either(files.importFile(testPartner("p_media"), { kind, url })))
 
 const fixtureUrl = (name: string, query = "") => `${server.baseUrl}/fixtures/${name}${query}`
 
 const expectImported = (
-  result: Either.Either<ImportedFile, { readonly code?: string; readonly message: string }>
-): ImportedFile => {
+  result: Either.Either<Files.ImportedFile, { readonly code?: string; readonly message: string }>
+): Files.ImportedFile => {
   if (Either.isLeft(result)) expect.fail(`import failed: ${result.left.code} ${result.left.message}`)
-  return (result as Either.Right<never, ImportedFile>).right
+  return (result as Either.Right<never, Files.ImportedFile>).right
 }
 
 const expectCode = (
@@ -51,7 +51,7 @@ const expectCode = (
 
 interface Truth {
   readonly file: string
-  readonly kind: FileKind
+  readonly kind: Files.FileKind
   readonly mimeType: string
   readonly width?: number
   readonly height?: number
@@ -134,7 +134,7 @@ describe("import of the corpus over HTTPS", () => {
     () =>
       Effect.gen(function* () {
         const root = yield* FilesRoot
-        const files = yield* StoredFiles
+        const files = yield* Files.StoredFiles
         for (const truth of corpus) {
           const imported = expectImported(yield* importUrl(truth.kind, fixtureUrl(truth.file)))
           const { file } = imported
@@ -172,7 +172,7 @@ describe("import of the corpus over HTTPS", () => {
 
 describe("rejections of the corpus", () => {
   const engine = () => filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca } })
-  const cases: ReadonlyArray<readonly [string, FileKind, string, string]> = [
+  const cases: ReadonlyArray<readonly [string, Files.FileKind, string, string]> = [
     ["an HTML page named .png", "image", "page-html.png", "IMPORT_FORMAT_UNSUPPORTED"],
     ["a PDF with a user password", "document", "document-encrypted.pdf", "IMPORT_PDF_ENCRYPTED"],
     ["a truncated PDF", "document", "document-truncated.pdf", "IMPORT_FILE_UNREADABLE"],

@@ -5,24 +5,28 @@
  */
 import {
   MemorySandboxAcquirerStore,
-  pgliteTestDatabase,
-  postgresTestDatabase,
   SqlLedgerStore,
   SqlPaymentStore,
   SqlSandboxAcquirerStore,
-  SqlWebhookStore
+  SqlWebhookStore,
+  TestDatabase
 } from "@frank/adapters"
 import { MemoryLedgerStore, MemoryPaymentStore, MemoryWebhookStore } from "@frank/core/testing"
 import { Layer } from "effect"
 import { paymentsContract } from "./contract/paymentsContract.js"
 
-const sqlStores = Layer.mergeAll(SqlLedgerStore, SqlWebhookStore, SqlPaymentStore, SqlSandboxAcquirerStore)
+const sqlStores = Layer.mergeAll(
+  SqlLedgerStore.layer,
+  SqlWebhookStore.layer,
+  SqlPaymentStore.layer,
+  SqlSandboxAcquirerStore.layer
+)
 
 paymentsContract(
   "memory",
-  Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore, MemoryPaymentStore, MemorySandboxAcquirerStore)
+  Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore.layer, MemoryPaymentStore, MemorySandboxAcquirerStore.layer)
 )
-paymentsContract("PGlite", sqlStores.pipe(Layer.provide(pgliteTestDatabase())))
+paymentsContract("PGlite", sqlStores.pipe(Layer.provide(TestDatabase.layerPglite())))
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0)
-  paymentsContract("PostgreSQL", sqlStores.pipe(Layer.provide(postgresTestDatabase(url))))
+  paymentsContract("PostgreSQL", sqlStores.pipe(Layer.provide(TestDatabase.layerPostgres(url))))

@@ -3,72 +3,64 @@
  * and its events. When any part fails (here: writing `task.succeeded` to the outbox), the status,
  * the ledger confirm and `billing.settled` all roll back, and the task can still settle later.
  */
-import {
-  makeSqlWebhookStore,
-  pgliteTestDatabase,
-  postgresTestDatabase,
-  SqlLedgerStore,
-  SqlTaskStore,
-  type TestDatabase
-} from "@frank/adapters"
-import {
-  EventStore,
-  type EventStoreShape,
-  Ledger,
-  StoreError,
-  type TaskOutcome,
-  Tasks,
-  Webhooks,
-  WebhookStore
-} from "@frank/core"
+import { SqlLedgerStore, SqlTaskStore, SqlWebhookStore, TestDatabase } from "@frank/adapters"
+import { Errors, type Events, Ledger, Tasks, Webhooks } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Ref } from "effect"
+import { Effect, Layer, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 import { tasksEngine } from "./contract/tasksContract.js"
 import { testPartner } from "@frank/core/testing"
 
-const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
+const engines: Array<[string, () => Layer.Layer<TestDatabase.TestDatabase, unknown>]> = [
+  ["PGlite", () => TestDatabase.layerPglite()]
+]
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0)
-  engines.push(["PostgreSQL", () => postgresTestDatabase(url, { maxConnections: 10 })])
+  engines.push(["PostgreSQL", () => TestDatabase.layerPostgres(url, { maxConnections: 10 })])
 
 /** A switch that makes the outbox refuse `task.succeeded` events. */
 const breakSucceeded = Ref.unsafeMake(false)
 
 /** The SQL webhook store, except that appending task.succeeded fails while the switch is on. */
 const FlakyWebhookStore = Layer.effectContext(
-  Effect.map(makeSqlWebhookStore, (store) => {
-    const events: EventStoreShape = {
+  Effect.map(SqlWebhookStore.make(), (stores) => {
+    const store = stores.events
+    const events: Events.EventStoreShape = {
       ...store,
       appendEvent: (event, target, now) =>
         Effect.flatMap(Ref.get(breakSucceeded), (broken) =>
           broken && event.type === "task.succeeded"
-            ? Effect.fail(new StoreError({ message: "outbox unavailable" }))
+            ? Effect.fail(new Errors.StoreError({ message: "outbox unavailable" }))
             : store.appendEvent(event, target, now)
         )
     }
-    return Context.make(WebhookStore, store).pipe(Context.add(EventStore, events))
+    return Webhooks.webhookStoresContext({ ...stores, events })
   })
 )
 
-const succeeded: TaskOutcome = {
+const succeeded: Tasks.TaskOutcome = {
   _tag: "Succeeded",
   costMinor: 100,
   output: { _tag: "Content", mimeType: "text/plain", bytes: new TextEncoder().encode("hi"), text: "hi" }
 }
 
 for (const [name, database] of engines)
-  layer(tasksEngine(Layer.mergeAll(SqlLedgerStore, FlakyWebhookStore, SqlTaskStore).pipe(Layer.provide(database()))), {
-    timeout: 120_000
-  })(`task settlement atomicity on ${name}`, (it) => {
+  layer(
+    tasksEngine(
+      Layer.mergeAll(SqlLedgerStore.layer, FlakyWebhookStore, SqlTaskStore.layer).pipe(Layer.provide(database()))
+    ),
+    {
+      timeout: 120_000
+    }
+  )(`task settlement atomicity on ${name}`, (it) => {
     it.effect(
       "a failing event write rolls back the status, the charge and billing.settled; a later report settles once",
       () =>
         Effect.gen(function* () {
           const partnerId = testPartner(`p_${randomUUID()}`)
-          const ledger = yield* Ledger
-          const tasks = yield* Tasks
-          const webhooks = yield* Webhooks
+          const ledger = yield* Ledger.Ledger
+          const tasks = yield* Tasks.Tasks
+          const webhooks = yield* Webhooks.Webhooks
           yield* ledger.credit(partnerId, { kind: "bonus", amountMinor: 500_000 })
           yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/hook" })
           const { task } = yield* tasks.launch(partnerId, { modelId: "gpt-5-mini", prompt: "Say hi" })

@@ -5,14 +5,14 @@
  * `GET /v1/webhooks/event-types` answers the catalog to a key holding `webhooks:read` only.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Access, eventCatalog } from "@frank/core"
+import { Access, Events } from "@frank/core"
 import { MemoryLedgerStore, MemoryWebhookStore } from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { dataViolations } from "./support/eventCatalogCheck.js"
 import { partnerApiServer } from "./support/partnerApiServer.js"
 
-const Server = partnerApiServer(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore))
+const Server = partnerApiServer(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore.layer))
 
 const send = (key: string, method: "GET" | "POST" | "PATCH", path: string, body?: unknown) =>
   Effect.gen(function* () {
@@ -25,7 +25,7 @@ const send = (key: string, method: "GET" | "POST" | "PATCH", path: string, body?
 
 it.live("the endpoint resource shows its health; GET /v1/webhooks/event-types serves the catalog", () =>
   Effect.gen(function* () {
-    const access = yield* Access
+    const access = yield* Access.Access
     const partner = yield* access.createPartner("Health LLC")
     const full = (yield* access.issueKey(partner.id, {})).raw
     const reader = (yield* access.issueKey(partner.id, { scopes: ["webhooks:read"] })).raw
@@ -53,7 +53,7 @@ it.live("the endpoint resource shows its health; GET /v1/webhooks/event-types se
 
     const catalog = yield* send(reader, "GET", "/v1/webhooks/event-types")
     expect(catalog.status).toBe(200)
-    expect(catalog.json).toEqual(JSON.parse(JSON.stringify({ items: eventCatalog })))
+    expect(catalog.json).toEqual(JSON.parse(JSON.stringify({ items: Events.eventCatalog })))
     for (const entry of catalog.json.items) expect(dataViolations(entry.type, entry.example)).toEqual([])
     // Every type the catalog lists is one an endpoint may subscribe to.
     const subscribed = yield* send(full, "POST", "/v1/webhooks/endpoints", {

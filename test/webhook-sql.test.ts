@@ -4,56 +4,35 @@
  * the same attempt twice. Live clock and real concurrency.
  */
 import { SqlClient } from "@effect/sql"
-import {
-  pgliteTestDatabase,
-  postgresTestDatabase,
-  SqlLedgerStore,
-  SqlWebhookStore,
-  type TestDatabase,
-  withSearchPath
-} from "@frank/adapters"
-import {
-  DeliveryEndpointDeleted,
-  DeliveryWakeup,
-  DeliveryWorker,
-  EventAnnouncer,
-  finishedAttempt,
-  Ids,
-  Ledger,
-  Outbox,
-  Secrets,
-  type AttemptRequest,
-  WebhookSettings,
-  Webhooks,
-  WebhookStore,
-  WebhookTransport,
-  EventStore,
-  sendEach,
-  type PartnerId
-} from "@frank/core"
+import { SqlLedgerStore, SqlWebhookStore, TestDatabase } from "@frank/adapters"
+import { Access, Events, Ids, Ledger, Webhooks } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Option, Redacted, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 import pg from "pg"
 import { testPartner } from "@frank/core/testing"
 
-const engines: Array<[string, () => Layer.Layer<TestDatabase, unknown>]> = [["PGlite", () => pgliteTestDatabase()]]
+const engines: Array<[string, () => Layer.Layer<TestDatabase.TestDatabase, unknown>]> = [
+  ["PGlite", () => TestDatabase.layerPglite()]
+]
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0)
-  engines.push(["PostgreSQL", () => postgresTestDatabase(url, { maxConnections: 10 })])
+  engines.push(["PostgreSQL", () => TestDatabase.layerPostgres(url, { maxConnections: 10 })])
 
 /** A receiver that records every request's event id and answers 200 after a short random pause. */
 class Recorded extends Context.Tag("test/Recorded")<Recorded, Ref.Ref<ReadonlyArray<string>>>() {}
 const RecordingTransport = Layer.effectContext(
   Effect.gen(function* () {
     const log = yield* Ref.make<ReadonlyArray<string>>([])
-    const send = (r: AttemptRequest) =>
+    const send = (r: Webhooks.AttemptRequest) =>
       Effect.gen(function* () {
         yield* Ref.update(log, (l) => [...l, r.headers["X-Service-Event-Id"] ?? "?"])
         yield* Effect.sleep(Math.floor(Math.random() * 5))
         return { _tag: "Answered", status: 200 } as const
       })
-    return Context.make(Recorded, log).pipe(Context.add(WebhookTransport, { send, sendBatch: sendEach(send) }))
+    return Context.make(Recorded, log).pipe(
+      Context.add(Webhooks.WebhookTransport, { send, sendBatch: Webhooks.sendEach(send) })
+    )
   })
 )
 
@@ -61,12 +40,14 @@ const RecordingTransport = Layer.effectContext(
 class Announced extends Context.Tag("test/Announced")<Announced, Ref.Ref<number>>() {}
 const CountingAnnouncer = Layer.effectContext(
   Effect.map(Ref.make(0), (count) =>
-    Context.make(Announced, count).pipe(Context.add(EventAnnouncer, { announce: Ref.update(count, (n) => n + 1) }))
+    Context.make(Announced, count).pipe(
+      Context.add(Events.EventAnnouncer, { announce: Ref.update(count, (n) => n + 1) })
+    )
   )
 )
 
 /** Whether the worker's wake-up holds a signal now (taken, so the next check starts empty). */
-const signalled = Effect.flatMap(DeliveryWakeup, (w) =>
+const signalled = Effect.flatMap(Events.DeliveryWakeup, (w) =>
   Effect.map(Effect.timeoutOption(w.await, "10 millis"), Option.isSome)
 )
 
@@ -95,10 +76,10 @@ const untilEndpointLockWait = (failure: string) => untilEndpointLockWaits(true, 
  * A business transaction of `partnerId` that emitted one event (fanned out to its endpoints, so
  * holding them `FOR KEY SHARE`) and stays open until `release`.
  */
-const openTransaction = (partnerId: PartnerId) =>
+const openTransaction = (partnerId: Ids.PartnerId) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const outbox = yield* Outbox
+    const outbox = yield* Events.Outbox
     const emitted = yield* Deferred.make<void>()
     const release = yield* Deferred.make<void>()
     const fiber = yield* Effect.fork(
@@ -147,14 +128,14 @@ const interleaved = <A, E1, R1, B, E2, R2>(first: Effect.Effect<A, E1, R1>, seco
   })
 
 for (const [engine, database] of engines) {
-  const Engine = Layer.mergeAll(Ledger.layer, Webhooks.layer).pipe(
-    Layer.provideMerge(Outbox.layerWithWakeup),
-    Layer.provideMerge(Layer.mergeAll(SqlLedgerStore, SqlWebhookStore)),
+  const Engine = Layer.mergeAll(Ledger.Ledger.layer, Webhooks.Webhooks.layer).pipe(
+    Layer.provideMerge(Events.Outbox.layerWithWakeup),
+    Layer.provideMerge(Layer.mergeAll(SqlLedgerStore.layer, SqlWebhookStore.layer)),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.layer,
-        Secrets.layer(Redacted.make("pepper")),
-        WebhookSettings.layer({ allowPrivateNetwork: true }),
+        Ids.Ids.layer,
+        Access.Secrets.layer(Redacted.make("pepper")),
+        Webhooks.WebhookSettings.layer({ allowPrivateNetwork: true }),
         RecordingTransport,
         CountingAnnouncer
       )
@@ -166,8 +147,8 @@ for (const [engine, database] of engines) {
     it.effect("the outbox rolls back with the enclosing transaction and commits with it", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const ledger = yield* Ledger
-        const webhooks = yield* Webhooks
+        const ledger = yield* Ledger.Ledger
+        const webhooks = yield* Webhooks.Webhooks
         const partnerId = testPartner(`p_${randomUUID()}`)
         yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/hook" })
         const failed = yield* sql
@@ -201,11 +182,11 @@ for (const [engine, database] of engines) {
       () =>
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          const ledger = yield* Ledger
-          const outbox = yield* Outbox
+          const ledger = yield* Ledger.Ledger
+          const outbox = yield* Events.Outbox
           const announced = yield* Announced
           const partnerId = testPartner(`p_${randomUUID()}`)
-          yield* (yield* Webhooks).createEndpoint(partnerId, { url: "https://receiver.example/hook" })
+          yield* (yield* Webhooks.Webhooks).createEndpoint(partnerId, { url: "https://receiver.example/hook" })
           yield* signalled
           const before = yield* Ref.get(announced)
           yield* sql.withTransaction(
@@ -228,7 +209,7 @@ for (const [engine, database] of engines) {
 
     it.effect("two workers on one database deliver every attempt exactly once", () =>
       Effect.gen(function* () {
-        const webhooks = yield* Webhooks
+        const webhooks = yield* Webhooks.Webhooks
         const recorded = yield* Recorded
         const sql = yield* SqlClient.SqlClient
         const partnerId = testPartner(`p_${randomUUID()}`)
@@ -236,14 +217,20 @@ for (const [engine, database] of engines) {
         const EVENTS = 200
         // Two independent workers (own claim tokens, own loops), as two host instances would run.
         const workerLayer = Layer.fresh(
-          DeliveryWorker.layer({ concurrency: 8, batchSize: 8, leaseMs: 60_000, pollIntervalMs: 20, drainMs: 5_000 })
+          Webhooks.DeliveryWorker.layer({
+            concurrency: 8,
+            batchSize: 8,
+            leaseMs: 60_000,
+            pollIntervalMs: 20,
+            drainMs: 5_000
+          })
         )
         const context = yield* Effect.context<never>()
         const workers = yield* Effect.forEach([1, 2], () => Layer.build(workerLayer).pipe(Effect.provide(context)))
         const fibers = yield* Effect.forEach(workers, (ctx) =>
           Effect.fork(
             Effect.provide(
-              Effect.flatMap(DeliveryWorker, (w) => w.run),
+              Effect.flatMap(Webhooks.DeliveryWorker, (w) => w.run),
               ctx
             )
           )
@@ -275,8 +262,8 @@ for (const [engine, database] of engines) {
 
     it.effect("a paused endpoint's pending deliveries leave the claim's due index and return on reactivation", () =>
       Effect.gen(function* () {
-        const webhooks = yield* Webhooks
-        const store = yield* WebhookStore
+        const webhooks = yield* Webhooks.Webhooks
+        const store = yield* Webhooks.DeliveryQueue
         const sql = yield* SqlClient.SqlClient
         const partnerId = testPartner(`p_${randomUUID()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/paused" })
@@ -310,8 +297,8 @@ for (const [engine, database] of engines) {
 
     it.effect("a retry recorded after its endpoint was paused is neither claimed nor counted in the due backlog", () =>
       Effect.gen(function* () {
-        const webhooks = yield* Webhooks
-        const store = yield* WebhookStore
+        const webhooks = yield* Webhooks.Webhooks
+        const store = yield* Webhooks.DeliveryQueue
         const partnerId = testPartner(`p_${randomUUID()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, {
           url: "https://receiver.example/paused-mid-attempt"
@@ -328,7 +315,9 @@ for (const [engine, database] of engines) {
         // Paused while the attempt is in flight: the pause flags pending rows only, so the retry
         // enters the due index unflagged; the claim's endpoint check and the backlog must agree.
         yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: false })
-        const failed = Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status: 503 }, now, now + 5))
+        const failed = Either.getOrThrow(
+          Webhooks.finishedAttempt(claim, { _tag: "Answered", status: 503 }, now, now + 5)
+        )
         expect(failed.next.status).toBe("pending")
         expect(yield* store.finishAttempts([failed], now + 5)).toEqual([claim.id])
         expect((yield* backlogAt(later)).count).toBe(before.count)
@@ -383,7 +372,9 @@ for (const [engine, database] of engines) {
             // The plans of the statements inside the functions, as auto_explain reports them to this session.
             const [claimPlan, finishPlan] = yield* Effect.acquireUseRelease(
               Effect.promise(async () => {
-                const client = new pg.Client({ connectionString: withSearchPath(url ?? "", row?.schema ?? "public") })
+                const client = new pg.Client({
+                  connectionString: TestDatabase.withSearchPath(url ?? "", row?.schema ?? "public")
+                })
                 await client.connect()
                 return client
               }),
@@ -489,7 +480,9 @@ for (const [engine, database] of engines) {
             yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_attempts, webhook_endpoints`
             const [deliveriesPlan, eventsPlan, removed] = yield* Effect.acquireUseRelease(
               Effect.promise(async () => {
-                const client = new pg.Client({ connectionString: withSearchPath(url ?? "", row?.schema ?? "public") })
+                const client = new pg.Client({
+                  connectionString: TestDatabase.withSearchPath(url ?? "", row?.schema ?? "public")
+                })
                 await client.connect()
                 return client
               }),
@@ -577,9 +570,9 @@ for (const [engine, database] of engines) {
             `deleting an endpoint ${deleteFirst ? "before" : "after"} ${writers[writer]} makes a delivery pending leaves none pending`,
             () =>
               Effect.gen(function* () {
-                const webhooks = yield* Webhooks
-                const store = yield* WebhookStore
-                const ledger = yield* Ledger
+                const webhooks = yield* Webhooks.Webhooks
+                const store = yield* Webhooks.DeliveryQueue
+                const ledger = yield* Ledger.Ledger
                 const sql = yield* SqlClient.SqlClient
                 const partnerId = testPartner(`p_${randomUUID()}`)
                 const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/deleted" })
@@ -598,7 +591,7 @@ for (const [engine, database] of engines) {
                   return claim
                 })
                 const outcome = (claim: Effect.Effect.Success<typeof claimed>, status: number) =>
-                  Either.getOrThrow(finishedAttempt(claim, { _tag: "Answered", status }, now, now + 5))
+                  Either.getOrThrow(Webhooks.finishedAttempt(claim, { _tag: "Answered", status }, now, now + 5))
                 let write: Effect.Effect<unknown, unknown>
                 if (writer === "event")
                   write = ledger.credit(partnerId, {
@@ -612,7 +605,7 @@ for (const [engine, database] of engines) {
                   write = Effect.flatMap(Clock.currentTimeMillis, (at) => store.finishAttempts([failed], at))
                 } else if (writer === "recovery") {
                   // Uncertain: its lease ran out (as if the worker died mid-request).
-                  yield* claimed
+                  yield* store.markSent([yield* claimed], now)
                   expect(yield* store.expireLeases(now + 120_000)).toBeGreaterThanOrEqual(1)
                   const since = new Date(now - 60_000).toISOString()
                   write = Effect.either(
@@ -656,7 +649,7 @@ for (const [engine, database] of engines) {
                 // A replay (or recovery) that waited for the deletion answers as it does after one.
                 if ((writer === "replay" || writer === "recovery") && deleteFirst) {
                   const result = written as Either.Either<unknown, unknown>
-                  expect(Either.isLeft(result) && result.left).toBeInstanceOf(DeliveryEndpointDeleted)
+                  expect(Either.isLeft(result) && result.left).toBeInstanceOf(Webhooks.DeliveryEndpointDeleted)
                 }
               })
           )
@@ -665,8 +658,8 @@ for (const [engine, database] of engines) {
         "an event whose statement began before a deletion and reached the endpoint after it fans out to nothing",
         () =>
           Effect.gen(function* () {
-            const webhooks = yield* Webhooks
-            const store = yield* EventStore
+            const webhooks = yield* Webhooks.Webhooks
+            const store = yield* Events.EventStore
             const sql = yield* SqlClient.SqlClient
             const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/late-fan-out" })
@@ -715,8 +708,8 @@ for (const [engine, database] of engines) {
         "a deletion cut short after its first step is finished by the worker's sweep, which skips it while a writer holds it",
         () =>
           Effect.gen(function* () {
-            const webhooks = yield* Webhooks
-            const store = yield* WebhookStore
+            const webhooks = yield* Webhooks.Webhooks
+            const store = yield* Webhooks.DeliveryQueue
             const sql = yield* SqlClient.SqlClient
             const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/cut-short" })
@@ -740,7 +733,7 @@ for (const [engine, database] of engines) {
             // The first step stands: the endpoint is deleted for the partner.
             expect(yield* webhooks.listEndpoints(partnerId)).toEqual([])
             const workerLayer = Layer.fresh(
-              DeliveryWorker.layer({
+              Webhooks.DeliveryWorker.layer({
                 concurrency: 8,
                 batchSize: 8,
                 leaseMs: 60_000,
@@ -748,7 +741,7 @@ for (const [engine, database] of engines) {
                 drainMs: 5_000
               })
             )
-            const worker = yield* Effect.provide(DeliveryWorker, yield* Layer.build(workerLayer))
+            const worker = yield* Effect.provide(Webhooks.DeliveryWorker, yield* Layer.build(workerLayer))
             const now = yield* Clock.currentTimeMillis
             // While the writer holds the endpoint, the sweep passes it by instead of waiting.
             const skipped = yield* store.purgeDeletedEndpoints(now).pipe(Effect.timeout("5 seconds"), Effect.option)
@@ -781,7 +774,7 @@ for (const [engine, database] of engines) {
         "a deletion waits only for the writers that saw the endpoint active: overlapping business transactions cannot starve it",
         () =>
           Effect.gen(function* () {
-            const webhooks = yield* Webhooks
+            const webhooks = yield* Webhooks.Webhooks
             const sql = yield* SqlClient.SqlClient
             const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/busy" })

@@ -2,22 +2,7 @@
  * Contract suite of partners, API keys, sessions and rate-limit counters, run on every engine.
  */
 import { randomUUID } from "node:crypto"
-import {
-  Access,
-  ApiKeyExpired,
-  ApiKeyInvalid,
-  ApiKeyQuotaExceeded,
-  Ids,
-  LegacyKeyForbidden,
-  RateLimiter,
-  type RateLimitStore,
-  type RateLimitConfig,
-  Secrets,
-  SessionExpired,
-  SessionRequired,
-  defaultRateLimitConfig
-} from "@frank/core"
-import { KeyId, type PartnerId, parseId } from "@frank/core"
+import { Access, Ids, RateLimit } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option, Redacted, TestClock } from "effect"
 
@@ -30,25 +15,29 @@ const DAY = 86_400_000
 export const accessContract = (
   engine: string,
   stores: Layer.Layer<
-    | import("@frank/core").PartnerStore
-    | import("@frank/core").ApiKeyStore
-    | import("@frank/core").SessionStore
-    | RateLimitStore,
+    | import("@frank/core").Access.PartnerStore
+    | import("@frank/core").Access.ApiKeyStore
+    | import("@frank/core").Access.SessionStore
+    | RateLimit.RateLimitStore,
     unknown
   >
 ) => {
-  const config: RateLimitConfig = { ...defaultRateLimitConfig, perApiKeyPerMinute: 3, perIpPerMethodPerMinute: 5 }
-  const Env = Layer.mergeAll(Access.layer, RateLimiter.layer(config)).pipe(
+  const config: RateLimit.RateLimitConfig = {
+    ...RateLimit.defaultRateLimitConfig,
+    perApiKeyPerMinute: 3,
+    perIpPerMethodPerMinute: 5
+  }
+  const Env = Layer.mergeAll(Access.Access.layer, RateLimit.RateLimiter.layer(config)).pipe(
     Layer.provideMerge(stores),
-    Layer.provideMerge(Secrets.layer(Redacted.make("test-pepper"))),
-    Layer.provideMerge(Ids.layer)
+    Layer.provideMerge(Access.Secrets.layer(Redacted.make("test-pepper"))),
+    Layer.provideMerge(Ids.Ids.layer)
   )
 
   layer(Env, { timeout: 120_000 })(`access contract on ${engine}`, (it) => {
     it.effect("issues keys once, stores only their hash, authenticates and lists them", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const access = yield* Access
+        const access = yield* Access.Access
         const p = yield* access.createPartner("Acme")
         const full = yield* access.issueKey(p.id, { label: "ci" })
         expect(full.raw).toMatch(/^svc_live_[0-9a-f]{64}$/)
@@ -80,25 +69,25 @@ export const accessContract = (
     it.effect("refuses unknown, malformed, revoked, expired and legacy keys with their codes", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const access = yield* Access
+        const access = yield* Access.Access
         const p = yield* access.createPartner("Refusals")
         const k = yield* access.issueKey(p.id, { expiresInDays: 1 })
         const fail = (raw: string) => Effect.flip(access.authenticateKey(raw))
-        expect(yield* fail("")).toBeInstanceOf(ApiKeyInvalid)
-        expect(yield* fail("svc_live_nothex")).toBeInstanceOf(ApiKeyInvalid)
-        expect(yield* fail(`svc_live_${"0".repeat(64)}`)).toBeInstanceOf(ApiKeyInvalid)
+        expect(yield* fail("")).toBeInstanceOf(Access.ApiKeyInvalid)
+        expect(yield* fail("svc_live_nothex")).toBeInstanceOf(Access.ApiKeyInvalid)
+        expect(yield* fail(`svc_live_${"0".repeat(64)}`)).toBeInstanceOf(Access.ApiKeyInvalid)
         yield* TestClock.setTime(T0 + DAY)
-        expect(yield* fail(k.raw)).toBeInstanceOf(ApiKeyExpired)
+        expect(yield* fail(k.raw)).toBeInstanceOf(Access.ApiKeyExpired)
         // Still listed, inactive.
         expect((yield* access.listKeys(p.id, {})).find((x) => x.id === k.view.id)?.active).toBe(false)
         const r = yield* access.issueKey(p.id, {})
         expect(yield* access.revokeKey(p.id, r.view.id, "rotated")).toBe(true)
         expect(yield* access.revokeKey(p.id, r.view.id, "again")).toBe(true)
-        expect(yield* fail(r.raw)).toBeInstanceOf(ApiKeyInvalid)
+        expect(yield* fail(r.raw)).toBeInstanceOf(Access.ApiKeyInvalid)
         expect((yield* access.listKeys(p.id, {})).find((x) => x.id === r.view.id)?.revokeReason).toBe("rotated")
         const legacy = yield* access.issueLegacyKey(p.id)
         expect(legacy).toMatch(/^svc_[0-9a-f]{32}$/)
-        expect(yield* fail(legacy)).toBeInstanceOf(LegacyKeyForbidden)
+        expect(yield* fail(legacy)).toBeInstanceOf(Access.LegacyKeyForbidden)
         // Legacy keys are not listed.
         expect((yield* access.listKeys(p.id, {})).some((x) => x.prefix === legacy.slice(0, 16))).toBe(false)
       })
@@ -106,13 +95,13 @@ export const accessContract = (
 
     it.effect("a foreign or unknown id matches nothing when revoking or changing", () =>
       Effect.gen(function* () {
-        const access = yield* Access
+        const access = yield* Access.Access
         const a = yield* access.createPartner("A")
         const b = yield* access.createPartner("B")
         const ka = yield* access.issueKey(a.id, {})
         expect(yield* access.revokeKey(b.id, ka.view.id)).toBe(false)
         // A malformed id names no key: decoded at the edge, it never reaches the service.
-        expect(parseId(KeyId)("not-a-uuid")).toEqual(Option.none())
+        expect(Ids.parseId(Ids.KeyId)("not-a-uuid")).toEqual(Option.none())
         const change = yield* Effect.flip(access.changeKey(b.id, ka.view.id, { label: "x" }))
         expect(change._tag).toBe("ApiKeyNotFound")
         expect((yield* access.authenticateKey(ka.raw)).id).toBe(ka.view.id)
@@ -122,7 +111,7 @@ export const accessContract = (
 
     it.effect("scopes only narrow; expiry never changes", () =>
       Effect.gen(function* () {
-        const access = yield* Access
+        const access = yield* Access.Access
         const p = yield* access.createPartner("Narrow")
         const full = yield* access.issueKey(p.id, {})
         const narrowed = yield* access.changeKey(p.id, full.view.id, {
@@ -152,7 +141,7 @@ export const accessContract = (
     it.effect("25 concurrent issues leave exactly 20 active keys", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const access = yield* Access
+        const access = yield* Access.Access
         const p = yield* access.createPartner("Quota")
         const results = yield* Effect.all(
           Array.from({ length: 25 }, () => Effect.either(access.issueKey(p.id, {}))),
@@ -161,7 +150,7 @@ export const accessContract = (
         expect(results.filter(Either.isRight)).toHaveLength(20)
         const refused = results.filter(Either.isLeft)
         expect(refused).toHaveLength(5)
-        for (const r of refused) expect(r.left).toBeInstanceOf(ApiKeyQuotaExceeded)
+        for (const r of refused) expect(r.left).toBeInstanceOf(Access.ApiKeyQuotaExceeded)
         // Revoking one frees a slot; expired keys do not count either.
         const first = (yield* access.listKeys(p.id, {}))[0]!
         yield* access.revokeKey(p.id, first.id)
@@ -173,30 +162,35 @@ export const accessContract = (
     it.effect("sessions authenticate until they expire", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const access = yield* Access
+        const access = yield* Access.Access
         const p = yield* access.createPartner("Cabinet")
         const s = yield* access.createSession(p.id, 60)
         expect(s.expiresAt).toBe(T0 + 60_000)
-        expect(yield* access.authenticateSession(s.token)).toEqual({ partnerId: p.id })
-        expect(yield* Effect.flip(access.authenticateSession("nope"))).toBeInstanceOf(SessionRequired)
-        expect(yield* Effect.flip(access.authenticateSession(""))).toBeInstanceOf(SessionRequired)
+        expect(yield* access.authenticateSession(s.token)).toEqual({ partnerId: p.id, sessionId: expect.any(String) })
+        expect(yield* Effect.flip(access.authenticateSession("nope"))).toBeInstanceOf(Access.SessionRequired)
+        expect(yield* Effect.flip(access.authenticateSession(""))).toBeInstanceOf(Access.SessionRequired)
         yield* TestClock.setTime(T0 + 60_000)
-        expect(yield* Effect.flip(access.authenticateSession(s.token))).toBeInstanceOf(SessionExpired)
-        expect((yield* Effect.flip(access.createSession(randomUUID() as PartnerId)))._tag).toBe("PartnerNotFound")
+        expect(yield* Effect.flip(access.authenticateSession(s.token))).toBeInstanceOf(Access.SessionExpired)
+        expect((yield* Effect.flip(access.createSession(Ids.PartnerId.make(randomUUID()))))._tag).toBe(
+          "PartnerNotFound"
+        )
       })
     )
 
     it.effect("a sign-in link opens one session within 15 minutes; sign-out ends the session", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const access = yield* Access
+        const access = yield* Access.Access
         const p = yield* access.createPartner("Link")
         const link = yield* access.createSignIn(p.id, 3600)
         expect(link.expiresAt).toBe(T0 + 15 * 60_000)
         const opened = yield* access.redeemSignIn(link.token)
         expect(opened.partnerId).toBe(p.id)
         expect(opened.expiresAt).toBe(T0 + 3600_000)
-        expect(yield* access.authenticateSession(opened.token)).toEqual({ partnerId: p.id })
+        expect(yield* access.authenticateSession(opened.token)).toEqual({
+          partnerId: p.id,
+          sessionId: expect.any(String)
+        })
         const reasonOf = (token: string) =>
           Effect.map(Effect.flip(access.redeemSignIn(token)), (e) =>
             e._tag === "SignInLinkInvalid" ? e.reason : e._tag
@@ -208,10 +202,10 @@ export const accessContract = (
         const late = yield* access.createSignIn(p.id)
         yield* TestClock.setTime(T0 + 15 * 60_000)
         expect(yield* reasonOf(late.token)).toBe("expired")
-        expect((yield* Effect.flip(access.createSignIn(randomUUID() as PartnerId)))._tag).toBe("PartnerNotFound")
+        expect((yield* Effect.flip(access.createSignIn(Ids.PartnerId.make(randomUUID()))))._tag).toBe("PartnerNotFound")
 
         yield* access.endSession(opened.token)
-        expect(yield* Effect.flip(access.authenticateSession(opened.token))).toBeInstanceOf(SessionRequired)
+        expect(yield* Effect.flip(access.authenticateSession(opened.token))).toBeInstanceOf(Access.SessionRequired)
         // A concurrent double click opens one session, not two.
         const raced = yield* access.createSignIn(p.id)
         const both = yield* Effect.all(
@@ -226,7 +220,7 @@ export const accessContract = (
 
     it.effect("rate limits: window boundaries, several limits at once, refused requests charge nothing", () =>
       Effect.gen(function* () {
-        const limiter = yield* RateLimiter
+        const limiter = yield* RateLimit.RateLimiter
         const window = 60_000
         const start = Math.ceil(T0 / window) * window + window * Math.floor(Math.random() * 1000)
         yield* TestClock.setTime(start + 30_000)
@@ -263,7 +257,7 @@ export const accessContract = (
 
     it.effect("the per-IP exception table applies per route template", () =>
       Effect.gen(function* () {
-        const limiter = yield* RateLimiter
+        const limiter = yield* RateLimit.RateLimiter
         yield* TestClock.setTime(T0 + 7 * DAY)
         const ip = `192.0.2.${Math.floor(Math.random() * 250)}`
         const req = { method: "POST", route: "/v1/billing/payment/link", ip }

@@ -7,15 +7,7 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import {
-  type PartnerId,
-  type ClaimedDelivery,
-  type EndpointId,
-  type FinishedAttempt,
-  type WebhookEndpoint,
-  Webhooks,
-  WebhookStore
-} from "@frank/core"
+import { type Ids, Webhooks } from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, type Layer, TestClock } from "effect"
 import { eventViolations } from "../support/eventCatalogCheck.js"
@@ -31,23 +23,23 @@ const newPartner = () => testPartner(`p_${uuid()}`)
 const newUrl = () => `https://health-${uuid().slice(0, 8)}.example/hook`
 const failing = Array.from({ length: 200 }, () => 503)
 
-const endpointOf = (partnerId: PartnerId, id: EndpointId) =>
-  Effect.flatMap(Webhooks, (w) =>
-    Effect.map(w.listEndpoints(partnerId), (es) => es.find((e) => e.id === id) as WebhookEndpoint)
+const endpointOf = (partnerId: Ids.PartnerId, id: Ids.EndpointId) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) =>
+    Effect.map(w.listEndpoints(partnerId), (es) => es.find((e) => e.id === id) as Webhooks.WebhookEndpoint)
   )
 
 /** Registers an endpoint at `url` answering with `answers` first. */
-const endpointAt = (partnerId: PartnerId, answers: ReadonlyArray<number>, eventTypes?: ReadonlyArray<string>) =>
+const endpointAt = (partnerId: Ids.PartnerId, answers: ReadonlyArray<number>, eventTypes?: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const url = newUrl()
     yield* (yield* ScriptedReceiver).script(url, answers)
-    const webhooks = yield* Webhooks
+    const webhooks = yield* Webhooks.Webhooks
     return yield* webhooks.createEndpoint(partnerId, eventTypes === undefined ? { url } : { url, eventTypes })
   })
 
 /** Sends `n` test events to the endpoint now. */
-const sendTests = (partnerId: PartnerId, id: EndpointId, n: number) =>
-  Effect.flatMap(Webhooks, (w) => Effect.repeatN(w.sendTest(partnerId, id), n - 1))
+const sendTests = (partnerId: Ids.PartnerId, id: Ids.EndpointId, n: number) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) => Effect.repeatN(w.sendTest(partnerId, id), n - 1))
 
 /** The bodies of the `webhook.endpoint.disabled` events that reached `url`. */
 const disabledEventsAt = (url: string) =>
@@ -101,14 +93,14 @@ export const endpointHealthContract = (engine: string, stores: Layer.Layer<Engin
         // Earlier than every other case's deliveries, so the claim below takes only this case's.
         const at = T0 - 30 * DAY
         yield* TestClock.setTime(at)
-        const store = yield* WebhookStore
+        const store = yield* Webhooks.DeliveryQueue
         const partnerId = newPartner()
         const endpoint = yield* endpointAt(partnerId, [])
         yield* sendTests(partnerId, endpoint.id, 3)
         const claims = yield* store.claimDue(at, 60_000, 10, `health-${uuid()}`)
         expect(claims.map((c) => c.partnerId)).toEqual([partnerId, partnerId, partnerId])
-        const outcome = (i: number, next: FinishedAttempt["next"]): FinishedAttempt => ({
-          claim: claims[i] as ClaimedDelivery,
+        const outcome = (i: number, next: Webhooks.FinishedAttempt["next"]): Webhooks.FinishedAttempt => ({
+          claim: claims[i] as Webhooks.ClaimedDelivery,
           next,
           attempt: { attempt: 1, startedAt: at + 1000 * i, durationMs: 250, responseStatus: null, error: "x" },
           outcome: "Answered"
@@ -136,7 +128,7 @@ export const endpointHealthContract = (engine: string, stores: Layer.Layer<Engin
       () =>
         Effect.gen(function* () {
           yield* TestClock.setTime(T0)
-          const webhooks = yield* Webhooks
+          const webhooks = yield* Webhooks.Webhooks
           const sim = yield* Simulation
           const partnerId = newPartner()
           const broken = yield* endpointAt(partnerId, failing, ["billing.settled"])
@@ -231,7 +223,7 @@ export const endpointHealthContract = (engine: string, stores: Layer.Layer<Engin
     it.effect("PATCH active: true re-enables a paused endpoint, clears the reason and starts a fresh span", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const webhooks = yield* Webhooks
+        const webhooks = yield* Webhooks.Webhooks
         const sim = yield* Simulation
         const partnerId = newPartner()
         const endpoint = yield* endpointAt(partnerId, failing.slice(0, 60))

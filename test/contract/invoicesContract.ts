@@ -6,17 +6,7 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import {
-  type CompanyProfileStore,
-  InvoiceStore,
-  Invoices,
-  Ledger,
-  type ProfileInput,
-  sourceEventId,
-  Webhooks,
-  type PartnerId
-} from "@frank/core"
-import { InvoiceId, parseId } from "@frank/core"
+import { Events, Ids, Invoices, Ledger, Webhooks } from "@frank/core"
 import {
   type EngineStores,
   MemoryBank,
@@ -29,9 +19,9 @@ import { Effect, Either, Layer, Option, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0)
 
-export type InvoiceContractStores = EngineStores | InvoiceStore | CompanyProfileStore
+export type InvoiceContractStores = EngineStores | Invoices.InvoiceStore | Invoices.CompanyProfileStore
 
-export const romashka: ProfileInput = {
+export const romashka: Invoices.ProfileInput = {
   companyName: "ООО «Ромашка»",
   inn: "7707083893",
   kpp: "773601001",
@@ -42,7 +32,7 @@ export const romashka: ProfileInput = {
 }
 
 const engine = (stores: Layer.Layer<InvoiceContractStores, unknown>) =>
-  Invoices.layer.pipe(
+  Invoices.Invoices.layer.pipe(
     Layer.provideMerge(MemoryBank.layer),
     Layer.provideMerge(SimulationEngine({ stores })),
     Layer.provideMerge(stores)
@@ -51,16 +41,16 @@ const engine = (stores: Layer.Layer<InvoiceContractStores, unknown>) =>
 /** A fresh partner with a saved profile, and a webhook endpoint that receives every event. */
 const setup = Effect.gen(function* () {
   yield* TestClock.setTime(T0)
-  const invoices = yield* Invoices
+  const invoices = yield* Invoices.Invoices
   const partnerId = testPartner(`p_${uuid()}`)
   const url = `https://receiver-${uuid().slice(0, 8)}.example/hook`
-  yield* (yield* Webhooks).createEndpoint(partnerId, { url })
+  yield* (yield* Webhooks.Webhooks).createEndpoint(partnerId, { url })
   const profile = yield* invoices.saveProfile(partnerId, romashka)
   return { invoices, partnerId, url, profile }
 })
 
-const eventsOf = (partnerId: PartnerId) =>
-  Effect.flatMap(Webhooks, (w) =>
+const eventsOf = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) =>
     Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries.map((d) => d.eventType).sort())
   )
 
@@ -88,7 +78,7 @@ export const invoicesContract = (
       "profile: first save at revision 0 makes revision 1; each save +1; a stale revision is refused with the current one",
       () =>
         Effect.gen(function* () {
-          const invoices = yield* Invoices
+          const invoices = yield* Invoices.Invoices
           const partnerId = testPartner(`p_${uuid()}`)
           expect(yield* invoices.getProfile(partnerId)).toBeUndefined()
           const tooEarly = yield* Effect.flip(
@@ -123,7 +113,7 @@ export const invoicesContract = (
 
     it.effect("profile race: saves from the same revision, concurrently: exactly one wins, the others get 409", () =>
       Effect.gen(function* () {
-        const invoices = yield* Invoices
+        const invoices = yield* Invoices.Invoices
         const partnerId = testPartner(`p_${uuid()}`)
         yield* invoices.saveProfile(partnerId, romashka)
         const attempts = yield* Effect.all(
@@ -155,7 +145,7 @@ export const invoicesContract = (
 
     it.effect("profile validation lists every violation at once and saves nothing", () =>
       Effect.gen(function* () {
-        const invoices = yield* Invoices
+        const invoices = yield* Invoices.Invoices
         const partnerId = testPartner(`p_${uuid()}`)
         const e = yield* Effect.flip(
           invoices.saveProfile(partnerId, { inn: "7707083894", kpp: "12", email: "not-an-email", ogrn: "123" })
@@ -180,7 +170,7 @@ export const invoicesContract = (
     it.effect("issue: needs a profile and its current revision; keeps the requisites it was issued for", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const invoices = yield* Invoices
+        const invoices = yield* Invoices.Invoices
         const partnerId = testPartner(`p_${uuid()}`)
         expect(
           yield* Effect.flip(invoices.create(partnerId, { amountRub: 100, expectedProfileRevision: 1 }))
@@ -228,7 +218,7 @@ export const invoicesContract = (
     it.effect("history: newest first, paged with page/limit and a total; a foreign or malformed id is not found", () =>
       Effect.gen(function* () {
         const { invoices, partnerId } = yield* setup
-        const ids: InvoiceId[] = []
+        const ids: Ids.InvoiceId[] = []
         for (const amountRub of [10, 20, 30, 40, 50]) {
           ids.push((yield* invoices.create(partnerId, { amountRub, expectedProfileRevision: 1 })).id)
           yield* TestClock.adjust("1 minute")
@@ -249,7 +239,7 @@ export const invoicesContract = (
           code: "INVOICE_NOT_FOUND"
         })
         // A malformed id names no invoice: decoded at the edge, it never reaches the service.
-        expect(parseId(InvoiceId)("not-a-uuid")).toEqual(Option.none())
+        expect(Ids.parseId(Ids.InvoiceId)("not-a-uuid")).toEqual(Option.none())
       })
     )
 
@@ -258,7 +248,7 @@ export const invoicesContract = (
       () =>
         Effect.gen(function* () {
           const { invoices, partnerId, url } = yield* setup
-          const ledger = yield* Ledger
+          const ledger = yield* Ledger.Ledger
           const bank = yield* MemoryBank
           const invoice = yield* invoices.create(partnerId, { amountRub: 12_345, expectedProfileRevision: 1 })
           // Nothing happened at the bank yet: refresh changes nothing.
@@ -286,7 +276,7 @@ export const invoicesContract = (
           const bodies = yield* bodiesAt(url)
           const changed = bodies.find((b) => b.eventType === "billing.invoice.status_changed")
           expect(changed).toMatchObject({
-            eventId: sourceEventId(partnerId, "billing.invoice.status_changed", `${invoice.id}:paid`),
+            eventId: Events.sourceEventId(partnerId, "billing.invoice.status_changed", `${invoice.id}:paid`),
             data: { invoiceId: invoice.id, status: "paid", previousStatus: "issued", amountRub: 12_345 }
           })
           expect(bodies.find((b) => b.eventType === "billing.topup.confirmed")?.data).toEqual({
@@ -313,7 +303,7 @@ export const invoicesContract = (
         )
         expect(new Set(results.map((r) => r.status))).toEqual(new Set(["paid"]))
         expect(new Set(results.map((r) => r.transactionId)).size).toBe(1)
-        expect((yield* (yield* Ledger).balance(partnerId)).total).toBe(500)
+        expect((yield* (yield* Ledger.Ledger).balance(partnerId)).total).toBe(500)
         expect(yield* eventsOf(partnerId)).toEqual(["billing.invoice.status_changed", "billing.topup.confirmed"])
       })
     )
@@ -323,7 +313,7 @@ export const invoicesContract = (
       () =>
         Effect.gen(function* () {
           const { invoices, partnerId } = yield* setup
-          const ledger = yield* Ledger
+          const ledger = yield* Ledger.Ledger
           const late = yield* invoices.create(partnerId, { amountRub: 700, expectedProfileRevision: 1 })
           expect((yield* invoices.applyBankStatus(partnerId, late.id, "expired")).status).toBe("expired")
           expect((yield* invoices.applyBankStatus(partnerId, late.id, "issued")).status).toBe("expired")
@@ -376,9 +366,9 @@ export const invoicesContract = (
       it.effect("a status change that fails after crediting rolls back the credit and the status together", () =>
         Effect.gen(function* () {
           const { invoices, partnerId } = yield* setup
-          const ledger = yield* Ledger
+          const ledger = yield* Ledger.Ledger
           const invoice = yield* invoices.create(partnerId, { amountRub: 250, expectedProfileRevision: 1 })
-          const store = yield* InvoiceStore
+          const store = yield* Invoices.InvoiceStore
           const failed = yield* Effect.either(
             store.modify(partnerId, invoice.id, (current) =>
               Effect.gen(function* () {

@@ -6,28 +6,9 @@
  * is refused), the atomicity of status and credit, the event, history and tenancy.
  */
 import { randomUUID as uuid } from "node:crypto"
-import { encodeNotification, SandboxAcquirer, type SandboxAcquirerStore } from "@frank/adapters"
+import { SandboxAcquirer, type SandboxAcquirerStore, SandboxNotification } from "@frank/adapters"
 import { expect, layer } from "@effect/vitest"
-import {
-  Ids,
-  Ledger,
-  Outbox,
-  type Payment,
-  PaymentIdempotencyConflict,
-  PaymentNotFound,
-  PaymentNotificationInvalid,
-  PaymentRequestInvalid,
-  Payments,
-  type PaymentStatus,
-  type PaymentStore,
-  PaymentTransitionRefused,
-  ReferenceConflict,
-  Secrets,
-  Webhooks,
-  WebhookSettings,
-  type PartnerId
-} from "@frank/core"
-import { parseId, PaymentId } from "@frank/core"
+import { Access, Events, Ids, Ledger, Payments, Webhooks } from "@frank/core"
 import type { EngineStores } from "@frank/core/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { testPartner } from "@frank/core/testing"
@@ -35,19 +16,19 @@ import { testPartner } from "@frank/core/testing"
 const SANDBOX_SECRET = Redacted.make("contract-sandbox-secret")
 const BASE_URL = "https://frank.test"
 
-export type PaymentStores = EngineStores | PaymentStore | SandboxAcquirerStore
+export type PaymentStores = EngineStores | Payments.PaymentStore | SandboxAcquirerStore
 
 /** The engine as the host wires it, on the given stores. */
 export const paymentsEngine = <E>(stores: Layer.Layer<PaymentStores, E>) => {
   const base = Layer.mergeAll(
-    Ids.layer,
-    Secrets.layer(Redacted.make("contract-pepper")),
-    WebhookSettings.layer({ allowPrivateNetwork: true })
+    Ids.Ids.layer,
+    Access.Secrets.layer(Redacted.make("contract-pepper")),
+    Webhooks.WebhookSettings.layer({ allowPrivateNetwork: true })
   )
-  return Layer.mergeAll(Payments.layer, Webhooks.layer).pipe(
-    Layer.provideMerge(Ledger.layer),
+  return Layer.mergeAll(Payments.Payments.layer, Webhooks.Webhooks.layer).pipe(
+    Layer.provideMerge(Ledger.Ledger.layer),
     Layer.provideMerge(SandboxAcquirer.layer({ baseUrl: BASE_URL, secret: SANDBOX_SECRET })),
-    Layer.provideMerge(Outbox.layerWithWakeup),
+    Layer.provideMerge(Events.Outbox.layerWithWakeup),
     Layer.provideMerge(stores),
     Layer.provideMerge(base)
   )
@@ -55,23 +36,25 @@ export const paymentsEngine = <E>(stores: Layer.Layer<PaymentStores, E>) => {
 
 const newPartner = () => testPartner(`p_${uuid()}`)
 
-const link = (partnerId: PartnerId, amountRub: number, idempotencyKey: string = uuid(), description?: string) =>
-  Effect.flatMap(Payments, (p) => p.createLink(partnerId, { amountRub, idempotencyKey, description }))
+const link = (partnerId: Ids.PartnerId, amountRub: number, idempotencyKey: string = uuid(), description?: string) =>
+  Effect.flatMap(Payments.Payments, (p) => p.createLink(partnerId, { amountRub, idempotencyKey, description }))
 
 /** A signed sandbox notification for this payment, as the acquirer would send it. */
-const notice = (p: Payment, status: PaymentStatus, amountRub = p.amountRub) =>
-  encodeNotification(SANDBOX_SECRET, { orderId: p.id, paymentId: p.providerPaymentId ?? "", status, amountRub })
+const notice = (p: Payments.Payment, status: Payments.PaymentStatus, amountRub = p.amountRub) =>
+  SandboxNotification.encode(SANDBOX_SECRET, { orderId: p.id, paymentId: p.providerPaymentId ?? "", status, amountRub })
 
-const receive = (raw: ReturnType<typeof notice>) => Effect.flatMap(Payments, (p) => p.receiveNotification(raw))
+const receive = (raw: ReturnType<typeof notice>) => Effect.flatMap(Payments.Payments, (p) => p.receiveNotification(raw))
 
-const totalFranks = (partnerId: PartnerId) =>
-  Effect.flatMap(Ledger, (l) => Effect.map(l.balance(partnerId), (b) => b.total))
+const totalFranks = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Ledger.Ledger, (l) => Effect.map(l.balance(partnerId), (b) => b.total))
 
-const topupEntries = (partnerId: PartnerId) =>
-  Effect.flatMap(Ledger, (l) => Effect.map(l.listEntries(partnerId, { type: "topup" }, 0, 100), (page) => page.items))
+const topupEntries = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Ledger.Ledger, (l) =>
+    Effect.map(l.listEntries(partnerId, { type: "topup" }, 0, 100), (page) => page.items)
+  )
 
-const statusOf = (partnerId: PartnerId, id: PaymentId) =>
-  Effect.flatMap(Payments, (p) => Effect.map(p.get(partnerId, id), (x) => x.status))
+const statusOf = (partnerId: Ids.PartnerId, id: Ids.PaymentId) =>
+  Effect.flatMap(Payments.Payments, (p) => Effect.map(p.get(partnerId, id), (x) => x.status))
 
 export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentStores, E>) => {
   layer(paymentsEngine(stores), { timeout: 120_000 })(`top-ups on ${engine}`, (it) => {
@@ -98,7 +81,7 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
           expect(again.payment.paymentUrl).toBe(first.payment.paymentUrl)
 
           const conflict = yield* Effect.flip(link(partnerId, 1501, "key-1"))
-          expect(conflict).toBeInstanceOf(PaymentIdempotencyConflict)
+          expect(conflict).toBeInstanceOf(Payments.PaymentIdempotencyConflict)
           expect(conflict).toMatchObject({ code: "PAYMENT_IDEMPOTENCY_CONFLICT", status: 409 })
 
           // Keys belong to their partner: another partner's same key is another payment.
@@ -119,10 +102,10 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
         expect(new Set(results.map((r) => r.payment.paymentUrl)).size).toBe(1)
         expect(results.every((r) => r.payment.paymentUrl !== null)).toBe(true)
         expect(results.filter((r) => !r.replayed)).toHaveLength(1)
-        const history = yield* Effect.flatMap(Payments, (p) => p.history(partnerId))
+        const history = yield* Effect.flatMap(Payments.Payments, (p) => p.history(partnerId))
         expect(history).toHaveLength(1)
         // The acquirer also holds exactly that one payment.
-        const acquirer = yield* SandboxAcquirer
+        const acquirer = yield* SandboxAcquirer.SandboxAcquirer
         expect((yield* acquirer.find(history[0]!.id))?.id).toBe(history[0]!.providerPaymentId)
       })
     )
@@ -130,16 +113,16 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
     it.effect("invalid links are refused with every problem at once", () =>
       Effect.gen(function* () {
         const e = yield* Effect.flip(
-          Effect.flatMap(Payments, (p) =>
+          Effect.flatMap(Payments.Payments, (p) =>
             p.createLink(newPartner(), { amountRub: 100_001, description: "x".repeat(141), idempotencyKey: "" })
           )
         )
-        expect(e).toBeInstanceOf(PaymentRequestInvalid)
-        expect((e as PaymentRequestInvalid).messages).toHaveLength(3)
+        expect(e).toBeInstanceOf(Payments.PaymentRequestInvalid)
+        expect((e as Payments.PaymentRequestInvalid).messages).toHaveLength(3)
         const zero = yield* Effect.flip(link(newPartner(), 0))
-        expect(zero).toBeInstanceOf(PaymentRequestInvalid)
+        expect(zero).toBeInstanceOf(Payments.PaymentRequestInvalid)
         const fraction = yield* Effect.flip(link(newPartner(), 10.5))
-        expect(fraction).toBeInstanceOf(PaymentRequestInvalid)
+        expect(fraction).toBeInstanceOf(Payments.PaymentRequestInvalid)
       })
     )
 
@@ -148,10 +131,10 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
       () =>
         Effect.gen(function* () {
           const partnerId = newPartner()
-          const webhooks = yield* Webhooks
+          const webhooks = yield* Webhooks.Webhooks
           yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/hook" })
           const { payment } = yield* link(partnerId, 2500)
-          const acquirer = yield* SandboxAcquirer
+          const acquirer = yield* SandboxAcquirer.SandboxAcquirer
           const sent = yield* acquirer.act(payment.id, "pay")
           expect(sent).toHaveLength(2)
           const outcomes = []
@@ -247,10 +230,10 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
         expect(yield* topupEntries(partnerId)).toHaveLength(0)
 
         // The sandbox acquirer keeps the same rules for its own records: it refuses to confirm.
-        const acquirer = yield* SandboxAcquirer
+        const acquirer = yield* SandboxAcquirer.SandboxAcquirer
         expect(yield* acquirer.act(payment.id, "cancel")).toHaveLength(1)
         const refused = yield* Effect.flip(acquirer.act(payment.id, "confirm"))
-        expect(refused).toBeInstanceOf(PaymentTransitionRefused)
+        expect(refused).toBeInstanceOf(Payments.PaymentTransitionRefused)
       })
     )
 
@@ -266,26 +249,26 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
         const unsigned = { body: genuine.body, headers: {} }
         const tampered = { ...genuine, body: genuine.body.replace('"Amount":10000', '"Amount":99990000') }
         for (const raw of [forged, unsigned, tampered])
-          expect(yield* Effect.flip(receive(raw))).toBeInstanceOf(PaymentNotificationInvalid)
+          expect(yield* Effect.flip(receive(raw))).toBeInstanceOf(Payments.PaymentNotificationInvalid)
         // Correctly signed, but the amount or the acquirer's id is not this payment's.
         expect(yield* Effect.flip(receive(notice(payment, "confirmed", 101)))).toBeInstanceOf(
-          PaymentNotificationInvalid
+          Payments.PaymentNotificationInvalid
         )
-        const otherId = encodeNotification(SANDBOX_SECRET, {
+        const otherId = SandboxNotification.encode(SANDBOX_SECRET, {
           orderId: payment.id,
           paymentId: "sbx_other",
           status: "confirmed",
           amountRub: 100
         })
-        expect(yield* Effect.flip(receive(otherId))).toBeInstanceOf(PaymentNotificationInvalid)
+        expect(yield* Effect.flip(receive(otherId))).toBeInstanceOf(Payments.PaymentNotificationInvalid)
         // Unknown payment.
-        const unknown = encodeNotification(SANDBOX_SECRET, {
+        const unknown = SandboxNotification.encode(SANDBOX_SECRET, {
           orderId: uuid(),
           paymentId: "sbx_x",
           status: "confirmed",
           amountRub: 100
         })
-        expect(yield* Effect.flip(receive(unknown))).toBeInstanceOf(PaymentNotFound)
+        expect(yield* Effect.flip(receive(unknown))).toBeInstanceOf(Payments.PaymentNotFound)
         expect(yield* statusOf(partnerId, payment.id)).toBe("pending")
         expect(yield* totalFranks(partnerId)).toBe(0)
       })
@@ -297,10 +280,10 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
         const { payment } = yield* link(partnerId, 800)
         yield* receive(notice(payment, "authorized"))
         // Something else already used the payment id as a ledger reference: the top-up credit conflicts.
-        const ledger = yield* Ledger
+        const ledger = yield* Ledger.Ledger
         yield* ledger.credit(partnerId, { kind: "bonus", amountMinor: 100, reference: payment.id })
         const failed = yield* Effect.flip(receive(notice(payment, "confirmed")))
-        expect(failed).toBeInstanceOf(ReferenceConflict)
+        expect(failed).toBeInstanceOf(Ledger.ReferenceConflict)
         expect(yield* statusOf(partnerId, payment.id)).toBe("authorized")
         expect(yield* totalFranks(partnerId)).toBe(1)
         expect(yield* topupEntries(partnerId)).toHaveLength(1)
@@ -311,10 +294,10 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
       Effect.gen(function* () {
         const partnerId = newPartner()
         const { payment } = yield* link(partnerId, 1200)
-        const acquirer = yield* SandboxAcquirer
+        const acquirer = yield* SandboxAcquirer.SandboxAcquirer
         yield* acquirer.act(payment.id, "confirm") // notifications dropped on the floor
         expect(yield* statusOf(partnerId, payment.id)).toBe("pending")
-        const payments = yield* Payments
+        const payments = yield* Payments.Payments
         const refreshed = yield* payments.refresh(partnerId, payment.id)
         expect(refreshed.payment.status).toBe("confirmed")
         expect(refreshed.transactionId).not.toBeNull()
@@ -327,9 +310,9 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
     it.effect("history: the partner's last 50 payments, newest first; a foreign id behaves like a missing one", () =>
       Effect.gen(function* () {
         const partnerId = newPartner()
-        const created: Payment[] = []
+        const created: Payments.Payment[] = []
         for (let i = 0; i < 52; i++) created.push((yield* link(partnerId, i + 1, `k-${i}`)).payment)
-        const payments = yield* Payments
+        const payments = yield* Payments.Payments
         const history = yield* payments.history(partnerId)
         expect(history).toHaveLength(50)
         expect(history.map((p) => p.id)).toEqual(
@@ -341,10 +324,10 @@ export const paymentsContract = <E>(engine: string, stores: Layer.Layer<PaymentS
 
         const stranger = newPartner()
         expect(yield* payments.history(stranger)).toHaveLength(0)
-        expect(yield* Effect.flip(payments.get(stranger, created[0]!.id))).toBeInstanceOf(PaymentNotFound)
+        expect(yield* Effect.flip(payments.get(stranger, created[0]!.id))).toBeInstanceOf(Payments.PaymentNotFound)
         // A malformed id names no payment: decoded at the edge, it never reaches the service.
-        expect(parseId(PaymentId)("not-a-uuid")).toEqual(Option.none())
-        expect(yield* Effect.flip(payments.refresh(stranger, created[0]!.id))).toBeInstanceOf(PaymentNotFound)
+        expect(Ids.parseId(Ids.PaymentId)("not-a-uuid")).toEqual(Option.none())
+        expect(yield* Effect.flip(payments.refresh(stranger, created[0]!.id))).toBeInstanceOf(Payments.PaymentNotFound)
       })
     )
   })

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Access, EndpointId, newEndpointHealth, WebhookStore } from "@frank/core"
+import { Access, Ids, Webhooks } from "@frank/core"
 import type { EngineStores } from "@frank/core/testing"
 import { Effect, type Layer, Schema } from "effect"
 import { partnerApiServer } from "../support/partnerApiServer.js"
@@ -16,7 +16,7 @@ const NEW_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
 
 /** A partner with a full API key, and a request function that sends it. */
 const partnerClient = Effect.gen(function* () {
-  const access = yield* Access
+  const access = yield* Access.Access
   const partner = yield* access.createPartner(`Schemes ${randomUUID().slice(0, 8)}`)
   const key = yield* access.issueKey(partner.id, {})
   const client = yield* HttpClient.HttpClient
@@ -129,10 +129,10 @@ export const signatureSchemeApiContract = (engine: string, stores: Layer.Layer<E
       it.effect("an endpoint with a base64url secret from before switches only after a rotation (409 until then)", () =>
         Effect.gen(function* () {
           const { partnerId, request } = yield* partnerClient
-          const id = Schema.decodeSync(EndpointId)(randomUUID())
+          const id = Schema.decodeSync(Ids.EndpointId)(randomUUID())
           const legacy = `whsec_${Buffer.alloc(32, 0xfb).toString("base64url")}`
           // As an endpoint registered before migration 0017 reads: base64url secret, scheme frank.
-          const store = yield* WebhookStore
+          const store = yield* Webhooks.EndpointStore
           const now = Date.now()
           yield* store.insertEndpoint(
             {
@@ -145,7 +145,7 @@ export const signatureSchemeApiContract = (engine: string, stores: Layer.Layer<E
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
-              health: newEndpointHealth,
+              health: Webhooks.newEndpointHealth,
               createdAt: now,
               updatedAt: now
             },

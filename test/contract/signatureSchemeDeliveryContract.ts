@@ -6,7 +6,7 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { EndpointId, newEndpointHealth, type SignatureScheme, Webhooks, WebhookStore } from "@frank/core"
+import { Ids, Webhooks, type WebhookSigning } from "@frank/core"
 import {
   type EngineStores,
   type ReceivedRequest,
@@ -35,10 +35,10 @@ const schemeHeaders = (r: ReceivedRequest) => ({
 })
 
 /** A partner's endpoint in `scheme` and a test event delivered to it: the request the receiver got. */
-const deliveredTest = (signatureScheme: SignatureScheme) =>
+const deliveredTest = (signatureScheme: WebhookSigning.SignatureScheme) =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
-    const webhooks = yield* Webhooks
+    const webhooks = yield* Webhooks.Webhooks
     const partnerId = testPartner(`p_${uuid()}`)
     const url = newUrl()
     const endpoint = yield* webhooks.createEndpoint(partnerId, { url, signatureScheme })
@@ -127,11 +127,11 @@ export const signatureSchemeDeliveryContract = (engine: string, stores: Layer.La
       () =>
         Effect.gen(function* () {
           yield* TestClock.setTime(T0)
-          const webhooks = yield* Webhooks
-          const store = yield* WebhookStore
+          const webhooks = yield* Webhooks.Webhooks
+          const store = yield* Webhooks.EndpointStore
           const partnerId = testPartner(`p_${uuid()}`)
           const url = newUrl()
-          const id = Schema.decodeSync(EndpointId)(uuid())
+          const id = Schema.decodeSync(Ids.EndpointId)(uuid())
           const legacy = `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => 255 - i * 5)).toString("base64url")}`
           yield* store.insertEndpoint(
             {
@@ -144,7 +144,7 @@ export const signatureSchemeDeliveryContract = (engine: string, stores: Layer.La
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
-              health: newEndpointHealth,
+              health: Webhooks.newEndpointHealth,
               createdAt: T0,
               updatedAt: T0
             },

@@ -5,13 +5,13 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { parseId, type StoredFile, StoredFileId, StoredFileLookup, StoredFileStore, type PartnerId } from "@frank/core"
+import { Files, Ids } from "@frank/core"
 import { Effect, type Layer, Option, Schema } from "effect"
 import { testPartner } from "@frank/core/testing"
 
-const newId = () => uuid() as StoredFileId
+const newId = () => Ids.StoredFileId.make(uuid())
 
-const file = (partnerId: PartnerId, overrides: Partial<StoredFile> = {}): StoredFile => {
+const file = (partnerId: Ids.PartnerId, overrides: Partial<Files.StoredFile> = {}): Files.StoredFile => {
   const id = newId()
   return {
     id,
@@ -28,12 +28,12 @@ const file = (partnerId: PartnerId, overrides: Partial<StoredFile> = {}): Stored
 
 export const storedFileContract = (
   engine: string,
-  stores: Layer.Layer<StoredFileStore | StoredFileLookup, unknown>
+  stores: Layer.Layer<Files.StoredFileStore | Files.StoredFileLookup, unknown>
 ) => {
   layer(stores, { timeout: 120_000 })(`stored files on ${engine}`, (it) => {
     it.effect("round-trips every kind with exactly its measurements", () =>
       Effect.gen(function* () {
-        const store = yield* StoredFileStore
+        const store = yield* Files.StoredFileStore
         const partner = testPartner(`p_${uuid()}`)
         const files = [
           file(partner),
@@ -67,8 +67,8 @@ export const storedFileContract = (
 
     it.effect("a foreign, unknown or malformed id behaves like a missing one", () =>
       Effect.gen(function* () {
-        const store = yield* StoredFileStore
-        const lookup = yield* StoredFileLookup
+        const store = yield* Files.StoredFileStore
+        const lookup = yield* Files.StoredFileLookup
         const mine = file(testPartner(`p_${uuid()}`))
         yield* store.insert(mine)
         const other = testPartner(`p_${uuid()}`)
@@ -76,20 +76,22 @@ export const storedFileContract = (
         expect(yield* store.get(mine.partnerId, newId())).toBeUndefined()
         expect(yield* store.findForServing(newId())).toBeUndefined()
         // Malformed ids name nothing: decoded at the edge, they never reach a store.
-        expect(parseId(StoredFileId)("not-a-uuid")).toEqual(Option.none())
-        expect(parseId(StoredFileId)("'; DROP TABLE stored_files; --")).toEqual(Option.none())
+        expect(Ids.parseId(Ids.StoredFileId)("not-a-uuid")).toEqual(Option.none())
+        expect(Ids.parseId(Ids.StoredFileId)("'; DROP TABLE stored_files; --")).toEqual(Option.none())
         // The lookup generation tasks use is the same store.
         expect(yield* lookup.owns(mine.partnerId, mine.id)).toBe(true)
-        expect(yield* lookup.owns(mine.partnerId, Schema.decodeSync(StoredFileId)(mine.id.toUpperCase()))).toBe(true)
+        expect(yield* lookup.owns(mine.partnerId, Schema.decodeSync(Ids.StoredFileId)(mine.id.toUpperCase()))).toBe(
+          true
+        )
         expect(yield* lookup.owns(other, mine.id)).toBe(false)
         expect(yield* lookup.owns(mine.partnerId, newId())).toBe(false)
-        expect(parseId(StoredFileId)("x")).toEqual(Option.none())
+        expect(Ids.parseId(Ids.StoredFileId)("x")).toEqual(Option.none())
       })
     )
 
     it.effect("refuses a second record with the same id", () =>
       Effect.gen(function* () {
-        const store = yield* StoredFileStore
+        const store = yield* Files.StoredFileStore
         const f = file(testPartner(`p_${uuid()}`))
         yield* store.insert(f)
         const again = yield* Effect.either(store.insert({ ...f, sizeBytes: 1 }))

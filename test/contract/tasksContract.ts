@@ -7,46 +7,42 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import {
-  defaultTariffConfig,
-  type EstimateRequest,
-  franksToMinor,
-  Ledger,
-  Pricing,
-  sampleCatalog,
-  sourceEventId,
-  Tariffs,
-  type TaskOutcome,
-  Tasks,
-  TaskSettings,
-  type TaskStore,
-  Webhooks,
-  type PartnerId
-} from "@frank/core"
-import { parseId, TaskId } from "@frank/core"
+import { Events, Ids, Ledger, Money, Pricing, Tariffs, Tasks, Webhooks } from "@frank/core"
 import {
   type EngineStores,
   ManualGeneration,
   ManualGenerationProvider,
   MemoryStoredFileLookup,
   OwnedFiles,
+  Simulation,
   SimulationEngine,
   testPartner
 } from "@frank/core/testing"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 
-const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
+export const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 const BASE_URL = "https://frank.test"
 
-export const tasksEngine = (stores: Layer.Layer<EngineStores | TaskStore, unknown>) =>
-  Tasks.layer.pipe(
+/** The expiry sweep of the contract: small batches, so a sweep of a few dozen tasks takes several. */
+export const contractExpiry = { sweepIntervalMs: 60_000, batchSize: 7, concurrency: 4 }
+
+export const tasksEngine = (stores: Layer.Layer<EngineStores | Tasks.TaskStore, unknown>) =>
+  // The kit's Simulation again, over the tasks: `advance` then runs the expiry sweep too (fresh:
+  // the layer is memoized by reference, and SimulationEngine below built it without tasks).
+  Layer.fresh(Simulation.layer).pipe(
+    Layer.provideMerge(Tasks.TaskExpiry.layer(contractExpiry)),
+    Layer.provideMerge(tasksServices(stores))
+  )
+
+const tasksServices = (stores: Layer.Layer<EngineStores | Tasks.TaskStore, unknown>) =>
+  Tasks.Tasks.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        Tariffs.layer(defaultTariffConfig),
+        Tariffs.Tariffs.layer(Tariffs.defaultTariffConfig),
         MemoryStoredFileLookup,
         ManualGenerationProvider,
-        TaskSettings.layer({ publicBaseUrl: BASE_URL }),
-        Pricing.layerFromCatalog(sampleCatalog)
+        Tasks.TaskSettings.layer({ publicBaseUrl: BASE_URL }),
+        Pricing.Pricing.layerFromCatalog(Pricing.sampleCatalog)
       )
     ),
     // One store set (one database) under both: the layer is built once and shared.
@@ -54,37 +50,41 @@ export const tasksEngine = (stores: Layer.Layer<EngineStores | TaskStore, unknow
     Layer.provideMerge(stores)
   )
 
-const image: EstimateRequest = { modelId: "gpt-image-1", prompt: "a lighthouse at dusk", quality: "low" }
+export const image: Pricing.EstimateRequest = { modelId: "gpt-image-1", prompt: "a lighthouse at dusk", quality: "low" }
 
 /**
  * A new partner with `franks` credited (above the low-balance threshold, so no billing.low_balance
  * mixes into the events) and a webhook endpoint subscribed to every event.
  */
-const setup = (franks = 5000) =>
+export const setup = (franks = 5000) =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
     const partnerId = testPartner(`p_${uuid()}`)
-    if (franks > 0) yield* (yield* Ledger).credit(partnerId, { kind: "bonus", amountMinor: franks * 100 })
-    yield* (yield* Webhooks).createEndpoint(partnerId, { url: `https://receiver-${uuid().slice(0, 8)}.example/hook` })
-    return { partnerId, tasks: yield* Tasks, ledger: yield* Ledger }
+    if (franks > 0) yield* (yield* Ledger.Ledger).credit(partnerId, { kind: "bonus", amountMinor: franks * 100 })
+    yield* (yield* Webhooks.Webhooks).createEndpoint(partnerId, {
+      url: `https://receiver-${uuid().slice(0, 8)}.example/hook`
+    })
+    return { partnerId, tasks: yield* Tasks.Tasks, ledger: yield* Ledger.Ledger }
   })
 
 /** The quote of a request at the base tariff, in minor units. */
-const quoteMinor = (request: EstimateRequest) =>
-  Effect.map(Pricing, (p) => franksToMinor(Either.getOrThrow(p.estimate(request, 0)).totalFranks)!)
+export const quoteMinor = (request: Pricing.EstimateRequest) =>
+  Effect.map(Pricing.Pricing, (p) => Money.franksToMinor(Either.getOrThrow(p.estimate(request, 0)).totalFranks)!)
 
 /** Event types written for the partner, sorted (events of one transaction share their time, so their order is not defined). */
-const eventTypes = (partnerId: PartnerId) =>
-  Effect.flatMap(Webhooks, (w) =>
+export const eventTypes = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) =>
     Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries.map((d) => d.eventType).sort())
   )
 
-const deliveriesOf = (partnerId: PartnerId) =>
-  Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
+export const deliveriesOf = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) =>
+    Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries)
+  )
 
 /** The ledger rows of one task, oldest first, as `type:kind:amount`. */
-const taskRows = (partnerId: PartnerId, taskId: string) =>
-  Effect.flatMap(Ledger, (l) =>
+export const taskRows = (partnerId: Ids.PartnerId, taskId: string) =>
+  Effect.flatMap(Ledger.Ledger, (l) =>
     Effect.map(l.listEntries(partnerId, {}, 0, 100), (page) =>
       page.items
         .filter((e) => e.taskId === taskId)
@@ -93,14 +93,17 @@ const taskRows = (partnerId: PartnerId, taskId: string) =>
     )
   )
 
-const png: TaskOutcome = {
+export const png: Tasks.TaskOutcome = {
   _tag: "Succeeded",
   output: { _tag: "Content", mimeType: "image/png", bytes: Uint8Array.of(0x89, 0x50, 0x4e, 0x47) }
 }
-const withCost = (costMinor: number): TaskOutcome => ({ ...png, costMinor }) as TaskOutcome
-const failure: TaskOutcome = { _tag: "Failed", failure: { code: "PROVIDER_ERROR", message: "the model crashed" } }
+export const withCost = (costMinor: number): Tasks.TaskOutcome => ({ ...png, costMinor }) as Tasks.TaskOutcome
+export const failure: Tasks.TaskOutcome = {
+  _tag: "Failed",
+  failure: { code: "PROVIDER_ERROR", message: "the model crashed" }
+}
 
-export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores | TaskStore, unknown>) => {
+export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores | Tasks.TaskStore, unknown>) => {
   layer(tasksEngine(stores), { timeout: 120_000 })(`generation tasks on ${engine}`, (it) => {
     it.effect(
       "launch prices like the estimate, reserves in one step with creating the task, and hands it to the provider",
@@ -126,11 +129,17 @@ export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores |
             idempotencyKey: null,
             result: null,
             failure: null,
-            createdAt: T0
+            createdAt: T0,
+            expiresAt: T0 + 86_400_000,
+            lateReport: null
           })
           expect(yield* tasks.get(partnerId, task.id)).toEqual(task)
           expect((yield* ledger.balance(partnerId)).reserved).toBe(expected / 100)
-          expect(yield* ledger.hold(partnerId, task.id)).toMatchObject({ status: "open", reservedMinor: expected })
+          expect(yield* ledger.hold(partnerId, task.id)).toMatchObject({
+            status: "open",
+            reservedMinor: expected,
+            expiresAt: task.expiresAt
+          })
           expect(yield* taskRows(partnerId, task.id)).toEqual([`reservation:task_hold:${expected}`])
           expect((yield* (yield* ManualGeneration).submitted).map((t) => t.id)).toContain(task.id)
         })
@@ -250,9 +259,9 @@ export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores |
           const deliveries = yield* deliveriesOf(partnerId)
           const settled = deliveries.find((d) => d.eventType === "billing.settled")
           const succeeded = deliveries.find((d) => d.eventType === "task.succeeded")
-          expect(succeeded?.eventId).toBe(sourceEventId(partnerId, "task.succeeded", `${task.id}:succeeded`))
+          expect(succeeded?.eventId).toBe(Events.sourceEventId(partnerId, "task.succeeded", `${task.id}:succeeded`))
           const hold = yield* ledger.hold(partnerId, task.id)
-          expect(settled?.eventId).toBe(sourceEventId(partnerId, "billing.settled", hold!.settlementEntryId!))
+          expect(settled?.eventId).toBe(Events.sourceEventId(partnerId, "billing.settled", hold!.settlementEntryId!))
           expect(yield* eventTypes(partnerId)).toEqual(["billing.settled", "task.succeeded"])
         })
     )
@@ -276,7 +285,7 @@ export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores |
         ])
         expect(yield* eventTypes(partnerId)).toEqual(["billing.refunded", "task.failed", "task.refunded"])
         const refunded = (yield* deliveriesOf(partnerId)).find((d) => d.eventType === "task.refunded")
-        expect(refunded?.eventId).toBe(sourceEventId(partnerId, "task.refunded", `${task.id}:failed`))
+        expect(refunded?.eventId).toBe(Events.sourceEventId(partnerId, "task.refunded", `${task.id}:failed`))
         expect(yield* Effect.flip(tasks.result(partnerId, task.id))).toMatchObject({
           _tag: "TaskResultUnavailable",
           code: "TASK_RESULT_NOT_AVAILABLE"
@@ -377,7 +386,7 @@ export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores |
       () =>
         Effect.gen(function* () {
           const { partnerId, tasks } = yield* setup()
-          const ids: TaskId[] = []
+          const ids: Ids.TaskId[] = []
           for (let i = 0; i < 5; i++) {
             ids.push((yield* tasks.launch(partnerId, image)).task.id)
             yield* TestClock.adjust("1 second")
@@ -399,10 +408,10 @@ export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores |
           expect((yield* tasks.list(stranger, {}, 0, 10)).total).toBe(0)
           expect(yield* Effect.flip(tasks.report(stranger, ids[0]!, failure))).toMatchObject({ _tag: "TaskNotFound" })
           // A malformed id names no task: decoded at the edge, it never reaches the service.
-          expect(parseId(TaskId)("not-a-uuid")).toEqual(Option.none())
+          expect(Ids.parseId(Ids.TaskId)("not-a-uuid")).toEqual(Option.none())
           // The operator finds a task by its id alone.
           expect((yield* tasks.locate(ids[0]!)).partnerId).toBe(partnerId)
-          expect(yield* Effect.flip(tasks.locate(uuid() as TaskId))).toMatchObject({ _tag: "TaskNotFound" })
+          expect(yield* Effect.flip(tasks.locate(Ids.TaskId.make(uuid())))).toMatchObject({ _tag: "TaskNotFound" })
         })
     )
 

@@ -6,27 +6,15 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import {
-  DeliveryEndpointDeleted,
-  DeliveryId,
-  EndpointId,
-  DeliveryEndpointInactive,
-  DeliveryNotFound,
-  DeliveryNotReplayable,
-  Ledger,
-  sourceEventId,
-  verifyWebhook,
-  Webhooks,
-  WebhookStore,
-  type PartnerId
-} from "@frank/core"
+import { Events, Ids, Ledger, WebhookReceiver, Webhooks } from "@frank/core"
 import {
   type EngineStores,
   ScriptedReceiver,
   type ScriptedAnswer,
   Simulation,
   SimulationEngine,
-  testPartner
+  testPartner,
+  testTask
 } from "@frank/core/testing"
 import { Effect, Either, type Layer, Schema, TestClock } from "effect"
 
@@ -51,7 +39,7 @@ const minutesOf = (rs: ReadonlyArray<{ at: number }>) => rs.map((r) => (r.at - T
 const setup = (answers: ReadonlyArray<ScriptedAnswer> = [], eventTypes?: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
-    const webhooks = yield* Webhooks
+    const webhooks = yield* Webhooks.Webhooks
     const receiver = yield* ScriptedReceiver
     const partnerId = newPartner()
     const url = newUrl()
@@ -60,10 +48,12 @@ const setup = (answers: ReadonlyArray<ScriptedAnswer> = [], eventTypes?: Readonl
     return { webhooks, partnerId, url, endpoint }
   })
 
-const deliveriesOf = (partnerId: PartnerId) =>
-  Effect.flatMap(Webhooks, (w) => Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries))
+const deliveriesOf = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) =>
+    Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries)
+  )
 
-const onlyDelivery = (partnerId: PartnerId) =>
+const onlyDelivery = (partnerId: Ids.PartnerId) =>
   Effect.map(deliveriesOf(partnerId), (ds) => {
     expect(ds).toHaveLength(1)
     return ds[0] as (typeof ds)[number]
@@ -145,6 +135,72 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
         })
     )
 
+    it.effect(
+      "a lease ending before the request was marked sent: pending again, attempt uncounted, then delivered by itself; a sent one is uncertain",
+      () =>
+        Effect.gen(function* () {
+          // Earlier than every other case's deliveries, so the claim below takes only this case's.
+          const at = T0 - 40 * 24 * HOUR
+          yield* TestClock.setTime(at)
+          const webhooks = yield* Webhooks.Webhooks
+          const store = yield* Webhooks.DeliveryQueue
+          const log = yield* Webhooks.DeliveryLog
+          const sim = yield* Simulation
+          const partnerId = newPartner()
+          const url = newUrl()
+          yield* (yield* ScriptedReceiver).script(url, [200, 200])
+          const endpoint = yield* webhooks.createEndpoint(partnerId, { url })
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          yield* webhooks.sendTest(partnerId, endpoint.id)
+          // A worker claims both in two batches, marks one sent, and dies before the other's
+          // request went out (a mark covers its claim's whole batch, so each is a batch of one).
+          const [unsent] = yield* store.claimDue(at, MINUTE, 1, `unsent-${uuid()}`)
+          const [sent] = yield* store.claimDue(at, MINUTE, 1, `sent-${uuid()}`)
+          if (unsent === undefined || sent === undefined) return expect.fail("two claims expected")
+          expect([unsent.partnerId, sent.partnerId]).toEqual([partnerId, partnerId])
+          yield* store.markSent([sent], at)
+          const stateOf = (id: Ids.DeliveryId) =>
+            Effect.map(log.getDelivery(partnerId, id), (d) => ({
+              status: d?.status,
+              attempts: d?.attempts,
+              codes: d?.responseCodes
+            }))
+          expect(yield* stateOf(unsent.id)).toEqual({ status: "delivering", attempts: 1, codes: [] })
+          expect(yield* store.expireLeases(at + MINUTE - 1)).toBe(0)
+          // At the lease's end: the sent one is uncertain, the other is due again as if never claimed.
+          yield* TestClock.setTime(at + MINUTE)
+          expect(yield* store.expireLeases(at + MINUTE)).toBe(1)
+          expect(yield* stateOf(sent.id)).toEqual({ status: "uncertain", attempts: 1, codes: [null] })
+          expect(yield* stateOf(unsent.id)).toEqual({ status: "pending", attempts: 0, codes: [] })
+          expect((yield* log.getDelivery(partnerId, unsent.id))?.nextAttemptAt).toBe(at + MINUTE)
+          expect(yield* receivedAt(url)).toHaveLength(0)
+          // The worker retries it by itself, once; the uncertain one is never retried.
+          yield* sim.advance(12 * HOUR)
+          expect(yield* stateOf(unsent.id)).toEqual({ status: "delivered", attempts: 1, codes: [200] })
+          expect(yield* stateOf(sent.id)).toEqual({ status: "uncertain", attempts: 1, codes: [null] })
+          const got = yield* receivedAt(url)
+          expect(got.map((r) => [r.at - at, r.headers["X-Service-Event-Id"]])).toEqual([[MINUTE, unsent.eventId]])
+        })
+    )
+
+    it.effect("a claim never sent whose endpoint was deleted meanwhile is removed at the lease's end", () =>
+      Effect.gen(function* () {
+        const at = T0 - 50 * 24 * HOUR
+        yield* TestClock.setTime(at)
+        const webhooks = yield* Webhooks.Webhooks
+        const store = yield* Webhooks.DeliveryQueue
+        const partnerId = newPartner()
+        const endpoint = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
+        yield* webhooks.sendTest(partnerId, endpoint.id)
+        const [claim] = yield* store.claimDue(at, MINUTE, 10, `unsent-${uuid()}`)
+        expect(claim?.partnerId).toBe(partnerId)
+        yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
+        expect(yield* store.expireLeases(at + MINUTE)).toBe(0)
+        expect(yield* deliveriesOf(partnerId)).toEqual([])
+        expect(yield* store.nextWakeAt()).not.toBe(at + MINUTE)
+      })
+    )
+
     it.effect("replay codes: not found, not replayable while queued, endpoint inactive, endpoint deleted", () =>
       Effect.gen(function* () {
         const { webhooks, partnerId, endpoint } = yield* setup([500])
@@ -153,18 +209,26 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
         yield* sim.runDue
         const pending = yield* onlyDelivery(partnerId)
         expect(pending.status).toBe("pending")
-        expect(yield* Effect.flip(webhooks.replay(partnerId, pending.id))).toBeInstanceOf(DeliveryNotReplayable)
-        expect(yield* Effect.flip(webhooks.replay(partnerId, uuid() as DeliveryId))).toBeInstanceOf(DeliveryNotFound)
+        expect(yield* Effect.flip(webhooks.replay(partnerId, pending.id))).toBeInstanceOf(
+          Webhooks.DeliveryNotReplayable
+        )
+        expect(yield* Effect.flip(webhooks.replay(partnerId, Ids.DeliveryId.make(uuid())))).toBeInstanceOf(
+          Webhooks.DeliveryNotFound
+        )
         // A foreign partner's id behaves exactly like a missing one.
-        expect(yield* Effect.flip(webhooks.replay(newPartner(), pending.id))).toBeInstanceOf(DeliveryNotFound)
+        expect(yield* Effect.flip(webhooks.replay(newPartner(), pending.id))).toBeInstanceOf(Webhooks.DeliveryNotFound)
         yield* sim.advance(MINUTE)
         const delivered = yield* onlyDelivery(partnerId)
         expect(delivered.status).toBe("delivered")
         yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: false })
-        expect(yield* Effect.flip(webhooks.replay(partnerId, delivered.id))).toBeInstanceOf(DeliveryEndpointInactive)
+        expect(yield* Effect.flip(webhooks.replay(partnerId, delivered.id))).toBeInstanceOf(
+          Webhooks.DeliveryEndpointInactive
+        )
         yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: true })
         yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
-        expect(yield* Effect.flip(webhooks.replay(partnerId, delivered.id))).toBeInstanceOf(DeliveryEndpointDeleted)
+        expect(yield* Effect.flip(webhooks.replay(partnerId, delivered.id))).toBeInstanceOf(
+          Webhooks.DeliveryEndpointDeleted
+        )
       })
     )
 
@@ -185,7 +249,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
             header: string
           ) =>
             Effect.promise(() =>
-              verifyWebhook({
+              WebhookReceiver.verifyWebhook({
                 secret,
                 headers: {
                   ...r.headers,
@@ -203,10 +267,10 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
           expect(yield* verify(s0, first, "X-Service-Signature")).toBe(false)
 
           // Inside the window the store keeps the old secret; the first sweep after it wipes it.
-          const store = yield* WebhookStore
+          const store = yield* Webhooks.EndpointStore
           expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
           // Nothing else is due: the window's end is the next thing to wake for (the wipe).
-          expect(yield* store.nextWakeAt()).toBe(T0 + 6 * HOUR)
+          expect(yield* (yield* Webhooks.DeliveryQueue).nextWakeAt()).toBe(T0 + 6 * HOUR)
           yield* sim.advance(6 * HOUR - 1000)
           expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
           yield* sim.advance(2000)
@@ -236,7 +300,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
     it.effect("endpoints: at most 10 per partner under concurrent registration; deleting frees a slot", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
-        const webhooks = yield* Webhooks
+        const webhooks = yield* Webhooks.Webhooks
         const partnerId = newPartner()
         const results = yield* Effect.forEach(
           Array.from({ length: 15 }, () => newUrl()),
@@ -263,8 +327,8 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
       () =>
         Effect.gen(function* () {
           yield* TestClock.setTime(T0)
-          const webhooks = yield* Webhooks
-          const ledger = yield* Ledger
+          const webhooks = yield* Webhooks.Webhooks
+          const ledger = yield* Ledger.Ledger
           const sim = yield* Simulation
           const partnerId = newPartner()
           const settledOnly = yield* webhooks.createEndpoint(partnerId, {
@@ -280,8 +344,8 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
           yield* sim.advance(MINUTE)
           ds = yield* deliveriesOf(partnerId)
           expect(ds.map((d) => d.status)).toEqual(["pending"])
-          yield* ledger.reserve(partnerId, { taskId: "t1", amountMinor: 10_000 })
-          yield* ledger.confirm(partnerId, { taskId: "t1", amountMinor: 7_000 })
+          yield* ledger.reserve(partnerId, { taskId: testTask("t1"), amountMinor: 10_000 })
+          yield* ledger.confirm(partnerId, { taskId: testTask("t1"), amountMinor: 7_000 })
           ds = yield* deliveriesOf(partnerId)
           expect(ds.filter((d) => d.endpointId === all.id)).toHaveLength(1)
           expect(ds.filter((d) => d.endpointId === settledOnly.id).map((d) => d.eventType)).toEqual(["billing.settled"])
@@ -303,7 +367,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
         yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
         expect((yield* deliveriesOf(partnerId)).map((d) => d.status)).toEqual(["delivered"])
         // The deletion finished: the sweep finds nothing of it left to purge.
-        expect(yield* (yield* WebhookStore).purgeDeletedEndpoints(T0 + HOUR)).toBe(0)
+        expect(yield* (yield* Webhooks.DeliveryQueue).purgeDeletedEndpoints(T0 + HOUR)).toBe(0)
         expect(yield* webhooks.listEndpoints(partnerId)).toHaveLength(0)
         expect((yield* Effect.flip(webhooks.sendTest(partnerId, endpoint.id)))._tag).toBe("EndpointNotFound")
       })
@@ -319,23 +383,23 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
           // TestClock stands still: the three share their creation time, and the id breaks the tie.
           const listed = Effect.map(webhooks.listEndpoints(partnerId), (es) => es.map((e) => e.id))
           expect(yield* listed).toEqual([endpoint.id, second.id, third.id].sort())
-          const { event } = yield* webhooks.sendTest(partnerId, upper(EndpointId, endpoint.id))
+          const { event } = yield* webhooks.sendTest(partnerId, upper(Ids.EndpointId, endpoint.id))
           expect(JSON.parse(event.payload).data).toEqual({ endpointId: endpoint.id })
           const d = yield* onlyDelivery(partnerId)
           expect(d.endpointId).toBe(endpoint.id)
           const filtered = yield* webhooks.listDeliveries(
             partnerId,
-            { endpointId: upper(EndpointId, endpoint.id) },
+            { endpointId: upper(Ids.EndpointId, endpoint.id) },
             10,
             undefined
           )
           expect(filtered.deliveries.map((x) => x.id)).toEqual([d.id])
           yield* (yield* Simulation).runDue
-          expect((yield* webhooks.replay(partnerId, upper(DeliveryId, d.id))).id).toBe(d.id)
-          expect((yield* webhooks.rotateSecret(partnerId, upper(EndpointId, second.id))).previousSecret).toBe(
+          expect((yield* webhooks.replay(partnerId, upper(Ids.DeliveryId, d.id))).id).toBe(d.id)
+          expect((yield* webhooks.rotateSecret(partnerId, upper(Ids.EndpointId, second.id))).previousSecret).toBe(
             second.secret
           )
-          yield* webhooks.deleteEndpoint(partnerId, upper(EndpointId, third.id))
+          yield* webhooks.deleteEndpoint(partnerId, upper(Ids.EndpointId, third.id))
           expect(yield* listed).toEqual([endpoint.id, second.id].sort())
         })
     )
@@ -377,16 +441,16 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
     it.effect("ledger events: deterministic ids, written once per business event, with the spec's data", () =>
       Effect.gen(function* () {
         const { partnerId, url } = yield* setup()
-        const ledger = yield* Ledger
+        const ledger = yield* Ledger.Ledger
         const sim = yield* Simulation
         const topup = yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 500_000, reference: "pay-42" })
         yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 500_000, reference: "pay-42" })
         yield* ledger.credit(partnerId, { kind: "bonus", amountMinor: 10_000 })
-        yield* ledger.reserve(partnerId, { taskId: "task-a", amountMinor: 30_000 })
-        const settled = yield* ledger.confirm(partnerId, { taskId: "task-a", amountMinor: 12_345 })
-        yield* ledger.confirm(partnerId, { taskId: "task-a", amountMinor: 12_345 })
-        yield* ledger.reserve(partnerId, { taskId: "task-b", amountMinor: 20_000 })
-        const refunded = yield* ledger.refund(partnerId, { taskId: "task-b" })
+        yield* ledger.reserve(partnerId, { taskId: testTask("task-a"), amountMinor: 30_000 })
+        const settled = yield* ledger.confirm(partnerId, { taskId: testTask("task-a"), amountMinor: 12_345 })
+        yield* ledger.confirm(partnerId, { taskId: testTask("task-a"), amountMinor: 12_345 })
+        yield* ledger.reserve(partnerId, { taskId: testTask("task-b"), amountMinor: 20_000 })
+        const refunded = yield* ledger.refund(partnerId, { taskId: testTask("task-b") })
         yield* sim.runDue
         // Delivery order is not guaranteed (spec: at-least-once, deduplicate by eventId); compare by type.
         const bodies = (yield* receivedAt(url)).map((r) => JSON.parse(r.body))
@@ -398,13 +462,13 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
         const byType = (type: string) => bodies.find((b) => b.eventType === type)
         const [t, s, r] = [byType("billing.topup.confirmed"), byType("billing.settled"), byType("billing.refunded")]
         expect(t).toMatchObject({
-          eventId: sourceEventId(partnerId, "billing.topup.confirmed", topup.entry.id),
+          eventId: Events.sourceEventId(partnerId, "billing.topup.confirmed", topup.entry.id),
           partnerId,
           schemaVersion: 1,
           data: { transactionId: topup.entry.id, paymentId: "pay-42", amountFranks: 5000 }
         })
         expect(s).toMatchObject({
-          eventId: sourceEventId(partnerId, "billing.settled", settled.hold.settlementEntryId ?? ""),
+          eventId: Events.sourceEventId(partnerId, "billing.settled", settled.hold.settlementEntryId ?? ""),
           data: { transactionId: settled.hold.settlementEntryId, taskId: "task-a", amountFranks: 123.45 }
         })
         expect(r).toMatchObject({
@@ -417,12 +481,12 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
     it.effect("billing.low_balance: when available drops below 1,000 ₣, at most once per 24 h", () =>
       Effect.gen(function* () {
         const { partnerId, url } = yield* setup([], ["billing.low_balance"])
-        const ledger = yield* Ledger
+        const ledger = yield* Ledger.Ledger
         const sim = yield* Simulation
         yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 150_000 })
-        yield* ledger.reserve(partnerId, { taskId: "a", amountMinor: 40_000 }) // 1,100 ₣ left: not low
-        yield* ledger.reserve(partnerId, { taskId: "b", amountMinor: 20_000 }) // 900 ₣: low
-        yield* ledger.reserve(partnerId, { taskId: "c", amountMinor: 10_000 }) // 800 ₣: low, within 24 h
+        yield* ledger.reserve(partnerId, { taskId: testTask("a"), amountMinor: 40_000 }) // 1,100 ₣ left: not low
+        yield* ledger.reserve(partnerId, { taskId: testTask("b"), amountMinor: 20_000 }) // 900 ₣: low
+        yield* ledger.reserve(partnerId, { taskId: testTask("c"), amountMinor: 10_000 }) // 800 ₣: low, within 24 h
         yield* sim.advance(24 * HOUR)
         yield* ledger.debit(partnerId, { amountMinor: 1_000 }) // a day later: again
         yield* sim.runDue
@@ -441,7 +505,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
       () =>
         Effect.gen(function* () {
           const { webhooks, partnerId, endpoint } = yield* setup()
-          const store = yield* WebhookStore
+          const store = yield* Webhooks.DeliveryQueue
           const backlogAt = (now: number) => store.dueBacklog(now)
           // Other cases of this suite leave deliveries behind: every figure is relative to these.
           const [atT0, atT5] = [yield* backlogAt(T0), yield* backlogAt(T0 + 5 * MINUTE)]

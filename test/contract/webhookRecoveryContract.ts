@@ -7,20 +7,7 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import {
-  DeliveryEndpointDeleted,
-  DeliveryEndpointInactive,
-  type DeliveryRecord,
-  EndpointNotFound,
-  endpointReplayRule,
-  type EndpointId,
-  MAX_RECOVERED_PER_CALL,
-  type PartnerId,
-  RecoveryWindowInvalid,
-  replayRule,
-  Webhooks,
-  WebhookStore
-} from "@frank/core"
+import { Ids, Time, Webhooks } from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, Either, type Layer, TestClock } from "effect"
 
@@ -31,13 +18,12 @@ const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 /** Longer than the whole retry schedule (8 h 36 min): every failing delivery is dead-lettered by then. */
 const SCHEDULE = 9 * HOUR
 
-const iso = (ms: number) => new Date(ms).toISOString()
 const newPartner = () => testPartner(`p_${uuid()}`)
 const newUrl = () => `https://recover-${uuid().slice(0, 8)}.example/hook`
 
 const setup = Effect.gen(function* () {
   yield* TestClock.setTime(T0)
-  const webhooks = yield* Webhooks
+  const webhooks = yield* Webhooks.Webhooks
   const receiver = yield* ScriptedReceiver
   const sim = yield* Simulation
   const partnerId = newPartner()
@@ -46,14 +32,14 @@ const setup = Effect.gen(function* () {
   return { webhooks, receiver, sim, partnerId, url, endpoint }
 })
 
-const deliveriesOf = (partnerId: PartnerId) =>
-  Effect.flatMap(Webhooks, (w) =>
+const deliveriesOf = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) =>
     Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => [...p.deliveries].reverse())
   )
 
 /** The delivery of each webhook.test event `sendTest` answered, in the order given. */
-const byEvent = (ds: ReadonlyArray<DeliveryRecord>, eventIds: ReadonlyArray<string>) =>
-  eventIds.map((id) => ds.find((d) => d.eventId === id) as DeliveryRecord)
+const byEvent = (ds: ReadonlyArray<Webhooks.DeliveryRecord>, eventIds: ReadonlyArray<string>) =>
+  eventIds.map((id) => ds.find((d) => d.eventId === id) as Webhooks.DeliveryRecord)
 
 export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<EngineStores, unknown>) => {
   layer(SimulationEngine({ stores }), { timeout: 180_000 })(`webhook recovery on ${engine}`, (it) => {
@@ -94,7 +80,10 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
           ])
           // e4 dead-lettered at the window's end; [since, until) leaves it out.
           expect(before[3]?.createdAt).toBe(until)
-          const result = yield* webhooks.recover(partnerId, endpoint.id, { since: iso(T0), until: iso(until) })
+          const result = yield* webhooks.recover(partnerId, endpoint.id, {
+            since: Time.iso(T0),
+            until: Time.iso(until)
+          })
           expect(result).toEqual({ requeued: 2, remaining: 0 })
           const now = until + SCHEDULE
           const requeued = byEvent(yield* deliveriesOf(partnerId), [e1, e2, e3, e4, eOther])
@@ -141,21 +130,21 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
           ["dead_lettered", 2 * MINUTE]
         ])
         // Exactly the middle one: created at since, and the next one at until.
-        const middle = { since: iso(T0 + MINUTE), until: iso(T0 + 2 * MINUTE) }
+        const middle = { since: Time.iso(T0 + MINUTE), until: Time.iso(T0 + 2 * MINUTE) }
         expect(yield* webhooks.recover(partnerId, endpoint.id, middle)).toEqual({ requeued: 1, remaining: 0 })
         expect(yield* webhooks.recover(partnerId, endpoint.id, middle)).toEqual({ requeued: 0, remaining: 0 })
         // Without until the window ends now; the middle one is queued already.
-        expect(yield* webhooks.recover(partnerId, endpoint.id, { since: iso(T0) })).toEqual({
+        expect(yield* webhooks.recover(partnerId, endpoint.id, { since: Time.iso(T0) })).toEqual({
           requeued: 2,
           remaining: 0
         })
-        expect(yield* webhooks.recover(partnerId, endpoint.id, { since: iso(T0) })).toEqual({
+        expect(yield* webhooks.recover(partnerId, endpoint.id, { since: Time.iso(T0) })).toEqual({
           requeued: 0,
           remaining: 0
         })
         yield* sim.runDue
         expect((yield* deliveriesOf(partnerId)).map((d) => d.status)).toEqual(["delivered", "delivered", "delivered"])
-        expect(yield* webhooks.recover(partnerId, endpoint.id, { since: iso(T0) })).toEqual({
+        expect(yield* webhooks.recover(partnerId, endpoint.id, { since: Time.iso(T0) })).toEqual({
           requeued: 0,
           remaining: 0
         })
@@ -165,7 +154,7 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
     it.effect("a call takes the oldest first up to its limit; remaining counts the rest", () =>
       Effect.gen(function* () {
         const { webhooks, receiver, sim, partnerId, url, endpoint } = yield* setup
-        expect(MAX_RECOVERED_PER_CALL).toBe(10_000)
+        expect(Webhooks.MAX_RECOVERED_PER_CALL).toBe(10_000)
         yield* receiver.script(
           url,
           Array.from({ length: 5 * 6 }, () => 503)
@@ -178,10 +167,10 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
         const ds = yield* deliveriesOf(partnerId)
         expect(ds.every((d) => d.status === "dead_lettered")).toBe(true)
         // The service's limit is 10,000 a call; the store's takes any, here 2.
-        const store = yield* WebhookStore
+        const store = yield* Webhooks.DeliveryLog
         const now = T0 + 5 * MINUTE + SCHEDULE
         const window = { since: T0, until: now }
-        const rules = { endpoint: endpointReplayRule, delivery: replayRule(now) }
+        const rules = { endpoint: Webhooks.endpointReplayRule, delivery: Webhooks.replayRule(now) }
         const take = (limit: number) =>
           Effect.map(store.recoverDeliveries(partnerId, endpoint.id, window, limit, rules, now), (r) =>
             r !== undefined && Either.isRight(r) ? r.right : r
@@ -208,18 +197,18 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
         yield* receiver.script(url, [503, 503, 503, 503, 503, 503])
         yield* webhooks.sendTest(partnerId, endpoint.id)
         yield* sim.advance(SCHEDULE)
-        const window = { since: iso(T0) }
-        const fails = (p: PartnerId, id: EndpointId) => Effect.flip(webhooks.recover(p, id, window))
-        expect(yield* fails(partnerId, uuid() as EndpointId)).toBeInstanceOf(EndpointNotFound)
+        const window = { since: Time.iso(T0) }
+        const fails = (p: Ids.PartnerId, id: Ids.EndpointId) => Effect.flip(webhooks.recover(p, id, window))
+        expect(yield* fails(partnerId, Ids.EndpointId.make(uuid()))).toBeInstanceOf(Webhooks.EndpointNotFound)
         // Another partner's endpoint is answered as a missing one.
-        expect(yield* fails(newPartner(), endpoint.id)).toBeInstanceOf(EndpointNotFound)
+        expect(yield* fails(newPartner(), endpoint.id)).toBeInstanceOf(Webhooks.EndpointNotFound)
         yield* webhooks.updateEndpoint(partnerId, endpoint.id, { active: false })
         const paused = yield* fails(partnerId, endpoint.id)
-        expect(paused).toBeInstanceOf(DeliveryEndpointInactive)
+        expect(paused).toBeInstanceOf(Webhooks.DeliveryEndpointInactive)
         expect(paused).toMatchObject({ code: "DELIVERY_ENDPOINT_INACTIVE", status: 409 })
         yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
         const deleted = yield* fails(partnerId, endpoint.id)
-        expect(deleted).toBeInstanceOf(DeliveryEndpointDeleted)
+        expect(deleted).toBeInstanceOf(Webhooks.DeliveryEndpointDeleted)
         expect(deleted).toMatchObject({ code: "DELIVERY_ENDPOINT_DELETED", status: 409 })
         expect((yield* deliveriesOf(partnerId)).map((d) => d.status)).toEqual(["dead_lettered"])
       })
@@ -233,7 +222,10 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
         const invalid = (since: string, until?: string) =>
           Effect.flatMap(
             Effect.flip(webhooks.recover(partnerId, endpoint.id, until === undefined ? { since } : { since, until })),
-            (e) => (e instanceof RecoveryWindowInvalid ? Effect.succeed(e) : Effect.dieMessage(`unexpected ${e._tag}`))
+            (e) =>
+              e instanceof Webhooks.RecoveryWindowInvalid
+                ? Effect.succeed(e)
+                : Effect.dieMessage(`unexpected ${e._tag}`)
           )
         const both = yield* invalid("yesterday", "2026-11-01T10:00:00")
         expect(both).toMatchObject({ code: "VALIDATION_FAILED", status: 400 })
@@ -241,21 +233,24 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
           expect.stringMatching(/^since: must be an ISO 8601 date-time with a time zone/),
           expect.stringMatching(/^until: must be an ISO 8601 date-time with a time zone/)
         ])
-        const reversed = yield* invalid(iso(now - DAY), iso(now - 2 * DAY))
+        const reversed = yield* invalid(Time.iso(now - DAY), Time.iso(now - 2 * DAY))
         expect(reversed.messages).toEqual(["since: must be before until"])
-        const long = yield* invalid(iso(now - 15 * DAY), iso(now))
+        const long = yield* invalid(Time.iso(now - 15 * DAY), Time.iso(now))
         expect(long.messages).toEqual(["the window from since to until must not exceed 14 days"])
         // 30 days kept (the default): a window reaching further back is refused, with the rest.
-        const past = yield* invalid(iso(now - 31 * DAY), iso(now - 15 * DAY))
+        const past = yield* invalid(Time.iso(now - 31 * DAY), Time.iso(now - 15 * DAY))
         expect(past.messages).toEqual([
-          `since: must not be before ${iso(now - 30 * DAY)}: deliveries are kept for 30 days, older ones are gone`,
+          `since: must not be before ${Time.iso(now - 30 * DAY)}: deliveries are kept for 30 days, older ones are gone`,
           "the window from since to until must not exceed 14 days"
         ])
-        const future = yield* invalid(iso(now + MINUTE))
+        const future = yield* invalid(Time.iso(now + MINUTE))
         expect(future.messages).toEqual(["since: must be in the past"])
         // The edges themselves are fine: 14 days exactly, starting at the retention horizon.
         expect(
-          yield* webhooks.recover(partnerId, endpoint.id, { since: iso(now - 30 * DAY), until: iso(now - 16 * DAY) })
+          yield* webhooks.recover(partnerId, endpoint.id, {
+            since: Time.iso(now - 30 * DAY),
+            until: Time.iso(now - 16 * DAY)
+          })
         ).toEqual({ requeued: 0, remaining: 0 })
       })
     )
@@ -281,7 +276,7 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
           expect(failed.filter((r) => r.url === url)).toHaveLength(count * 6)
 
           // The receiver is back (its script is used up: 200 from now on).
-          expect(yield* webhooks.recover(partnerId, endpoint.id, { since: iso(T0) })).toEqual({
+          expect(yield* webhooks.recover(partnerId, endpoint.id, { since: Time.iso(T0) })).toEqual({
             requeued: count,
             remaining: 0
           })
@@ -293,7 +288,7 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
           expect(after.every((r) => r.answer === 200)).toBe(true)
           const delivered = yield* log
           expect(delivered.every((d) => d.status === "delivered" && d.responseCodes.length === 7)).toBe(true)
-          expect(yield* webhooks.recover(partnerId, endpoint.id, { since: iso(T0) })).toEqual({
+          expect(yield* webhooks.recover(partnerId, endpoint.id, { since: Time.iso(T0) })).toEqual({
             requeued: 0,
             remaining: 0
           })

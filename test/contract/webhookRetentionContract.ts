@@ -6,7 +6,7 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { EventStore, type PartnerId, WebhookRetention, Webhooks, WebhookStore } from "@frank/core"
+import { Events, type Ids, Webhooks } from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Context, Effect, Layer, Ref, TestClock } from "effect"
 
@@ -30,13 +30,13 @@ class RemovalCalls extends Context.Tag("test/RemovalCalls")<RemovalCalls, Ref.Re
 const recording = (stores: Layer.Layer<EngineStores, unknown>) =>
   Layer.effectContext(
     Effect.gen(function* () {
-      const store = yield* WebhookStore
+      const store = yield* Webhooks.WebhookRetentionStore
       const calls = yield* Ref.make<ReadonlyArray<RemovalCall>>([])
       const record =
         (kind: RemovalCall["kind"], remove: (before: number, limit: number) => Effect.Effect<number, unknown>) =>
         (before: number, limit: number) =>
           Effect.tap(remove(before, limit), (removed) => Ref.update(calls, (c) => [...c, { kind, limit, removed }]))
-      return Context.make(WebhookStore, {
+      return Context.make(Webhooks.WebhookRetentionStore, {
         ...store,
         deleteExpiredDeliveries: record("deliveries", store.deleteExpiredDeliveries),
         deleteExpiredEvents: record("events", store.deleteExpiredEvents)
@@ -46,8 +46,8 @@ const recording = (stores: Layer.Layer<EngineStores, unknown>) =>
 
 const newUrl = () => `https://retain-${uuid().slice(0, 8)}.example/hook`
 
-const statusesOf = (partnerId: PartnerId) =>
-  Effect.flatMap(Webhooks, (w) =>
+const statusesOf = (partnerId: Ids.PartnerId) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) =>
     Effect.map(w.listDeliveries(partnerId, {}, 100, undefined), (p) => p.deliveries.map((d) => d.status).sort())
   )
 
@@ -70,7 +70,7 @@ export const webhookRetentionContract = (engine: string, stores: Layer.Layer<Eng
       () =>
         Effect.gen(function* () {
           yield* TestClock.setTime(T0)
-          const webhooks = yield* Webhooks
+          const webhooks = yield* Webhooks.Webhooks
           const receiver = yield* ScriptedReceiver
           const sim = yield* Simulation
           const calls = yield* RemovalCalls
@@ -153,9 +153,9 @@ export const webhookRetentionContract = (engine: string, stores: Layer.Layer<Eng
     it.effect("an event is kept while a delivery needs it; once removed, its id is free again", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0 + 200 * DAY)
-        const webhooks = yield* Webhooks
+        const webhooks = yield* Webhooks.Webhooks
         const sim = yield* Simulation
-        const events = yield* EventStore
+        const events = yield* Events.EventStore
         const partnerId = testPartner(`p_${uuid()}`)
         yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
         const at = T0 + 200 * DAY
@@ -182,9 +182,9 @@ export const webhookRetentionContract = (engine: string, stores: Layer.Layer<Eng
       Effect.gen(function* () {
         const at = T0 + 400 * DAY
         yield* TestClock.setTime(at)
-        const retention = yield* WebhookRetention
-        const store = yield* WebhookStore
-        const webhooks = yield* Webhooks
+        const retention = yield* Webhooks.WebhookRetention
+        const store = yield* Webhooks.WebhookRetentionStore
+        const webhooks = yield* Webhooks.Webhooks
         const sim = yield* Simulation
         const partnerId = testPartner(`p_${uuid()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })

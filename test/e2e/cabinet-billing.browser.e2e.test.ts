@@ -153,11 +153,36 @@ describeBrowser("partner cabinet: top-ups, invoices, transactions, tasks, prices
     const done = await call(host, "POST", `/admin/v1/sandbox/tasks/${taskId}/succeed`, { headers: adminHeaders(host) })
     expect(done.status, done.text).toBe(200)
 
+    // A second task stays unfinished (the sandbox finishes nothing by itself here): it shows when its
+    // reservation lapses, as its status answer does; the finished one shows no expiry.
+    const waiting = await call(host, "POST", "/v1/tasks", {
+      headers: { "x-api-key": key.json.key },
+      body: { modelId: "gpt-image-1", prompt: "a harbour at dawn", quality: "low" }
+    })
+    expect(waiting.status, waiting.text).toBe(201)
+    const status = await call(host, "GET", `/v1/tasks/${waiting.json.data.task_id}`, {
+      headers: { "x-api-key": key.json.key }
+    })
+    const expiresAt = status.json.data.expiresAt as string
+    expect(Date.parse(expiresAt) - Date.parse(status.json.data.createdAt)).toBe(86_400_000)
+    expect(
+      (await call(host, "GET", `/v1/tasks/${taskId}`, { headers: { "x-api-key": key.json.key } })).json.data
+    ).toMatchObject({ status: "succeeded", expiresAt: null, lateReport: null })
+
     await page.getByRole("link", { name: "Tasks" }).click()
     await waitFor("the task shown as succeeded", async () => {
       await page.reload()
       return (await page.locator('[data-testid="task-row"][data-status="succeeded"]').count()) === 1 ? true : undefined
     })
+    expect(await page.getByRole("columnheader", { name: "Reservation expires" }).count()).toBe(1)
+    const queued = page
+      .locator('[data-testid="task-row"]', { hasText: waiting.json.data.task_id as string })
+      .locator('[data-testid="task-expires"] time')
+    expect(await queued.getAttribute("datetime")).toBe(expiresAt)
+    expect(await queued.textContent()).toContain("UTC")
+    expect(
+      await page.locator('[data-testid="task-row"][data-status="succeeded"] [data-testid="task-expires"]').textContent()
+    ).toBe("")
     await expectAccessible(page)
     await screenshots(page, "tasks")
     const href = (await page.getByRole("link", { name: "Download" }).getAttribute("href")) ?? ""

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type CrashCampaign, startCrashCampaign } from "./crash/campaign.js"
+import { describeLeases } from "./crash/leaseLog.js"
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 let campaign: CrashCampaign | undefined
@@ -34,7 +35,7 @@ describe("crash campaign: SIGKILL of the real host on PostgreSQL", { timeout: 30
     finished = true
     const report = await campaign.finish()
     console.log(
-      `crash campaign: ${report.kills} kills, ${report.acknowledged} acknowledged operations, deliveries ${JSON.stringify(report.deliveries)}`
+      `crash campaign: ${report.kills} kills, ${report.acknowledged} acknowledged operations, deliveries ${JSON.stringify(report.deliveries)}\n${describeLeases(report.leases)}\n${report.sentMarkShortfall.join("\n")}`
     )
     expect(report.kills).toBe(10)
     expect(report.acknowledged).toBeGreaterThan(20)

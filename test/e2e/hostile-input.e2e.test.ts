@@ -5,9 +5,11 @@
  * and clients that send their headers too slowly.
  */
 import { request as httpRequest } from "node:http"
-import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
+import { answerOf } from "./clientAnswer.js"
+import { JSON_TYPES, OTHER_TYPES } from "./mediaTypes.js"
+import { rawExchange } from "./rawSocket.js"
 import { call, type RunningHost, spawnHost } from "./spawnHost.js"
 
 let host: RunningHost
@@ -32,48 +34,37 @@ const expectEnvelope = (r: { status: number; json: unknown }, status: number, co
  * Sends `size` bytes of body with node:http, chunked (no Content-Length) or not, and resolves with
  * the answer even when the host closes the connection before the client finished sending.
  */
-const send = (path: string, headers: Record<string, string>, size: number, chunked: boolean) =>
-  new Promise<{ status: number; json: unknown }>((resolve, reject) => {
-    const prefix = '{"modelId":"gpt-image-1","prompt":"'
-    const url = new URL(path, host.baseUrl)
-    const req = httpRequest(url, {
-      method: "POST",
-      headers: {
-        ...headers,
-        "content-type": "application/json",
-        ...(chunked ? {} : { "content-length": String(size) })
-      }
-    })
-    let answered = false
-    req.on("response", (res) => {
-      answered = true
-      let text = ""
-      res.on("data", (d) => {
-        text += d
-      })
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }))
-    })
-    // The host may close the connection once it has answered; the answer is what counts.
-    // The host closes the connection once it has answered; the client may see that (EPIPE) before
-    // it has read the answer, which is already on its way.
-    req.on("error", (e) => setTimeout(() => (answered ? undefined : reject(e)), 1000))
-    const chunk = Buffer.alloc(16 * 1024, "a")
-    let sent = 0
-    const pump = () => {
-      if (sent === 0) {
-        req.write(prefix)
-        sent += prefix.length
-      }
-      while (sent < size - 2) {
-        const part = chunk.subarray(0, Math.min(chunk.length, size - 2 - sent))
-        sent += part.length
-        if (answered) return void req.destroy()
-        if (!req.write(part)) return void req.once("drain", pump)
-      }
-      req.end('"}')
+const send = (path: string, headers: Record<string, string>, size: number, chunked: boolean) => {
+  const prefix = '{"modelId":"gpt-image-1","prompt":"'
+  const url = new URL(path, host.baseUrl)
+  const req = httpRequest(url, {
+    method: "POST",
+    headers: {
+      ...headers,
+      "content-type": "application/json",
+      ...(chunked ? {} : { "content-length": String(size) })
     }
-    pump()
   })
+  // The host may close the connection once it has answered; the answer is what counts.
+  const { answer, answered } = answerOf(req)
+  const chunk = Buffer.alloc(16 * 1024, "a")
+  let sent = 0
+  const pump = () => {
+    if (sent === 0) {
+      req.write(prefix)
+      sent += prefix.length
+    }
+    while (sent < size - 2) {
+      const part = chunk.subarray(0, Math.min(chunk.length, size - 2 - sent))
+      sent += part.length
+      if (answered()) return void req.destroy()
+      if (!req.write(part)) return void req.once("drain", pump)
+    }
+    req.end('"}')
+  }
+  pump()
+  return answer.then(({ status, text }) => ({ status, json: JSON.parse(text) as unknown }))
+}
 
 beforeAll(async () => {
   host = await spawnHost({
@@ -231,16 +222,8 @@ describe("headers and slow clients", () => {
   })
 
   it("a client sending its headers slowly is answered 408 and dropped after the headers timeout", async () => {
-    const { port } = new URL(host.baseUrl)
     const started = performance.now()
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), "127.0.0.1")
-      let text = ""
-      socket.on("data", (d) => {
-        text += d
-      })
-      socket.on("close", () => resolve(text))
-      socket.on("error", reject)
+    const answer = await rawExchange(host.baseUrl, (socket) => {
       socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")
       // One header line a second: the headers never complete within the 1 s timeout.
       const drip = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 500)
@@ -329,4 +312,94 @@ describe("property: hostile strings in every string field", () => {
       { numRuns: 300 }
     )
   }, 180_000)
+})
+
+/** The operations of /openapi.json that take a JSON body, so an operation added later is covered. */
+const bodyOperations = (doc: Json): ReadonlyArray<{ method: string; path: string }> =>
+  Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item)
+      .filter(([, op]) => op.requestBody?.content?.["application/json"] !== undefined)
+      .map(([method]) => ({ method: method.toUpperCase(), path }))
+  )
+
+/** A raw body with exactly the given Content-Type, or none (a byte body gets no default type). */
+const sendTyped = (
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  type: string | undefined,
+  body = '{"modelId":"gpt-image-1","prompt":"p"}'
+) =>
+  fetch(host.baseUrl + path, {
+    method,
+    headers: { ...headers, ...(type === undefined ? {} : { "content-type": type }) },
+    body: new TextEncoder().encode(body),
+    signal: AbortSignal.timeout(1000)
+  })
+
+describe("content types (issue 31)", () => {
+  it("the reproduction: an estimate sent as application/vnd.api+json is answered 415 at once", async () => {
+    const p = await newPartner()
+    const r = await sendTyped("/v1/billing/pricing/estimate", "POST", p.key, "application/vnd.api+json")
+    expect(r.status).toBe(415)
+    expect(r.headers.get("connection")).toBe("close")
+    expect(await r.json()).toEqual({
+      statusCode: 415,
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      message: "request bodies are JSON (Content-Type: application/json)"
+    })
+  })
+
+  it("every operation with a body answers every content type within 1 s: JSON is read, the rest is 415", async () => {
+    const p = await newPartner()
+    const doc = (await call(host, "GET", "/openapi.json")).json
+    const operations = bodyOperations(doc)
+    // The walk must find the operations issue 31 counted (17), so an empty walk cannot pass.
+    expect(operations.length).toBeGreaterThanOrEqual(17)
+    const headers = { ...p.key, ...p.cookie, ...admin() }
+    for (const op of operations) {
+      const path = op.path.replace(/\{[^}]+\}/g, p.id)
+      for (const type of OTHER_TYPES) {
+        const r = await sendTyped(path, op.method, { ...headers, "idempotency-key": `ct-${Math.random()}` }, type)
+        const body = await r.json()
+        expect({ op, type, status: r.status, code: body.code }).toEqual({
+          op,
+          type,
+          status: 415,
+          code: "UNSUPPORTED_MEDIA_TYPE"
+        })
+        expect(r.headers.get("connection")).toBe("close")
+        // The type alone decides: an empty multipart body used to wait for parts forever.
+        if (type === undefined) continue
+        const empty = await sendTyped(path, op.method, headers, type, "")
+        expect({ op, type, empty: empty.status }).toEqual({ op, type, empty: 415 })
+        await empty.arrayBuffer()
+      }
+      for (const type of JSON_TYPES) {
+        const r = await sendTyped(path, op.method, { ...headers, "idempotency-key": `ct-${Math.random()}` }, type)
+        expect(r.status, `${op.method} ${op.path} ${type}`).not.toBe(415)
+        expect(r.status, `${op.method} ${op.path} ${type}`).toBeLessThan(500)
+        await r.arrayBuffer()
+      }
+    }
+  }, 120_000)
+
+  it("an operation without a body works whatever the content type", async () => {
+    const p = await newPartner()
+    for (const type of OTHER_TYPES) {
+      const balance = await sendTyped("/v1/billing/balance", "GET", p.key, type).catch(() => undefined)
+      // fetch refuses a body on GET; the same request without one:
+      const r =
+        balance ??
+        (await fetch(`${host.baseUrl}/v1/billing/balance`, {
+          headers: { ...p.key, ...(type === undefined ? {} : { "content-type": type }) },
+          signal: AbortSignal.timeout(1000)
+        }))
+      expect(r.status).toBe(200)
+      // A multipart body is refused on every route (issue 25), whether the route reads a body or not.
+      if (type?.startsWith("multipart/")) continue
+      const legacy = await sendTyped(`/admin/v1/partners/${p.id}/legacy-keys`, "POST", admin(), type)
+      expect(legacy.status, String(type)).toBe(201)
+    }
+  })
 })

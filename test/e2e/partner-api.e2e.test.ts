@@ -374,15 +374,17 @@ describe("tenancy", () => {
 })
 
 describe("rate limits", () => {
+  // Start at the beginning of a fresh fixed window (the sandbox clock moves forward only), so
+  // all 61 requests fall into one minute whatever the wall clock says.
+  const advance = async (seconds: number) =>
+    (await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds } })).json
+      .now as string
+  const startFreshWindow = async () => advance(60 - new Date(await advance(0)).getUTCSeconds())
+
   it("the 61st billing request of a key within a minute answers 429 with Retry-After", async () => {
     const p = await newPartner("Busy LLC")
     const key = await issueKey(p.cookie)
-    // Start at the beginning of a fresh fixed window (the sandbox clock moves forward only), so
-    // all 61 requests fall into one minute whatever the wall clock says.
-    const advance = async (seconds: number) =>
-      (await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin(), body: { seconds } })).json
-        .now as string
-    await advance(60 - new Date(await advance(0)).getUTCSeconds())
+    await startFreshWindow()
     let last = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
     expect(last.headers.get("ratelimit-limit")).toBeTruthy()
     for (let i = 1; i < 60 && last.status === 200; i++)
@@ -395,6 +397,46 @@ describe("rate limits", () => {
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(60)
     expect(limited.headers.get("ratelimit-remaining")).toBe("0")
+  })
+
+  const rateLimitedTotal = async (route: string) => {
+    const text = (await call(host, "GET", "/metrics")).text
+    const found = text.match(new RegExp(`^frank_rate_limited_total\\{limit="api_key",route="${route}"\\} (\\d+)$`, "m"))
+    return Number(found?.[1] ?? 0)
+  }
+
+  it("a key over its limit: every 429 counted, early ones logged once; revoked, its next request is 401", async () => {
+    const p = await newPartner("Flooding LLC")
+    const key = await issueKey(p.cookie)
+    const before = {
+      balance: await rateLimitedTotal("/v1/billing/balance"),
+      endpoint: await rateLimitedTotal("/v1/webhooks/endpoints/:id")
+    }
+    await startFreshWindow()
+    for (let i = 0; i < 60; i++)
+      expect((await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })).status).toBe(200)
+    // The first refusal goes through the API; the later ones are answered before it (early).
+    expect((await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })).status).toBe(429)
+    for (const id of ["a", "b", "c"])
+      expect((await call(host, "GET", `/v1/webhooks/endpoints/${id}`, { headers: withKey(key.raw) })).status).toBe(429)
+    expect(await rateLimitedTotal("/v1/billing/balance")).toBe(before.balance + 1)
+    expect(await rateLimitedTotal("/v1/webhooks/endpoints/:id")).toBe(before.endpoint + 3)
+
+    expect((await call(host, "DELETE", `/v1/billing/api-keys/${key.id}`, { headers: p.cookie })).status).toBe(200)
+    const after = await call(host, "GET", "/v1/billing/balance", { headers: withKey(key.raw) })
+    expect(after.status).toBe(401)
+    expect(after.json).toMatchObject({ code: "API_KEY_INVALID" })
+
+    // One log line for the key's early refusals, with their count (written within the 1 s sweep).
+    const lines = () =>
+      host
+        .logs()
+        .split("\n")
+        .filter((l) => l.startsWith("{") && l.includes("refused before the API") && l.includes(key.id))
+    for (let waited = 0; lines().length === 0 && waited < 5_000; waited += 100)
+      await new Promise((r) => setTimeout(r, 100))
+    expect(lines()).toHaveLength(1)
+    expect(JSON.parse(lines()[0]!)).toMatchObject({ partnerId: p.id, refused: 3 })
   })
 })
 

@@ -6,7 +6,7 @@
  * reaches the partner's webhook receiver.
  */
 import { randomUUID } from "node:crypto"
-import { verifyWebhook } from "@frank/core"
+import { WebhookReceiver } from "@frank/core"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { call, type RunningHost, spawnHost } from "./spawnHost.js"
 import {
@@ -104,7 +104,7 @@ describe("top-ups through the sandbox checkout page", () => {
     const event = JSON.parse(delivered.body)
     expect(event).toMatchObject({ partnerId: partner.id, data: { paymentId, amountFranks: 1500 } })
     expect(typeof event.data.transactionId).toBe("string")
-    const verified = await verifyWebhook({
+    const verified = await WebhookReceiver.verifyWebhook({
       secret: endpoint.secret,
       headers: delivered.headers,
       rawBody: delivered.body,

@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { verifyWebhook } from "@frank/core"
+import { WebhookReceiver } from "@frank/core"
 import { call, type RunningHost, spawnHost } from "./spawnHost.js"
 
 const ENV = { FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_SANDBOX_TASK_SECONDS: "0" }
@@ -199,7 +199,7 @@ describe("generation tasks end to end", { timeout: 120_000 }, () => {
     for (const e of events)
       expect(
         (
-          await verifyWebhook({
+          await WebhookReceiver.verifyWebhook({
             secret: partner.secret,
             headers: e.headers as Record<string, string>,
             rawBody: e.body,

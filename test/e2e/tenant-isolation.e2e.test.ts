@@ -4,11 +4,13 @@
  * an id, with each of A's ids. The routes come from the HttpApi's route table, so a new route is
  * swept without editing this test. Every answer must be 404 (or 400 for an id of the wrong shape),
  * or the spec's no-op for revoking a foreign key; no answer may carry A's data, and A's resources
- * are unchanged afterwards.
+ * are unchanged afterwards. The audit log is swept too: B's `GET /v1/audit-log` (with action and
+ * date filters, with a cursor taken from A's pages) and the admin listing of B show none of A's
+ * records.
  */
 import { PartnerApi, routeTable } from "@frank/core/http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { adminCredit, newPartner, type Partner, startReceiver, type Receiver } from "./hostClient.js"
+import { adminCredit, adminHeaders, newPartner, type Partner, startReceiver, type Receiver } from "./hostClient.js"
 import { call, type RunningHost, spawnHost } from "./spawnHost.js"
 
 let host: RunningHost
@@ -16,7 +18,13 @@ let receiver: Receiver
 beforeAll(async () => {
   // On PostgreSQL when DATABASE_URL is set (CI): the host starts faster than on embedded PGlite.
   const database = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}
-  host = await spawnHost({ FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_TRUST_PROXY: "true", ...database })
+  // Every route with every id on two keys: more calls than one key may make in a minute.
+  host = await spawnHost({
+    FRANK_ALLOW_PRIVATE_NETWORK: "true",
+    FRANK_TRUST_PROXY: "true",
+    FRANK_RATE_LIMIT_MULTIPLIER: "10",
+    ...database
+  })
   receiver = await startReceiver()
 }, 120_000)
 afterAll(async () => {
@@ -124,4 +132,89 @@ describe("tenant isolation", { timeout: 240_000 }, () => {
     await ok(call(host, "GET", `/v1/tasks/${ids.task}`, { headers: a.key }))
     await ok(call(host, "GET", `/v1/billing/legal-invoices/${ids.invoice}/pdf`, { headers: a.key }))
   })
+  it("the audit log answers a partner only its own records, whatever the filter or cursor", async () => {
+    const a = await newPartner(host, "Alpha Audit LLC")
+    const b = await newPartner(host, "Beta Audit LLC")
+    // A grant with terms, an alert, an endpoint: A's records of the kinds B filters by.
+    const grant = await call(host, "POST", `/admin/v1/partners/${a.id}/credits`, {
+      headers: adminHeaders(host),
+      body: {
+        amountFranks: 100,
+        kind: "bonus",
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        priority: 5
+      }
+    })
+    expect(grant.status, grant.text).toBe(201)
+    const alert = await ok(
+      call(host, "POST", "/v1/billing/alerts", { headers: a.key, body: { thresholdFranks: 10 } }),
+      201
+    )
+    const endpoint = await ok(
+      call(host, "POST", "/v1/webhooks/endpoints", { headers: a.key, body: { url: receiver.url } }),
+      201
+    )
+    await ok(call(host, "POST", "/v1/webhooks/endpoints", { headers: b.key, body: { url: receiver.url } }), 201)
+
+    const pageOf = async (who: Record<string, string>, query: string) =>
+      ok(call(host, "GET", `/v1/audit-log?${query}`, { headers: who }))
+    const all = async (who: Record<string, string>) => (await pageOf(who, "limit=100")).items as Array<AuditItem>
+    const aItems = await all(a.key)
+    const aIds = new Set(aItems.flatMap((r) => [r.id, r.target.id]))
+    for (const [action, id] of [
+      ["credit.added", grant.json.transactionId],
+      ["balance_alert.created", alert.id],
+      ["webhook_endpoint.created", endpoint.id]
+    ])
+      expect(
+        aItems.some((r) => r.action === action && r.target.id === id),
+        `A's ${action}`
+      ).toBe(true)
+    const noneOfA = (items: ReadonlyArray<AuditItem>, what: string) => {
+      for (const r of items)
+        expect(aIds.has(r.id) || aIds.has(r.target.id), `${what} showed A's ${r.action}`).toBe(false)
+    }
+    const aCursor = (await pageOf(a.key, "limit=2")).nextCursor as string
+    expect(aCursor).toEqual(expect.any(String))
+    const today = new Date().toISOString().slice(0, 10)
+    const queries = [
+      "limit=100",
+      "action=credit.added",
+      "action=balance_alert.created",
+      "action=webhook_endpoint.created",
+      `dateFrom=${today}&limit=100`,
+      `cursor=${aCursor}&limit=100`,
+      `action=webhook_endpoint.created&cursor=${aCursor}`
+    ]
+    for (const who of [b.key, b.cookie])
+      for (const q of queries) {
+        const page = await pageOf(who, q)
+        noneOfA(page.items, `B's GET /v1/audit-log?${q}`)
+        expect(JSON.stringify(page)).not.toContain(a.id)
+      }
+    // B sees its own endpoint, so the filtered pages above were not empty by accident.
+    expect((await pageOf(b.key, "action=webhook_endpoint.created")).items).toHaveLength(1)
+
+    // The admin listing of B, with and without A's cursor, and an unknown partner's.
+    for (const q of ["limit=100", `cursor=${aCursor}&limit=100`, "action=credit.added"]) {
+      const r = await ok(
+        call(host, "GET", `/admin/v1/partners/${b.id}/audit-log?${q}`, { headers: adminHeaders(host) })
+      )
+      noneOfA(r.items, `admin listing of B ?${q}`)
+    }
+    const adminA = await ok(
+      call(host, "GET", `/admin/v1/partners/${a.id}/audit-log?limit=100`, { headers: adminHeaders(host) })
+    )
+    expect(adminA.items.map((r: AuditItem) => r.id)).toEqual(aItems.map((r) => r.id))
+    const unknown = await call(host, "GET", `/admin/v1/partners/${crypto.randomUUID()}/audit-log`, {
+      headers: adminHeaders(host)
+    })
+    expect(unknown.status, unknown.text).toBe(404)
+  })
 })
+
+interface AuditItem {
+  readonly id: string
+  readonly action: string
+  readonly target: { readonly type: string; readonly id: string }
+}

@@ -11,7 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { verifyWebhook } from "@frank/core"
+import { WebhookReceiver } from "@frank/core"
 import { call, type RunningHost, spawnHost } from "./spawnHost.js"
 
 const ENV = { FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_SANDBOX_CLOCK: "true" }
@@ -160,7 +160,7 @@ describe("webhook delivery across process deaths", { timeout: 240_000 }, () => {
     expect(after.eventId).toBe(before.eventId)
     expect(after.body.equals(before.body)).toBe(true)
     // The replay is signed anew (fresh timestamp) over the same bytes, and verifies.
-    const verified = await verifyWebhook({
+    const verified = await WebhookReceiver.verifyWebhook({
       secret,
       headers: after.headers as Record<string, string>,
       rawBody: after.body,

@@ -64,10 +64,11 @@ describe("bulk recovery on the host", () => {
       events.push(t.json.eventId)
     }
     await receiver.nth(COUNT, 30_000)
-    // Each retry falls due when the clock passes its wait; the worker's poll (1 s) takes it.
+    // Each retry falls due when the clock passes its wait; the worker's poll (1 s) takes it. Under
+    // the full suite's load a round has taken over 30 s (docs/reliability.md, open question).
     for (const [i, seconds] of RETRY_DELAYS.entries()) {
       await advanceClock(host, seconds)
-      await receiver.nth(COUNT * (i + 2), 30_000)
+      await receiver.nth(COUNT * (i + 2), 90_000)
     }
     const log = async () => {
       const r = await call(host, "GET", "/v1/webhooks/deliveries?limit=100", { headers: partner.monitor })
@@ -104,7 +105,7 @@ describe("bulk recovery on the host", () => {
     expect([...counts.values()].every((n) => n === 7)).toBe(true)
     const recovered = receiver.received.slice(COUNT * 6)
     expect(new Set(recovered.map((r) => envelopeOf(r).eventId)).size).toBe(COUNT)
-  }, 180_000)
+  }, 300_000)
 
   it("answers a bad window with every violation, unknown and foreign endpoints 404, paused and deleted 409", async () => {
     const partner = await newPartner(host, "Recovery Codes LLC")

@@ -7,7 +7,7 @@
  * only the new one after it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { verifyWebhook } from "@frank/core"
+import { WebhookReceiver } from "@frank/core"
 import { advanceClock, newPartner, type Partner, waitFor } from "./hostClient.js"
 import { call, type RunningHost, spawnHost } from "./spawnHost.js"
 import { type StandardReceiver, startStandardReceiver } from "./standardReceiver.js"
@@ -118,7 +118,7 @@ describe("Standard Webhooks deliveries end to end", { timeout: 180_000 }, () => 
       expect(r.headers["x-service-event-id"]).toBe(eventId)
       // Frank's half, checked by Frank's receiver kit at the host's time.
       expect(
-        await verifyWebhook({ secret, headers: r.headers, rawBody: r.body, now: r.at, scheme: "frank" })
+        await WebhookReceiver.verifyWebhook({ secret, headers: r.headers, rawBody: r.body, now: r.at, scheme: "frank" })
       ).toMatchObject({ ok: true, scheme: "frank", eventId })
     }
   })

@@ -12,8 +12,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { withSearchPath } from "@frank/adapters"
-import { verifyWebhook } from "@frank/core"
+import { WebhookReceiver } from "@frank/core"
 import pg from "pg"
 import {
   adminCredit,
@@ -118,7 +117,7 @@ const verify = async (
   r: ReceivedRequest,
   secret: string | Array<string>,
   headers: ReceivedRequest["headers"] = r.headers
-) => verifyWebhook({ secret, headers, rawBody: r.body, now: await hostNow(host) })
+) => WebhookReceiver.verifyWebhook({ secret, headers, rawBody: r.body, now: await hostNow(host) })
 
 /** The request's headers without one of them. */
 const without = (r: ReceivedRequest, name: string) =>
@@ -183,7 +182,12 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
     expect((await verify(r, `${created.secret}x`)).ok).toBe(false)
     const tampered = Buffer.concat([r.body, Buffer.from(" ")])
     expect(
-      await verifyWebhook({ secret: created.secret, headers: r.headers, rawBody: tampered, now: timestampMs(r) })
+      await WebhookReceiver.verifyWebhook({
+        secret: created.secret,
+        headers: r.headers,
+        rawBody: tampered,
+        now: timestampMs(r)
+      })
     ).toEqual({
       ok: false,
       reason: "signature_mismatch"
@@ -646,14 +650,17 @@ describe("webhooks end to end", { timeout: 180_000 }, () => {
 
 const pgUrl = process.env.DATABASE_URL
 
-const adminStatement = async (text: string) => {
+const adminQuery = async (text: string) => {
   const client = new pg.Client({ connectionString: pgUrl })
   await client.connect()
   try {
-    await client.query(text)
+    return (await client.query(text)).rows
   } finally {
     await client.end()
   }
+}
+const adminStatement = async (text: string) => {
+  await adminQuery(text)
 }
 
 // Only with DATABASE_URL (npm test in CI has it; README: "set DATABASE_URL to also run the Postgres suites").
@@ -667,7 +674,8 @@ if (pgUrl !== undefined && pgUrl.length > 0)
       await adminStatement(`CREATE SCHEMA ${schema}`)
       // Same database, same pepper (API keys made on one host must verify on the other).
       const env = {
-        DATABASE_URL: withSearchPath(pgUrl, schema),
+        DATABASE_URL: pgUrl,
+        FRANK_DB_SCHEMA: schema,
         FRANK_KEY_PEPPER: `pepper-${schema}`,
         FRANK_ALLOW_PRIVATE_NETWORK: "true",
         FRANK_TRUST_PROXY: "true"
@@ -692,6 +700,10 @@ if (pgUrl !== undefined && pgUrl.length > 0)
               !l.includes("FRANK_ALLOW_PRIVATE_NETWORK is on")
           )
       for (const h of hosts) expect(problems(h)).toEqual([])
+      // The hosts kept their tables in FRANK_DB_SCHEMA.
+      expect(await adminQuery(`SELECT to_regclass('${schema}.webhook_deliveries') IS NOT NULL AS found`)).toEqual([
+        { found: true }
+      ])
       await adminStatement(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
     }, 60_000)
 
@@ -731,7 +743,7 @@ if (pgUrl !== undefined && pgUrl.length > 0)
       expect(received).toHaveLength(EVENTS)
       expect(new Set(received)).toEqual(new Set(eventIds))
       for (const r of rx.received) {
-        const verified = await verifyWebhook({
+        const verified = await WebhookReceiver.verifyWebhook({
           secret: endpoint.json.secret,
           headers: r.headers as Record<string, string>,
           rawBody: r.body,

@@ -1,16 +1,34 @@
 /**
  * What an embedder gets from npm: the three packages packed as they would be published, installed
- * into a fresh project that has nothing else, then used with no TypeScript loader — a plain .mjs
- * program, a strict .ts consumer typechecked against the shipped .d.ts, and the host started by
- * the installed `frank serve`. Run by `npm run test:install` (CI); it builds first when stale.
+ * into a fresh project that has nothing else but its own Effect, on another patch than the
+ * repository's (`APP_EFFECT`), then used with no TypeScript loader — plain .mjs programs (the
+ * engine, and createFrank serving the partner API through node:http), a strict .ts consumer typechecked against the shipped .d.ts, and the host started by the
+ * installed `frank serve` — with one copy of Effect in the process. Run by `npm run test:install`
+ * (CI); it builds first when stale. The lean install (ledger + webhooks on PostgreSQL, without the
+ * optional packages) is lean-install.test.ts.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { spawnHost } from "../e2e/spawnHost.js"
-import { buildIfStale, installTarballs, type Packed, packAll, ROOT, runAsync } from "./packInstall.js"
+import {
+  buildIfStale,
+  copiesOf,
+  installTarballs,
+  type Packed,
+  packAll,
+  ROOT,
+  runAsync,
+  treeBytes
+} from "./packInstall.js"
+
+/**
+ * The app's own Effect: a patch other than the repository's (package.json pins 3.22.4), within
+ * the peer range of the packages (^3.22.2). The packages must use this one, not bring their own.
+ */
+const APP_EFFECT = "3.22.3"
 
 let packed: ReadonlyArray<Packed> = []
 let tarballs = ""
@@ -20,7 +38,7 @@ beforeAll(async () => {
   await buildIfStale()
   tarballs = mkdtempSync(join(tmpdir(), "frank-tarballs-"))
   packed = await packAll(tarballs)
-  project = await installTarballs(packed, tarballs)
+  project = await installTarballs(packed, tarballs, { alongside: [`effect@${APP_EFFECT}`] })
 }, 900_000)
 
 afterAll(() => {
@@ -53,6 +71,38 @@ describe("npm pack", () => {
   })
 })
 
+describe("beside the app's own Effect on another patch", () => {
+  it("the repository pins another patch than the app's", () => {
+    const pinned = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies.effect
+    expect(pinned).not.toBe(APP_EFFECT)
+  })
+
+  it("installs one copy of effect, the app's, and none under @frank/*", () => {
+    const modules = join(project, "node_modules")
+    expect(copiesOf(modules, "effect")).toEqual([join(modules, "effect")])
+    expect(JSON.parse(readFileSync(join(modules, "effect/package.json"), "utf8")).version).toBe(APP_EFFECT)
+    for (const scope of ["@effect/platform", "@effect/sql", "@effect/sql-pg"])
+      expect(copiesOf(modules, scope), scope).toEqual([join(modules, scope)])
+    const effects = (path: string) => path === join(modules, "effect") || path === join(modules, "@effect")
+    const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
+    console.info(
+      `full install (core, adapters, host): ${mb(treeBytes(modules, effects))} MB of node_modules beyond effect ` +
+        `and @effect/* (${mb(treeBytes(modules))} MB in all)`
+    )
+  })
+
+  it("runs the engine and loads every entry point of core and adapters from that one copy", async () => {
+    const r = await run(["one-effect.mjs"])
+    expect(r.status, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
+      modules: number
+      copies: ReadonlyArray<{ root: string; version: string }>
+    }
+    expect(report.modules).toBeGreaterThan(50)
+    expect(report.copies).toEqual([{ root: join(project, "node_modules/effect"), version: APP_EFFECT }])
+  })
+})
+
 describe("the installed packages", () => {
   it("have no TypeScript loader to lean on", () => {
     expect(existsSync(join(project, "node_modules/tsx"))).toBe(false)
@@ -69,6 +119,19 @@ describe("the installed packages", () => {
     const r = await run(["sql.mjs"])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain("ok   the SQL ledger store on PGlite")
+  })
+
+  it("run a plain .mjs embedder: createFrank on PGlite, frank.fetch in node:http, a balance asked with a key", async () => {
+    const r = await run(["embed-http.mjs"])
+    expect(r.status, r.stderr).toBe(0)
+    const answer = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Record<
+      "withKey" | "withoutKey",
+      { status: number; body: Record<string, unknown> }
+    >
+    expect(answer.withKey.status).toBe(200)
+    expect(answer.withKey.body).toMatchObject({ total: 123.45, used: 0, reserved: 0, available: 123.45 })
+    expect(answer.withoutKey.status).toBe(401)
+    expect(answer.withoutKey.body).toMatchObject({ code: "API_KEY_INVALID" })
   })
 
   it.each([
@@ -90,10 +153,13 @@ describe("the installed packages", () => {
       // listed below and ignored (mediainfo.js's need @types/emscripten, which it does not depend on).
       skipLibCheck: false
     }
-    writeFileSync(join(project, config), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }))
+    writeFileSync(
+      join(project, config),
+      JSON.stringify({ compilerOptions, files: ["consumer.ts", "embed-consumer.ts"] })
+    )
     const r = await run([join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config])
     const errors = r.stdout.split("\n").filter((l) => /error TS\d+/.test(l))
-    const ours = errors.filter((l) => l.startsWith("consumer.ts") || l.startsWith("node_modules/@frank/"))
+    const ours = errors.filter((l) => /^(embed-)?consumer\.ts/.test(l) || l.startsWith("node_modules/@frank/"))
     expect(ours).toEqual([])
     expect(errors.filter((l) => !l.startsWith("node_modules/mediainfo.js/"))).toEqual([])
   })

@@ -4,7 +4,7 @@
  * pack-install test and `npm run test:runtimes`.
  */
 import { execFile } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 
@@ -60,14 +60,52 @@ export const packAll = async (into: string): Promise<ReadonlyArray<Packed>> => {
   return JSON.parse(await npm(args, ROOT)) as ReadonlyArray<Packed>
 }
 
+export interface InstallOptions {
+  /** Install only these of the packed packages (all when omitted). */
+  readonly only?: ReadonlyArray<string>
+  /** Registry specs the app installs beside them, e.g. its own `effect@3.22.3`. */
+  readonly alongside?: ReadonlyArray<string>
+}
+
 /** A fresh project with the tarballs installed and the consumer programs copied in; its path. */
-export const installTarballs = async (packed: ReadonlyArray<Packed>, tarballDir: string): Promise<string> => {
+export const installTarballs = async (
+  packed: ReadonlyArray<Packed>,
+  tarballDir: string,
+  options: InstallOptions = {}
+): Promise<string> => {
   const dir = mkdtempSync(join(tmpdir(), "frank-consumer-"))
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify({ name: "frank-consumer", private: true, type: "module" }, null, 2)
   )
-  await npm(["install", ...packed.map((p) => join(tarballDir, p.filename))], dir)
+  const chosen = packed.filter((p) => options.only?.includes(p.name) ?? true)
+  await npm(["install", ...(options.alongside ?? []), ...chosen.map((p) => join(tarballDir, p.filename))], dir)
   cpSync(join(ROOT, "test/install/consumer"), dir, { recursive: true })
   return dir
+}
+
+/** Bytes of the files under `dir` (apparent sizes, as `du -sb`; symbolic links not followed), skipping paths `skip` names. */
+export const treeBytes = (dir: string, skip: (path: string) => boolean = () => false): number => {
+  let total = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (skip(path)) continue
+    total += entry.isDirectory() ? treeBytes(path, skip) : lstatSync(path).size
+  }
+  return total
+}
+
+/** Every folder under `nodeModules` that holds a package named `name`, nested copies included. */
+export const copiesOf = (nodeModules: string, name: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue
+      const path = join(dir, entry.name)
+      if (path.endsWith(`/node_modules/${name}`) && existsSync(join(path, "package.json"))) found.push(path)
+      visit(path)
+    }
+  }
+  visit(nodeModules)
+  return found
 }

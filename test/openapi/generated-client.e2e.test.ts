@@ -68,7 +68,9 @@ describe("the OpenAPI document", () => {
     const codes = (responses: Record<string, JsonSchema>, status: string) =>
       responses[status].content["application/json"].schema.allOf[1].properties.code.enum
     const balance = doc.paths["/v1/billing/balance"].get.responses
-    expect(Object.keys(balance).sort()).toEqual(["200", "400", "401", "403", "429", "500"])
+    // 503: the host's request deadline (issue 31), on every operation.
+    expect(Object.keys(balance).sort()).toEqual(["200", "400", "401", "403", "429", "500", "503"])
+    expect(codes(balance, "503")).toEqual(["REQUEST_TIMEOUT"])
     // Any query parameter, declared or not, is refused with a NUL character in it.
     expect(codes(balance, "400")).toEqual(["VALIDATION_FAILED"])
     expect(balance["401"].content["application/json"].schema.allOf[1].properties.code.enum).toEqual([

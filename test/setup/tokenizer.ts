@@ -1,4 +1,4 @@
 // Tests call the pure estimate directly; the host loads the encoding on the first estimate instead.
-import { loadTokenizer } from "@frank/core"
+import { Pricing } from "@frank/core"
 
-await loadTokenizer()
+await Pricing.loadTokenizer()

@@ -8,7 +8,7 @@ import { Access, Invoices, Ledger, Payments, Tasks, Webhooks } from "@frank/core
 import type { SqlClient } from "@effect/sql"
 import { Effect, type Context } from "effect"
 import { advance, underTestClock } from "./clock.js"
-import { campaignEngine, StoreProbe, type StoreKind, type WrittenEvent } from "./engine.js"
+import { campaignEngine, SIMULATION_HOLD_TTL_MS, StoreProbe, type StoreKind, type WrittenEvent } from "./engine.js"
 import { allDeliveries, drainedViolations, stepViolations } from "./invariants.js"
 import { operations, operationWeights } from "./operations.js"
 import { makePrng } from "./prng.js"
@@ -48,7 +48,7 @@ const startOf = (seed: number) => Date.UTC(2026, 0, 1) + (seed % 10_000) * 400 *
 
 const setUp = (world: World) =>
   Effect.gen(function* () {
-    const access = yield* Access
+    const access = yield* Access.Access
     for (let index = 0; index < 3; index++) {
       const partner = yield* Effect.orDie(access.createPartner(`Partner ${world.seed}/${index}`))
       const model: PartnerModel = {
@@ -61,11 +61,14 @@ const setUp = (world: World) =>
         endpoints: [],
         keys: [],
         profileRevision: 0,
-        references: []
+        references: [],
+        alerts: [],
+        alertStart: new Map(),
+        keyed: new Map()
       }
       world.partners.push(model)
       const url = `https://p${index}-first-${world.seed}.receiver.test/hook`
-      const e = yield* Effect.orDie((yield* Webhooks).createEndpoint(partner.id, { url }))
+      const e = yield* Effect.orDie((yield* Webhooks.Webhooks).createEndpoint(partner.id, { url }))
       model.endpoints.push({ id: e.id, url, eventTypes: null, active: true, deleted: false })
     }
   })
@@ -91,6 +94,10 @@ const keepWritten = (world: World, written: ReadonlyArray<WrittenEvent>): Array<
         `${w.partnerId}: event ${w.eventId} (${w.type}) got ${w.deliveries} deliveries, ${endpointIds.length} expected`
       )
     world.seenEvents.add(`${w.partnerId} ${w.eventId}`)
+    if (w.type === "billing.balance_alert" && !repeat) {
+      const data = (JSON.parse(w.payload) as { data: { alertId: string; state: string } }).data
+      world.alertEvents.push({ alertId: data.alertId, state: data.state })
+    }
     for (const v of eventViolations(w.payload))
       out.push(`${w.partnerId}: event ${w.eventId} does not match the catalog: ${v}`)
     if (endpointIds.length > 0) world.expected.push({ ...w, endpointIds })
@@ -102,31 +109,41 @@ const finalState = (world: World) =>
   Effect.gen(function* () {
     const lines: Array<string> = []
     for (const p of world.partners) {
-      const b = yield* (yield* Ledger).totals(p.id)
+      const b = yield* (yield* Ledger.Ledger).totals(p.id)
       lines.push(`final ${p.index} totals ${b.totalMinor}/${b.usedMinor}/${b.reservedMinor}`)
+      const grants = (yield* (yield* Ledger.Ledger).grants(p.id)).map(
+        (g) => `${g.grantedMinor}/${g.remainingMinor}/${g.reservedMinor}/${g.expiredAt ?? "-"}`
+      )
+      lines.push(`final ${p.index} grants ${grants.join("; ")}`)
       const deliveries = (yield* allDeliveries(p.id))
         .map((d) => `${d.eventType} ${d.endpointId} ${d.status} ${d.attempts} [${d.responseCodes.join(",")}]`)
         .sort()
       lines.push(`final ${p.index} deliveries ${deliveries.join("; ")}`)
-      for (const id of p.tasks) lines.push(`final task ${(yield* Effect.orDie((yield* Tasks).get(p.id, id))).status}`)
+      for (const id of p.tasks)
+        lines.push(`final task ${(yield* Effect.orDie((yield* Tasks.Tasks).get(p.id, id))).status}`)
       for (const { id } of p.payments)
-        lines.push(`final payment ${(yield* Effect.orDie((yield* Payments).get(p.id, id))).status}`)
+        lines.push(`final payment ${(yield* Effect.orDie((yield* Payments.Payments).get(p.id, id))).status}`)
       for (const id of p.invoices)
-        lines.push(`final invoice ${(yield* Effect.orDie((yield* Invoices).get(p.id, id))).status}`)
+        lines.push(`final invoice ${(yield* Effect.orDie((yield* Invoices.Invoices).get(p.id, id))).status}`)
     }
     return lines
   })
 
-/** Every endpoint resumed, then long enough for every retry schedule and lease to end. */
+/**
+ * Every endpoint resumed, every bonus grant past its expiry (they expire within 3 days of their
+ * credit), then long enough for every task hold to lapse (its events written) and for every retry
+ * schedule and lease to end after that.
+ */
 const drain = (world: World) =>
   Effect.gen(function* () {
-    const webhooks = yield* Webhooks
+    const webhooks = yield* Webhooks.Webhooks
     for (const p of world.partners)
       for (const e of p.endpoints.filter((x) => !x.deleted && !x.active)) {
         yield* Effect.orDie(webhooks.updateEndpoint(p.id, e.id, { active: true }))
         e.active = true
       }
-    yield* Effect.orDie(advance(10 * 3600 * 1000))
+    yield* Effect.orDie(advance(4 * 86_400_000))
+    yield* Effect.orDie(advance(SIMULATION_HOLD_TTL_MS + 10 * 3600 * 1000))
   })
 
 const runSteps = (world: World, options: SeedOptions, trace: Array<string>, faults: Record<string, number>) =>
@@ -157,8 +174,15 @@ export const runSeed = (seed: number, options: SeedOptions): Effect.Effect<SeedR
     const faults: Record<string, number> = {}
     let violations = yield* runSteps(world, options, trace, faults)
     if (violations.length === 0) {
+      const probe = yield* StoreProbe
+      probe.written.length = 0
       yield* drain(world)
-      violations = [...(yield* drainedViolations(world)), ...(yield* stepViolations(world))].map((v) => `drained: ${v}`)
+      // What the drain's sweeps wrote (grant expiries and the alert crossings they cause) is part
+      // of the model as an operation's writes are: without it a crossing there looked unsent.
+      const drained = keepWritten(world, probe.written)
+      violations = [...drained, ...(yield* drainedViolations(world)), ...(yield* stepViolations(world))].map(
+        (v) => `drained: ${v}`
+      )
       trace.push(...(yield* finalState(world)))
     }
     const receivers = yield* Receivers

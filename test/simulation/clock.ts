@@ -1,29 +1,46 @@
 /**
  * The campaign's time is Effect's TestClock, one per seed (`underTestClock`), moved with the kit's
- * Simulation loop: the worker runs at every instant something falls due, and TestClock is set to
- * each such instant in turn. Every move waits for the loop's fibers with three real `setTimeout`s,
+ * Simulation loop: the worker, the grant expiry and the task expiry sweep run at every instant something falls due,
+ * and TestClock is set to each such instant in turn. Every move waits for the loop's fibers with three real `setTimeout`s,
  * which costs wall time but not CPU; seeds run side by side so one seed's waits overlap another's
  * work (docs/reliability.md, "Figures"). Nothing the campaign runs sleeps (the worker is driven
  * through `runDue`), so a move wakes no fiber.
  */
-import { DeliveryWorker, type StoreError } from "@frank/core"
+import { type Errors, Ledger, Tasks, Webhooks } from "@frank/core"
 import { Clock, DefaultServices, Effect, identity, TestClock, TestContext } from "effect"
+
+type Driven = Webhooks.DeliveryWorker | Tasks.TaskExpiry | Ledger.GrantExpiry
+
+/** What is due now: grants, then task holds expire (their events go out at once), then the worker. */
+const runDue = Effect.gen(function* () {
+  yield* (yield* Ledger.GrantExpiry).sweep
+  yield* (yield* Tasks.TaskExpiry).sweepDue
+  return yield* (yield* Webhooks.DeliveryWorker).runDue
+})
+
+const earliest = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b)
+
+const nextWakeAt = Effect.gen(function* () {
+  const worker = yield* (yield* Webhooks.DeliveryWorker).nextWakeAt
+  const tasks = earliest(worker, yield* (yield* Tasks.TaskExpiry).nextSweepAt)
+  return earliest(tasks, yield* (yield* Ledger.GrantExpiry).nextSweepAt)
+})
 
 /** A guard against a store that never stops being due. */
 const MAX_STEPS_PER_ADVANCE = 100_000
 
 /** Moves TestClock forward by `ms`, running the worker at every instant something falls due on the way. */
-export const advance = (ms: number): Effect.Effect<void, StoreError, DeliveryWorker> =>
+export const advance = (ms: number): Effect.Effect<void, Errors.StoreError, Driven> =>
   Effect.gen(function* () {
-    const worker = yield* DeliveryWorker
     const target = (yield* Clock.currentTimeMillis) + ms
     // Runs in a row that left work due: one is a slow receiver moving the clock past a deadline
     // while the worker was busy (the next run takes it); more means the worker does not.
     let overdueRuns = 0
     for (let step = 0; step < MAX_STEPS_PER_ADVANCE; step++) {
-      yield* worker.runDue
+      yield* runDue
       const now = yield* Clock.currentTimeMillis
-      const next = yield* worker.nextWakeAt
+      const next = yield* nextWakeAt
       if (next === undefined || next > target) break
       if (next <= now) {
         if (++overdueRuns > 2)
@@ -35,15 +52,12 @@ export const advance = (ms: number): Effect.Effect<void, StoreError, DeliveryWor
     }
     // A slow receiver may have moved the clock past the target already.
     if ((yield* Clock.currentTimeMillis) < target) yield* TestClock.setTime(target)
-    yield* worker.runDue
+    yield* runDue
   })
 
 /** Moves forward by `ms` at once, then runs what is due (a suspended VM, an NTP step). */
-export const jump = (ms: number): Effect.Effect<void, StoreError, DeliveryWorker> =>
-  Effect.zipRight(
-    TestClock.adjust(ms),
-    Effect.flatMap(DeliveryWorker, (worker) => Effect.asVoid(worker.runDue))
-  )
+export const jump = (ms: number): Effect.Effect<void, Errors.StoreError, Driven> =>
+  Effect.zipRight(TestClock.adjust(ms), Effect.asVoid(runDue))
 
 /** A receiver working while the worker waits: TestClock moves to `at` unless it is there already. */
 export const passTo = (at: number): Effect.Effect<void> =>

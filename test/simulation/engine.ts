@@ -7,11 +7,13 @@
  */
 import {
   MemoryAccessStores,
+  MemoryIdempotencyStore,
   MemorySandboxAcquirerStore,
   NodeSecrets,
   NodeWebhookSigner,
   SandboxAcquirer,
   SqlAccessStores,
+  SqlIdempotencyStore,
   SqlInvoiceStores,
   SqlLedgerStore,
   SqlPaymentStore,
@@ -19,35 +21,7 @@ import {
   SqlTaskStore,
   SqlWebhookStore
 } from "@frank/adapters"
-import {
-  Access,
-  DeliveryWakeup,
-  DeliveryWorker,
-  defaultTariffConfig,
-  EventStore,
-  type EventTarget,
-  Ids,
-  HoldNotFound,
-  Invoices,
-  Ledger,
-  type LedgerError,
-  type Decision,
-  type Snapshot,
-  type TransactRequest,
-  LedgerStore,
-  Outbox,
-  Payments,
-  Pricing,
-  sampleCatalog,
-  StoreError,
-  Tariffs,
-  TariffStore,
-  Tasks,
-  TaskSettings,
-  WebhookSettings,
-  Webhooks,
-  WebhookStore
-} from "@frank/core"
+import { Access, Errors, Events, Ids, Invoices, Ledger, Payments, Pricing, Tariffs, Tasks, Webhooks } from "@frank/core"
 import {
   ManualGenerationProvider,
   MemoryBank,
@@ -64,12 +38,18 @@ import { ReceiversLive } from "./receiver.js"
 
 export const SANDBOX_SECRET = Redacted.make("simulation-sandbox-secret")
 
+/** Task holds lapse two hours after launch here, so clock moves and jumps pass them often. */
+export const SIMULATION_HOLD_TTL_MS = 2 * 3600 * 1000
+
+/** The expiry sweep of the campaign: once a minute, small batches, one task at a time (one order on both store kinds). */
+export const SIMULATION_EXPIRY = { sweepIntervalMs: 60_000, batchSize: 3, concurrency: 1 }
+
 /** One event the outbox wrote: the store's own count of the deliveries it created. */
 export interface WrittenEvent {
   readonly partnerId: string
   readonly eventId: string
   readonly type: string
-  readonly target: EventTarget
+  readonly target: Events.EventTarget
   readonly deliveries: number
   readonly at: number
   /** The body as sent (checked against the event catalog). */
@@ -92,28 +72,28 @@ export class StoreProbe extends Context.Tag("test/simulation/StoreProbe")<StoreP
 
 export type StoreKind = "memory" | "sql"
 
-const injectedFault = () => new StoreError({ message: "simulated store failure" })
+const injectedFault = () => new Errors.StoreError({ message: "simulated store failure" })
 
 const probedLedgerStore = (kind: StoreKind) =>
   Layer.effect(
-    LedgerStore,
+    Ledger.LedgerStore,
     Effect.gen(function* () {
-      const store = yield* LedgerStore
+      const store = yield* Ledger.LedgerStore
       const probe = yield* StoreProbe
       return {
         ...store,
         transact: <A>(
-          request: TransactRequest,
-          rule: (snap: Snapshot) => Either.Either<Decision<A>, LedgerError>,
-          followUp?: (result: A) => Effect.Effect<void, StoreError>
-        ): Effect.Effect<A, LedgerError | StoreError> => {
+          request: Ledger.TransactRequest,
+          rule: (snap: Ledger.Snapshot) => Either.Either<Ledger.Decision<A>, Ledger.LedgerError>,
+          followUp?: (result: A) => Effect.Effect<void, Errors.StoreError>
+        ): Effect.Effect<A, Ledger.LedgerError | Errors.StoreError> => {
           if (!probe.failNextTransaction) return store.transact(request, rule, followUp)
           probe.failNextTransaction = false
           probe.injected++
           // Memory cannot roll back, so its failure comes where SQL's rollback leaves things: after
           // the rule decided (a refusal stays a refusal), before anything is applied.
           if (kind === "memory") {
-            const decided = new HoldNotFound({ message: "simulated store failure", taskId: "" })
+            const decided = new Ledger.HoldNotFound({ message: "simulated store failure", taskId: "" })
             return store
               .transact<A>(request, (snap) => Either.flatMap(rule(snap), () => Either.left(decided)))
               .pipe(
@@ -132,9 +112,9 @@ const probedLedgerStore = (kind: StoreKind) =>
   )
 
 const recordingEventStore = Layer.effect(
-  EventStore,
+  Events.EventStore,
   Effect.gen(function* () {
-    const store = yield* EventStore
+    const store = yield* Events.EventStore
     const probe = yield* StoreProbe
     return {
       ...store,
@@ -159,17 +139,19 @@ const recordingEventStore = Layer.effect(
 const memoryStores = Layer.mergeAll(
   MemoryTaskStore,
   MemoryPaymentStore,
-  MemorySandboxAcquirerStore,
+  MemorySandboxAcquirerStore.layer,
   MemoryInvoiceStores,
-  MemoryAccessStores
+  MemoryAccessStores.layer,
+  MemoryIdempotencyStore.layer
 )
 
 const sqlStores = Layer.mergeAll(
-  SqlTaskStore,
-  SqlPaymentStore,
-  SqlSandboxAcquirerStore,
-  SqlInvoiceStores,
-  SqlAccessStores
+  SqlTaskStore.layer,
+  SqlPaymentStore.layer,
+  SqlSandboxAcquirerStore.layer,
+  SqlInvoiceStores.layer,
+  SqlAccessStores.layer,
+  SqlIdempotencyStore.layer
 )
 
 /** The engine of one seed. `database` is the SQL client's context for `sql` (built once, shared by seeds). */
@@ -177,8 +159,11 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
   const sql = Layer.succeedContext(database as Context.Context<SqlClient.SqlClient>)
   const [ledgerAndOutbox, others] =
     kind === "memory"
-      ? [Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore), memoryStores]
-      : [Layer.mergeAll(SqlLedgerStore, SqlWebhookStore).pipe(Layer.provide(sql)), sqlStores.pipe(Layer.provide(sql))]
+      ? [Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore.layer), memoryStores]
+      : [
+          Layer.mergeAll(SqlLedgerStore.layer, SqlWebhookStore.layer).pipe(Layer.provide(sql)),
+          sqlStores.pipe(Layer.provide(sql))
+        ]
   const probe = Layer.sync(
     StoreProbe,
     (): StoreProbeShape => ({ failNextTransaction: false, injected: 0, written: [] })
@@ -186,8 +171,15 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
   // The stores the probes do not wrap pass through as they are (only these two: the wrapped
   // LedgerStore and EventStore must not be shadowed by the originals).
   const untouched = Layer.effectContext(
-    Effect.map(Effect.all([WebhookStore, TariffStore]), ([webhooks, tariffs]) =>
-      Context.make(WebhookStore, webhooks).pipe(Context.add(TariffStore, tariffs))
+    Effect.map(
+      Effect.context<Webhooks.WebhookStores | Tariffs.TariffStore>(),
+      Context.pick(
+        Webhooks.EndpointStore,
+        Webhooks.DeliveryQueue,
+        Webhooks.DeliveryLog,
+        Webhooks.WebhookRetentionStore,
+        Tariffs.TariffStore
+      )
     )
   )
   const decorated = Layer.mergeAll(untouched, probedLedgerStore(kind), recordingEventStore).pipe(
@@ -195,26 +187,26 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
   )
   const stores = Layer.mergeAll(decorated, others).pipe(Layer.provideMerge(probe))
   const base = Layer.mergeAll(
-    Ids.layerDeterministic(`frank-campaign-${seed}`),
+    Ids.Ids.layerDeterministic(`frank-campaign-${seed}`),
     // node:crypto as in the host: synchronous HMACs, no thread-pool hop per signature or key check.
-    NodeSecrets(Redacted.make("simulation-pepper")),
-    NodeWebhookSigner,
-    DeliveryWakeup.layer,
-    WebhookSettings.layer({ allowPrivateNetwork: true }),
+    NodeSecrets.layer(Redacted.make("simulation-pepper")),
+    NodeWebhookSigner.layer,
+    Events.DeliveryWakeup.layer,
+    Webhooks.WebhookSettings.layer({ allowPrivateNetwork: true }),
     ReceiversLive(seed),
-    Pricing.layerFromCatalog(sampleCatalog),
+    Pricing.Pricing.layerFromCatalog(Pricing.sampleCatalog),
     MemoryStoredFileLookup,
     ManualGenerationProvider,
-    TaskSettings.layer({ publicBaseUrl: "https://frank.test" })
+    Tasks.TaskSettings.layer({ publicBaseUrl: "https://frank.test", holdTtlMs: SIMULATION_HOLD_TTL_MS })
   )
   const outside = Layer.mergeAll(
-    Tariffs.layer(defaultTariffConfig),
+    Tariffs.Tariffs.layer(Tariffs.defaultTariffConfig),
     MemoryBank.layer,
     SandboxAcquirer.layer({ baseUrl: "https://frank.test", secret: SANDBOX_SECRET })
   )
   // One attempt at a time: the receivers' answers do not depend on order, but this keeps the
   // worker's writes in one order on both store kinds.
-  const worker = DeliveryWorker.layer({
+  const worker = Webhooks.DeliveryWorker.layer({
     concurrency: 1,
     batchSize: 16,
     leaseMs: 60_000,
@@ -225,9 +217,22 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
     // "down" receivers leave failing would be paused behind its back); its own contract covers it.
     disableFailing: false
   })
-  const services = Layer.mergeAll(Tasks.layer, Payments.layer, Invoices.layer, Access.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(Ledger.layer, Webhooks.layer, worker)),
-    Layer.provideMerge(Outbox.layer)
+  const services = Layer.mergeAll(
+    Tasks.TaskExpiry.layer(SIMULATION_EXPIRY).pipe(Layer.provideMerge(Tasks.Tasks.layer)),
+    Payments.Payments.layer,
+    Invoices.Invoices.layer,
+    Access.Access.layer
+  ).pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Ledger.GrantExpiry.layer({ sweepIntervalMs: 60_000, batchSize: 3 }).pipe(
+          Layer.provideMerge(Ledger.Ledger.layer)
+        ),
+        Webhooks.Webhooks.layer,
+        worker
+      )
+    ),
+    Layer.provideMerge(Events.Outbox.layer)
   )
   return services.pipe(Layer.provideMerge(outside), Layer.provideMerge(stores), Layer.provideMerge(base))
 }

@@ -3,24 +3,16 @@
  * the engine's public services, updates the world, and answers a one-line summary of what the
  * engine said. Domain refusals are outcomes (summarised by tag); defects are failures.
  */
-import { encodeNotification } from "@frank/adapters"
-import {
-  Access,
-  allEventTypes,
-  type DeliveryWorker,
-  Invoices,
-  Ledger,
-  Payments,
-  type PaymentStatus,
-  Tasks,
-  Webhooks
-} from "@frank/core"
-import { Effect, Either } from "effect"
+import { SandboxNotification } from "@frank/adapters"
+import { Access, Events, Invoices, Ledger, Payments, Tasks, Webhooks } from "@frank/core"
+import { Idempotency } from "@frank/core/http"
+import { Clock, Effect, Either, Exit, TestClock } from "effect"
 import { advance as advanceClock, jump } from "./clock.js"
-import { SANDBOX_SECRET, StoreProbe } from "./engine.js"
+import { SANDBOX_SECRET, SIMULATION_HOLD_TTL_MS, StoreProbe } from "./engine.js"
 import type { Prng } from "./prng.js"
 import { type Mood, Receivers } from "./receiver.js"
 import type { PartnerModel, World } from "./world.js"
+import { testTask } from "@frank/core/testing"
 
 export interface OpContext {
   readonly rng: Prng
@@ -28,7 +20,19 @@ export interface OpContext {
   readonly partner: PartnerModel
 }
 
-type Services = Ledger | Webhooks | Tasks | Payments | Invoices | Access | DeliveryWorker | Receivers | StoreProbe
+type Services =
+  | Ledger.Ledger
+  | Webhooks.Webhooks
+  | Tasks.Tasks
+  | Payments.Payments
+  | Invoices.Invoices
+  | Access.Access
+  | Webhooks.DeliveryWorker
+  | Ledger.GrantExpiry
+  | Tasks.TaskExpiry
+  | Receivers
+  | StoreProbe
+  | Idempotency.IdempotencyStore
 export type Operation = (ctx: OpContext) => Effect.Effect<string, never, Services>
 
 /** `ok …` or `err <tag>`: what the engine answered, comparable between store kinds. */
@@ -50,16 +54,93 @@ const credit: Operation = ({ rng, world, partner }) => {
   if (reference !== undefined && !repeat) partner.references.push(reference)
   const kind = rng.pick(["topup", "bonus", "adjustment"] as const)
   return outcome(
-    Effect.flatMap(Ledger, (l) => l.credit(partner.id, { kind, amountMinor: franks(rng, 20_000), reference })),
+    Effect.flatMap(Ledger.Ledger, (l) => l.credit(partner.id, { kind, amountMinor: franks(rng, 20_000), reference })),
     (r) => `credit ${kind} replayed=${r.replayed} total=${r.totals.totalMinor}`
   )
 }
+
+/**
+ * A credit sent with an Idempotency-Key from a small pool, as a client retries one: mostly the
+ * same request again (the stored answer, nothing runs), now and then the same key with another
+ * amount (refused). What it sees is checked against the world: a key never runs twice.
+ */
+const keyedCredit: Operation = ({ rng, world, partner }) => {
+  const key = `sim-${world.seed}-${rng.int(1, 2)}`
+  const first = partner.keyed.get(key)
+  const amountMinor = first !== undefined && rng.chance(0.8) ? first.amountMinor : franks(rng, 5_000)
+  const same = first !== undefined && first.amountMinor === amountMinor
+  const broken = (what: string) => world.keyViolations.push(`${partner.id}: key ${key} ${what}`)
+  return Effect.gen(function* () {
+    const body = JSON.stringify({ kind: "topup", amountMinor })
+    const fingerprint = yield* Idempotency.requestFingerprint("POST", "/simulation/credits", body)
+    const ledger = yield* Ledger.Ledger
+    const once = yield* Effect.either(
+      Idempotency.runOnce(
+        { scope: `partner:${partner.id}`, key, fingerprint },
+        ledger.credit(partner.id, { kind: "topup", amountMinor, note: `keyed ${key}` }),
+        Exit.match({
+          onFailure: () => undefined,
+          onSuccess: (r) => ({ status: 201, body: r.entry.id, contentType: "text/plain" })
+        })
+      )
+    )
+    if (Either.isLeft(once)) {
+      if (once.left._tag === "IdempotencyKeyMismatch" && same) broken("refused its own first request")
+      return `err ${once.left._tag}`
+    }
+    if (once.right._tag === "Replayed") {
+      if (!same) broken(`replayed ${once.right.answer.body} for another request`)
+      else if (once.right.answer.body !== first.entryId)
+        broken(`replayed ${once.right.answer.body}, ran ${first.entryId}`)
+      return `keyed replayed ${once.right.answer.body}`
+    }
+    if (first !== undefined) broken(`ran again after ${first.entryId}`)
+    const exit = once.right.exit
+    if (Exit.isFailure(exit)) return "err ran and failed"
+    partner.keyed.set(key, { amountMinor, entryId: exit.value.entry.id })
+    return `keyed ran ${exit.value.entry.id} total=${exit.value.totals.totalMinor}`
+  })
+}
+
+/** A bonus that expires within minutes to days, with a priority; some never expire. */
+const grantCredit: Operation = ({ rng, partner }) =>
+  outcome(
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const ledger = yield* Ledger.Ledger
+      const expiresAt = rng.chance(0.2) ? undefined : now + rng.int(60, 3 * 86_400) * 1000
+      const priority = rng.chance(0.3) ? undefined : rng.int(0, 100)
+      return yield* ledger.credit(partner.id, {
+        kind: "bonus",
+        amountMinor: franks(rng, 3_000),
+        grant: { expiresAt, priority }
+      })
+    }),
+    (r) => `grant ${r.grant?.priority} ${r.grant?.expiresAt} total=${r.totals.totalMinor}`
+  )
+
+/** A balance alert at a threshold near the balance; or one deleted. */
+const alert: Operation = ({ rng, partner }) =>
+  Effect.flatMap(Ledger.Ledger, (ledger) => {
+    if (partner.alerts.length > 0 && rng.chance(0.25)) {
+      const id = rng.pick(partner.alerts)
+      partner.alerts.splice(partner.alerts.indexOf(id), 1)
+      return outcome(ledger.deleteAlert(partner.id, id), () => "alert deleted")
+    }
+    return outcome(ledger.createAlert(partner.id, franks(rng, 20_000)), (a) => {
+      partner.alerts.push(a.id)
+      partner.alertStart.set(a.id, a.state)
+      return `alert ${a.thresholdMinor} ${a.state}`
+    })
+  })
 
 const reserve: Operation = ({ rng, world, partner }) => {
   const taskId = rng.chance(0.1) && partner.holds.length > 0 ? rng.pick(partner.holds) : fresh(world, "hold")
   if (!partner.holds.includes(taskId)) partner.holds.push(taskId)
   return outcome(
-    Effect.flatMap(Ledger, (l) => l.reserve(partner.id, { taskId, amountMinor: franks(rng, 5_000) })),
+    Effect.flatMap(Ledger.Ledger, (l) =>
+      l.reserve(partner.id, { taskId: testTask(taskId), amountMinor: franks(rng, 5_000) })
+    ),
     (r) => `reserve ${taskId} replayed=${r.replayed} reserved=${r.totals.reservedMinor}`
   )
 }
@@ -69,8 +150,8 @@ const confirm: Operation = ({ rng, partner }) => {
   if (partner.holds.length === 0) return Effect.succeed("skip")
   const taskId = rng.pick(partner.holds)
   return outcome(
-    Effect.flatMap(Ledger, (l) =>
-      Effect.flatMap(l.hold(partner.id, taskId), (hold) => {
+    Effect.flatMap(Ledger.Ledger, (l) =>
+      Effect.flatMap(l.hold(partner.id, testTask(taskId)), (hold) => {
         const reserved = hold?.reservedMinor ?? 100
         const share = rng.weighted({ all: 3, some: 4, above: 1, zero: 1 })
         const amount =
@@ -81,7 +162,7 @@ const confirm: Operation = ({ rng, partner }) => {
               : share === "zero"
                 ? 0
                 : reserved + rng.int(1, 1000)
-        return l.confirm(partner.id, { taskId, amountMinor: amount })
+        return l.confirm(partner.id, { taskId: testTask(taskId), amountMinor: amount })
       })
     ),
     (r) => `confirm ${taskId} replayed=${r.replayed} charged=${r.hold.chargedMinor} used=${r.totals.usedMinor}`
@@ -92,7 +173,7 @@ const refund: Operation = ({ rng, partner }) => {
   if (partner.holds.length === 0) return Effect.succeed("skip")
   const taskId = rng.pick(partner.holds)
   return outcome(
-    Effect.flatMap(Ledger, (l) => l.refund(partner.id, { taskId })),
+    Effect.flatMap(Ledger.Ledger, (l) => l.refund(partner.id, { taskId: testTask(taskId) })),
     (r) => `refund ${taskId} replayed=${r.replayed} reserved=${r.totals.reservedMinor}`
   )
 }
@@ -104,11 +185,11 @@ const racingSettlements: Operation = ({ rng, partner }) => {
   return Effect.map(
     both(
       outcome(
-        Effect.flatMap(Ledger, (l) => l.confirm(partner.id, { taskId, amountMinor: 1 })),
+        Effect.flatMap(Ledger.Ledger, (l) => l.confirm(partner.id, { taskId: testTask(taskId), amountMinor: 1 })),
         (r) => `confirm ${r.replayed}`
       ),
       outcome(
-        Effect.flatMap(Ledger, (l) => l.refund(partner.id, { taskId })),
+        Effect.flatMap(Ledger.Ledger, (l) => l.refund(partner.id, { taskId: testTask(taskId) })),
         (r) => `refund ${r.replayed}`
       )
     ),
@@ -120,7 +201,7 @@ const launch: Operation = ({ rng, partner }) => {
   const key = rng.chance(0.3) ? `idem-${rng.int(1, 5)}` : undefined
   const prompt = rng.pick(["Say hi", "Write a haiku about ledgers", "Summarise the spec"])
   return outcome(
-    Effect.flatMap(Tasks, (t) => t.launch(partner.id, { modelId: "gpt-5-mini", prompt }, key)),
+    Effect.flatMap(Tasks.Tasks, (t) => t.launch(partner.id, { modelId: "gpt-5-mini", prompt }, key)),
     (r) => {
       if (!partner.tasks.includes(r.task.id)) partner.tasks.push(r.task.id)
       return `launch created=${r.created} reserved=${r.task.reservedMinor}`
@@ -146,8 +227,9 @@ const report: Operation = ({ rng, partner }) => {
               output: { _tag: "Content", mimeType: "text/plain", bytes: new TextEncoder().encode("ok"), text: "ok" }
             } as const)
     return outcome(
-      Effect.flatMap(Tasks, (t) => t.report(partner.id, taskId, outcomeOf)),
-      (r) => `report ${kind} changed=${r.changed} status=${r.task.status} cost=${r.task.costMinor}`
+      Effect.flatMap(Tasks.Tasks, (t) => t.report(partner.id, taskId, outcomeOf)),
+      (r) =>
+        `report ${kind} changed=${r.changed} late=${r.late} status=${r.task.status} cost=${r.task.costMinor} ${r.task.failure?.code ?? ""}`.trimEnd()
     )
   }
   return rng.chance(0.2) ? both(one(), one()) : one()
@@ -157,7 +239,9 @@ const paymentLink: Operation = ({ rng, partner }) => {
   const idempotencyKey = `pay-${rng.int(1, 8)}`
   const amountRub = rng.chance(0.8) ? 500 * rng.int(1, 4) : rng.int(1, 100_000)
   return outcome(
-    Effect.flatMap(Payments, (p) => p.createLink(partner.id, { amountRub, idempotencyKey, description: undefined })),
+    Effect.flatMap(Payments.Payments, (p) =>
+      p.createLink(partner.id, { amountRub, idempotencyKey, description: undefined })
+    ),
     (r) => {
       if (!partner.payments.some((x) => x.id === r.payment.id))
         partner.payments.push({
@@ -175,7 +259,7 @@ const paymentNotice: Operation = ({ rng, partner }) => {
   if (partner.payments.length === 0) return Effect.succeed("skip")
   const payment = rng.pick(partner.payments)
   const one = () => {
-    const status = rng.weighted<PaymentStatus>({
+    const status = rng.weighted<Payments.PaymentStatus>({
       authorized: 2,
       confirmed: 5,
       canceled: 1,
@@ -184,14 +268,14 @@ const paymentNotice: Operation = ({ rng, partner }) => {
       pending: 0
     })
     const amountRub = rng.chance(0.05) ? payment.amountRub + 1 : payment.amountRub
-    const raw = encodeNotification(SANDBOX_SECRET, {
+    const raw = SandboxNotification.encode(SANDBOX_SECRET, {
       orderId: payment.id,
       paymentId: payment.providerPaymentId,
       status,
       amountRub
     })
     return outcome(
-      Effect.flatMap(Payments, (p) => p.receiveNotification(raw)),
+      Effect.flatMap(Payments.Payments, (p) => p.receiveNotification(raw)),
       (r) => `notice ${status} -> ${r.payment.status} credited=${r.transactionId !== null}`
     )
   }
@@ -210,7 +294,7 @@ const profile = (partner: PartnerModel) => ({
 
 const invoiceCreate: Operation = ({ rng, partner }) =>
   Effect.gen(function* () {
-    const invoices = yield* Invoices
+    const invoices = yield* Invoices.Invoices
     if (partner.profileRevision === 0 || rng.chance(0.1)) {
       const saved = yield* Effect.either(invoices.saveProfile(partner.id, profile(partner)))
       if (Either.isRight(saved)) partner.profileRevision = saved.right.revision
@@ -232,7 +316,7 @@ const invoiceStatus: Operation = ({ rng, partner }) => {
   const one = () => {
     const status = rng.weighted({ paid: 5, canceled: 1, expired: 1, issued: 1 })
     return outcome(
-      Effect.flatMap(Invoices, (i) => i.applyBankStatus(partner.id, id, status)),
+      Effect.flatMap(Invoices.Invoices, (i) => i.applyBankStatus(partner.id, id, status)),
       (i) => `bank ${status} -> ${i.status}`
     )
   }
@@ -243,9 +327,9 @@ const endpointCreate: Operation = ({ rng, world, partner }) => {
   const url = `https://p${partner.index}-${fresh(world, "e")}.receiver.test/hook`
   const eventTypes = rng.chance(0.6)
     ? undefined
-    : allEventTypes.filter(() => rng.chance(0.5)).concat(["billing.settled"])
+    : Events.allEventTypes.filter(() => rng.chance(0.5)).concat(["billing.settled"])
   return outcome(
-    Effect.flatMap(Webhooks, (w) => w.createEndpoint(partner.id, { url, eventTypes })),
+    Effect.flatMap(Webhooks.Webhooks, (w) => w.createEndpoint(partner.id, { url, eventTypes })),
     (e) => {
       partner.endpoints.push({ id: e.id, url, eventTypes: e.eventTypes, active: true, deleted: false })
       return `endpoint ${e.eventTypes === null ? "all" : e.eventTypes.length}`
@@ -263,7 +347,7 @@ const endpointToggle: Operation = ({ rng, partner }) => {
   if (e === undefined) return Effect.succeed("skip")
   const active = !e.active
   return outcome(
-    Effect.flatMap(Webhooks, (w) => w.updateEndpoint(partner.id, e.id, { active })),
+    Effect.flatMap(Webhooks.Webhooks, (w) => w.updateEndpoint(partner.id, e.id, { active })),
     (r) => {
       e.active = r.active
       return `endpoint active=${r.active}`
@@ -275,7 +359,7 @@ const endpointDelete: Operation = ({ rng, partner }) => {
   const e = liveEndpoint(rng, partner)
   if (e === undefined) return Effect.succeed("skip")
   return outcome(
-    Effect.flatMap(Webhooks, (w) => w.deleteEndpoint(partner.id, e.id)),
+    Effect.flatMap(Webhooks.Webhooks, (w) => w.deleteEndpoint(partner.id, e.id)),
     () => {
       e.deleted = true
       return "endpoint deleted"
@@ -287,7 +371,7 @@ const endpointRotate: Operation = ({ rng, partner }) => {
   const e = liveEndpoint(rng, partner)
   if (e === undefined) return Effect.succeed("skip")
   return outcome(
-    Effect.flatMap(Webhooks, (w) => w.rotateSecret(partner.id, e.id)),
+    Effect.flatMap(Webhooks.Webhooks, (w) => w.rotateSecret(partner.id, e.id)),
     () => "rotated"
   )
 }
@@ -296,7 +380,7 @@ const sendTest: Operation = ({ rng, partner }) => {
   const e = liveEndpoint(rng, partner)
   if (e === undefined) return Effect.succeed("skip")
   return outcome(
-    Effect.flatMap(Webhooks, (w) => w.sendTest(partner.id, e.id)),
+    Effect.flatMap(Webhooks.Webhooks, (w) => w.sendTest(partner.id, e.id)),
     (r) => `test deliveries=${r.deliveries}`
   )
 }
@@ -304,7 +388,7 @@ const sendTest: Operation = ({ rng, partner }) => {
 /** Replays a delivery picked in an order both store kinds share (event id, then endpoint). */
 const replay: Operation = ({ rng, world, partner }) =>
   Effect.gen(function* () {
-    const webhooks = yield* Webhooks
+    const webhooks = yield* Webhooks.Webhooks
     const page = yield* Effect.orDie(webhooks.listDeliveries(partner.id, {}, 100, undefined))
     if (page.deliveries.length === 0) return "skip"
     const sorted = [...page.deliveries].sort((a, b) =>
@@ -321,7 +405,7 @@ const replay: Operation = ({ rng, world, partner }) =>
 const keyIssue: Operation = ({ rng, partner }) => {
   const scopes = rng.chance(0.5) ? undefined : [rng.pick(["billing:read", "webhooks:manage", "media:run"])]
   return outcome(
-    Effect.flatMap(Access, (a) => a.issueKey(partner.id, { label: "simulation", scopes })),
+    Effect.flatMap(Access.Access, (a) => a.issueKey(partner.id, { label: "simulation", scopes })),
     (k) => {
       partner.keys.push({ id: k.view.id, raw: k.raw, revoked: false })
       return `key ${k.view.access}`
@@ -333,7 +417,7 @@ const keyRevoke: Operation = ({ rng, partner }) => {
   if (partner.keys.length === 0) return Effect.succeed("skip")
   const key = rng.pick(partner.keys)
   return Effect.map(
-    Effect.flatMap(Access, (a) => Effect.orDie(a.revokeKey(partner.id, key.id, "simulation"))),
+    Effect.flatMap(Access.Access, (a) => Effect.orDie(a.revokeKey(partner.id, key.id, "simulation"))),
     (changed) => {
       key.revoked = true
       return `revoked ${changed}`
@@ -347,6 +431,41 @@ const advance: Operation = ({ rng }) => {
   const by = seconds === "s" ? rng.int(1, 59) : seconds === "m" ? rng.int(60, 1800) : rng.int(3600, 7 * 3600)
   return Effect.as(Effect.orDie(advanceClock(by * 1000)), `advance ${by}`)
 }
+
+/** The clock jumps past the task hold TTL at once (a provider silent for hours), then what is due runs. */
+const expiryJump: Operation = ({ rng }) => {
+  const by = SIMULATION_HOLD_TTL_MS / 1000 + rng.int(0, 3600)
+  return Effect.as(Effect.orDie(jump(by * 1000)), `jump past ttl ${by}`)
+}
+
+/**
+ * A provider's success and the expiry sweep racing for a task at its expiry instant: the task
+ * expires exactly once (the report is late by then), whichever takes the lock first. The summary
+ * is the end state, which does not depend on who won.
+ */
+const racingExpiry: Operation = ({ rng, partner }) =>
+  Effect.gen(function* () {
+    const tasks = yield* Tasks.Tasks
+    const open: Array<Tasks.Task> = []
+    for (const id of partner.tasks) {
+      const task = yield* Effect.orDie(tasks.get(partner.id, id))
+      if (task.status === "queued" || task.status === "running") open.push(task)
+    }
+    if (open.length === 0) return "skip"
+    const task = rng.pick(open)
+    yield* TestClock.setTime(Math.max(task.expiresAt, yield* Clock.currentTimeMillis))
+    const expiry = yield* Tasks.TaskExpiry
+    const success: Tasks.TaskOutcome = {
+      _tag: "Succeeded",
+      costMinor: rng.int(0, 2_000),
+      output: { _tag: "Content", mimeType: "text/plain", bytes: new TextEncoder().encode("late"), text: "late" }
+    }
+    yield* Effect.all([Effect.either(tasks.report(partner.id, task.id, success)), Effect.either(expiry.sweep)], {
+      concurrency: "unbounded"
+    })
+    const after = yield* Effect.orDie(tasks.get(partner.id, task.id))
+    return `race expiry status=${after.status} ${after.failure?.code ?? ""} late=${after.lateReport?.outcome ?? "none"}`
+  })
 
 /** The clock jumps without the worker running on the way (a suspended VM, an NTP step). */
 const clockJump: Operation = ({ rng }) => {
@@ -368,7 +487,7 @@ const mood: Operation = ({ rng, partner }) => {
 const storeFault: Operation = (ctx) =>
   Effect.flatMap(StoreProbe, (probe) => {
     probe.failNextTransaction = true
-    const op = ctx.rng.pick([credit, reserve, confirm, refund])
+    const op = ctx.rng.pick([credit, reserve, confirm, refund, keyedCredit])
     return Effect.map(
       Effect.ensuring(
         op(ctx),
@@ -382,6 +501,9 @@ const storeFault: Operation = (ctx) =>
 
 export const operations = {
   credit: [credit, 8],
+  keyedCredit: [keyedCredit, 3],
+  grantCredit: [grantCredit, 4],
+  alert: [alert, 2],
   reserve: [reserve, 8],
   confirm: [confirm, 6],
   refund: [refund, 4],
@@ -402,6 +524,8 @@ export const operations = {
   keyRevoke: [keyRevoke, 2],
   advance: [advance, 12],
   clockJump: [clockJump, 1],
+  expiryJump: [expiryJump, 1],
+  racingExpiry: [racingExpiry, 2],
   mood: [mood, 4],
   storeFault: [storeFault, 3]
 } satisfies Record<string, readonly [Operation, number]>

@@ -4,7 +4,7 @@
  * included: both draw them from the seed). The SQL run checks the invariants every 10th step and
  * after the drain; an injected store failure there happens inside the transaction and rolls back.
  */
-import { pgliteTestDatabase } from "@frank/adapters"
+import { TestDatabase } from "@frank/adapters"
 import type { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -15,7 +15,7 @@ const STEPS = 60
 const only = process.env.SEED === undefined ? undefined : Number(process.env.SEED)
 const seeds = only === undefined ? Array.from({ length: SEEDS }, (_, i) => 1001 + i) : [only]
 
-layer(pgliteTestDatabase(), { timeout: 600_000 })("seeded simulation on PGlite against memory", (it) => {
+layer(TestDatabase.layerPglite(), { timeout: 600_000 })("seeded simulation on PGlite against memory", (it) => {
   it.effect(
     `${seeds.length} seeds × ${STEPS} steps: the same observable results on both, every invariant held`,
     () =>

@@ -4,7 +4,7 @@
  * under that mood, so it does not depend on the order in which a store hands out deliveries, and
  * the memory and SQL runs of one seed see the same answers.
  */
-import { type AttemptOutcome, type AttemptRequest, sendEach, WebhookTransport } from "@frank/core"
+import { Webhooks } from "@frank/core"
 import { Clock, Context, Effect, Layer } from "effect"
 import { passTo } from "./clock.js"
 import { hashOf } from "./prng.js"
@@ -50,13 +50,13 @@ const answerFor = (mood: Mood, x: number): Answer => {
   }
 }
 
-export const ReceiversLive = (seed: number): Layer.Layer<Receivers | WebhookTransport> =>
+export const ReceiversLive = (seed: number): Layer.Layer<Receivers | Webhooks.WebhookTransport> =>
   Layer.sync(Receivers, () => {
     const moods = new Map<string, Mood>()
     const counts = new Map<string, number>()
     const attempts: Array<Attempt> = []
     const faults: Record<string, number> = {}
-    const shape: ReceiversShape & { decide: (r: AttemptRequest) => Answer } = {
+    const shape: ReceiversShape & { decide: (r: Webhooks.AttemptRequest) => Answer } = {
       setMood: (url, mood) => void moods.set(url, mood),
       attempts,
       faults,
@@ -71,8 +71,10 @@ export const ReceiversLive = (seed: number): Layer.Layer<Receivers | WebhookTran
     return shape
   }).pipe(
     Layer.flatMap((ctx) => {
-      const receivers = Context.get(ctx, Receivers) as ReceiversShape & { decide: (r: AttemptRequest) => Answer }
-      const send = (r: AttemptRequest): Effect.Effect<AttemptOutcome> =>
+      const receivers = Context.get(ctx, Receivers) as ReceiversShape & {
+        decide: (r: Webhooks.AttemptRequest) => Answer
+      }
+      const send = (r: Webhooks.AttemptRequest): Effect.Effect<Webhooks.AttemptOutcome> =>
         Effect.gen(function* () {
           const answer = receivers.decide(r)
           const kind = typeof answer === "number" ? (answer < 300 ? "ok" : `http-${answer}`) : answer
@@ -91,7 +93,9 @@ export const ReceiversLive = (seed: number): Layer.Layer<Receivers | WebhookTran
           }
           return { _tag: "Answered", status: answer } as const
         })
-      return Layer.succeedContext(Context.add(ctx, WebhookTransport, { send, sendBatch: sendEach(send) }))
+      return Layer.succeedContext(
+        Context.add(ctx, Webhooks.WebhookTransport, { send, sendBatch: Webhooks.sendEach(send) })
+      )
     })
   )
 

@@ -3,7 +3,7 @@
  * form of the seeded campaign. `SEED=n` runs that one seed and prints its trace. Exits 1 on a
  * violation, naming the seed that reproduces it. Memory seeds run `SEEDS_AT_ONCE` side by side.
  */
-import { pgliteTestDatabase } from "@frank/adapters"
+import { TestDatabase } from "@frank/adapters"
 import { SqlClient } from "@effect/sql"
 import { type Context, Effect, Layer } from "effect"
 import { runSeed, SEEDS_AT_ONCE, type SeedReport } from "./campaign.js"
@@ -66,7 +66,7 @@ const program = Effect.gen(function* () {
   return 0
 })
 
-const database = store === "memory" ? Layer.empty : pgliteTestDatabase()
+const database = store === "memory" ? Layer.empty : TestDatabase.layerPglite()
 const code = await Effect.runPromise(
   program.pipe(Effect.provide(database as Layer.Layer<never>), Effect.orDie) as Effect.Effect<number>
 )

@@ -3,30 +3,39 @@
  * the changes it asked for. Operations pick their targets here; invariants compare the engine's
  * state with it.
  */
-import type { EndpointId, EventType, InvoiceId, KeyId, PartnerId, PaymentId, TaskId } from "@frank/core"
+import type { Events, Ids } from "@frank/core"
 
 export interface EndpointModel {
-  readonly id: EndpointId
+  readonly id: Ids.EndpointId
   readonly url: string
   /** null: every event type. */
-  readonly eventTypes: ReadonlyArray<EventType> | null
+  readonly eventTypes: ReadonlyArray<Events.EventType> | null
   active: boolean
   deleted: boolean
 }
 
 export interface PartnerModel {
-  readonly id: PartnerId
+  readonly id: Ids.PartnerId
   readonly index: number
   /** Task ids of holds the campaign reserved on the ledger directly. */
   readonly holds: Array<string>
-  readonly tasks: Array<TaskId>
-  readonly payments: Array<{ readonly id: PaymentId; readonly providerPaymentId: string; readonly amountRub: number }>
-  readonly invoices: Array<InvoiceId>
+  readonly tasks: Array<Ids.TaskId>
+  readonly payments: Array<{
+    readonly id: Ids.PaymentId
+    readonly providerPaymentId: string
+    readonly amountRub: number
+  }>
+  readonly invoices: Array<Ids.InvoiceId>
   readonly endpoints: Array<EndpointModel>
-  readonly keys: Array<{ readonly id: KeyId; readonly raw: string; revoked: boolean }>
+  readonly keys: Array<{ readonly id: Ids.KeyId; readonly raw: string; revoked: boolean }>
   profileRevision: number
   /** Idempotency references used by credits, to repeat some. */
   readonly references: Array<string>
+  /** Balance alerts alive, and every alert's state when it was created. */
+  readonly alerts: Array<string>
+  readonly alertStart: Map<string, "ok" | "triggered">
+  /** Idempotency-Keys whose credit ran: the amount it was sent with and the entry it made. */
+  readonly keyed: Map<string, { readonly amountMinor: number; readonly entryId: string }>
 }
 
 /** An event the outbox wrote in an operation that succeeded, with the endpoints that must get it. */
@@ -44,6 +53,10 @@ export interface World {
   readonly seenEvents: Set<string>
   /** Replays asked for, by `endpointId eventId`. */
   readonly replays: Map<string, number>
+  /** `billing.balance_alert` events written by operations that succeeded, in order. */
+  readonly alertEvents: Array<{ readonly alertId: string; readonly state: string }>
+  /** What keyed operations saw that breaks "a key never runs twice" (checked with the step invariants). */
+  readonly keyViolations: Array<string>
   counter: number
 }
 
@@ -53,6 +66,8 @@ export const newWorld = (seed: number): World => ({
   expected: [],
   seenEvents: new Set(),
   replays: new Map(),
+  alertEvents: [],
+  keyViolations: [],
   counter: 0
 })
 

@@ -4,11 +4,11 @@
  * against its type's JSON Schema. Used by the catalog test and by the suites that collect what the
  * engine emits (the seeded simulation, the endpoint-health contract).
  */
-import { eventCatalog } from "@frank/core"
+import { Events } from "@frank/core"
 import { Ajv } from "ajv"
 
 const ajv = new Ajv({ allErrors: true, strict: true })
-const validators = new Map(eventCatalog.map((entry) => [entry.type as string, ajv.compile(entry.schema)]))
+const validators = new Map(Events.eventCatalog.map((entry) => [entry.type as string, ajv.compile(entry.schema)]))
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 

@@ -7,13 +7,13 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
-  fileBlobStoreLayer,
+  FileBlobStore,
   type GuardedConnectorOptions,
-  makeGuardedAgent,
-  makeHttpMediaFetcher,
+  GuardedDispatcher,
+  HttpMediaFetcher,
   NodeMediaProbe
 } from "@frank/adapters"
-import { Ids, ImportSettings, MediaFetcher, Secrets, StoredFiles, StoredFileUrls } from "@frank/core"
+import { Access, Files, Ids } from "@frank/core"
 import { MemoryStoredFileStore } from "@frank/core/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
 
@@ -37,33 +37,33 @@ export const filesEngine = (options: FilesEngineOptions) =>
           (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
         ))
       const agent = yield* Effect.acquireRelease(
-        Effect.sync(() => makeGuardedAgent(options.agent)),
+        Effect.sync(() => GuardedDispatcher.makeAgent(options.agent)),
         (a) => Effect.promise(() => a.destroy())
       )
       const fetcher = Layer.succeed(
-        MediaFetcher,
-        makeHttpMediaFetcher({
+        Files.MediaFetcher,
+        HttpMediaFetcher.make({
           dispatcher: agent,
           allowPrivateNetwork: options.agent.allowPrivateNetwork,
           spoolDir: join(root, ".spool"),
           ...(options.totalTimeoutMs === undefined ? {} : { totalTimeoutMs: options.totalTimeoutMs })
         })
       )
-      return StoredFiles.layer.pipe(
+      return Files.StoredFiles.layer.pipe(
         Layer.provideMerge(
           Layer.mergeAll(
             MemoryStoredFileStore,
-            fileBlobStoreLayer(root),
+            FileBlobStore.layer(root),
             fetcher,
-            NodeMediaProbe,
-            ImportSettings.layer({
+            NodeMediaProbe.layer,
+            Files.ImportSettings.layer({
               allowPrivateNetwork: options.agent.allowPrivateNetwork,
               maxConcurrentImports: options.maxConcurrentImports ?? 4
             }),
-            StoredFileUrls.layerHostServed(TEST_BASE_URL)
+            Files.StoredFileUrls.layerHostServed(TEST_BASE_URL)
           )
         ),
-        Layer.provideMerge(Layer.mergeAll(Ids.layer, Secrets.layer(Redacted.make("test-pepper")))),
+        Layer.provideMerge(Layer.mergeAll(Ids.Ids.layer, Access.Secrets.layer(Redacted.make("test-pepper")))),
         Layer.provideMerge(Layer.succeed(FilesRoot, root))
       )
     })

@@ -6,55 +6,47 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { MemoryAccessStores, MemoryRateLimitStore, MemorySandboxAcquirerStore, SandboxAcquirer } from "@frank/adapters"
-import {
-  Access,
-  defaultRateLimitConfig,
-  defaultTariffConfig,
-  Ids,
-  Ledger,
-  Outbox,
-  Payments,
-  Pricing,
-  RateLimiter,
-  sampleCatalog,
-  Secrets,
-  Tariffs,
-  Webhooks,
-  WebhookSettings
-} from "@frank/core"
+import { Access, Audit, Events, Ids, Ledger, Payments, Pricing, RateLimit, Tariffs, Webhooks } from "@frank/core"
 import { ErrorEnvelopesLive, frankServerMiddleware, PartnerApiLive, SecuritySettings } from "@frank/core/http"
 import {
   type EngineStores,
   FilesOnMemory,
   InvoicesOnMemory,
+  MemoryAuditStore,
   MemoryPaymentStore,
   TasksOnMemory
 } from "@frank/core/testing"
 import { Layer, Redacted } from "effect"
 
-export const partnerApiServer = (stores: Layer.Layer<EngineStores, unknown>) => {
+/** `audit`: where the audit log is kept (memory unless the test gives a SQL store over its database). */
+export const partnerApiServer = (
+  stores: Layer.Layer<EngineStores, unknown>,
+  audit: Layer.Layer<Audit.AuditStore, unknown> = MemoryAuditStore
+) => {
   const services = Layer.mergeAll(
-    Ledger.layer,
-    Access.layer,
-    RateLimiter.layer(defaultRateLimitConfig),
-    Tariffs.layer(defaultTariffConfig),
-    Webhooks.layer
+    Ledger.Ledger.layer,
+    Audit.AuditedAccess.pipe(Layer.provide(Access.Access.layer)),
+    RateLimit.RateLimiter.layer(RateLimit.defaultRateLimitConfig),
+    Tariffs.Tariffs.layer(Tariffs.defaultTariffConfig),
+    Audit.AuditedWebhooks.pipe(Layer.provide(Webhooks.Webhooks.layer))
   ).pipe(
-    Layer.provideMerge(Outbox.layerWithWakeup),
-    Layer.provideMerge(Layer.mergeAll(stores, MemoryAccessStores, MemoryRateLimitStore)),
+    Layer.provideMerge(Audit.AuditLog.layer),
+    Layer.provideMerge(Events.Outbox.layerWithWakeup),
+    Layer.provideMerge(Layer.mergeAll(stores, audit, MemoryAccessStores.layer, MemoryRateLimitStore.layer)),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.layer,
-        Secrets.layer(Redacted.make("pepper")),
-        Pricing.layerFromCatalog(sampleCatalog),
+        Ids.Ids.layer,
+        Access.Secrets.layer(Redacted.make("pepper")),
+        Pricing.Pricing.layerFromCatalog(Pricing.sampleCatalog),
         Layer.succeed(SecuritySettings, { trustProxy: false }),
-        WebhookSettings.layer({ allowPrivateNetwork: false })
+        Webhooks.WebhookSettings.layer({ allowPrivateNetwork: false })
       )
     )
   )
-  const topUps = Payments.layer.pipe(
+  const topUps = Audit.AuditedPayments.pipe(
+    Layer.provide(Payments.Payments.layer),
     Layer.provide(SandboxAcquirer.layer({ baseUrl: "http://embedded.test", secret: Redacted.make("sandbox") })),
-    Layer.provide(Layer.mergeAll(MemoryPaymentStore, MemorySandboxAcquirerStore))
+    Layer.provide(Layer.mergeAll(MemoryPaymentStore, MemorySandboxAcquirerStore.layer))
   )
   return HttpApiBuilder.serve(frankServerMiddleware()).pipe(
     Layer.provide(ErrorEnvelopesLive),

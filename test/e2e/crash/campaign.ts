@@ -3,50 +3,38 @@
  * killed with SIGKILL at random moments and restarted; a local receiver takes the webhooks. At
  * the end, through SQL and the API, every acknowledged operation is in the database, nothing is
  * charged or credited twice, the ledger invariants hold, every event ends delivered,
- * dead-lettered or uncertain with its attempts recorded, and the receiver saw no event
- * acknowledged twice at one endpoint unless its delivery is uncertain.
+ * dead-lettered or uncertain with its attempts recorded, the receiver saw no event
+ * acknowledged twice at one endpoint unless its delivery is uncertain, and at least 90 % of the
+ * uncertain deliveries had reached the receiver (leaseLog.ts, which also counts them per kill).
  */
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
+import { DatabaseSchema } from "@frank/adapters"
 import pg from "pg"
 import { call, type RunningHost, spawnHost } from "../spawnHost.js"
+import { type LeaseReport, makeLeaseLog, type UncertainDelivery, uncertainViolations } from "./leaseLog.js"
+import { type Received, receiverLatencyMs, startCrashReceiver } from "./receiver.js"
 import { type CampaignPartner, newAcknowledged, oneOperation } from "./workload.js"
+
+/** The host keeps its tables in schema frank (the default): the checks read them there. */
+const frankTables = (url: string) => DatabaseSchema.withSearchPath(url, DatabaseSchema.DEFAULT_SCHEMA)
 
 export interface CrashReport {
   readonly kills: number
   readonly acknowledged: number
   /** Deliveries at the end, by status. */
   readonly deliveries: Readonly<Record<string, number>>
+  /** What the kills left leased and how many ended uncertain, per kill. */
+  readonly leases: LeaseReport
   readonly violations: ReadonlyArray<string>
+  /**
+   * The sent-mark rule (at least 90 % of uncertain deliveries reached the receiver) when it
+   * failed. Reported apart from `violations`: the CI form's small sample and instant receiver do
+   * not yet hold it reliably (docs/reliability.md), so only the long form fails on it.
+   */
+  readonly sentMarkShortfall: ReadonlyArray<string>
 }
 
 const ENV = { FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_SANDBOX_CLOCK: "true", FRANK_SANDBOX_TASK_SECONDS: "0" }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-interface Received {
-  readonly headers: Record<string, unknown>
-}
-
-/** A receiver on loopback that answers every delivery 200 and records its event id. */
-const startReceiver = async () => {
-  const received: Array<Received> = []
-  const server = createServer((req, res) => {
-    req.resume()
-    req.on("end", () => {
-      received.push({ headers: req.headers })
-      res.writeHead(200).end("ok")
-    })
-  })
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise<void>((done) => server.close(() => done()))
-    }
-  }
-}
 
 const setUpPartner = async (host: RunningHost, name: string, receiverUrl: string): Promise<CampaignPartner> => {
   const admin = { authorization: `Bearer ${host.adminToken}` }
@@ -92,6 +80,30 @@ const workload = async (host: RunningHost, partners: ReadonlyArray<CampaignPartn
   )
 }
 
+/** Operations the host acknowledged with a 2xx, over every partner. */
+const acknowledgedCount = (partners: ReadonlyArray<CampaignPartner>): number =>
+  partners.reduce(
+    (s, p) =>
+      s +
+      p.ack.payments.size +
+      p.ack.confirmedPayments.size +
+      p.ack.tasks.size +
+      p.ack.settledTasks.size +
+      p.ack.invoices.size +
+      p.ack.paidInvoices.size,
+    0
+  )
+
+/**
+ * Each restarted host serves this many acknowledged operations before its kill, so the campaign
+ * kills a host at work even when a loaded machine makes restarts slow (at load 15 a fixed 1-3 s
+ * left 17 operations over 10 kills). Waits at most 20 s.
+ */
+const MIN_ACKNOWLEDGED_PER_KILL = 3
+const untilAcknowledged = async (partners: ReadonlyArray<CampaignPartner>, target: number) => {
+  for (let waited = 0; waited < 20_000 && acknowledgedCount(partners) < target; waited += 100) await sleep(100)
+}
+
 /**
  * A campaign in steps, so a test can run its kills in parts, each reported on its own: `kill(n)`
  * kills and restarts the host n times under load, `finish()` lets every retry schedule run out,
@@ -104,13 +116,17 @@ export interface CrashCampaign {
 }
 
 export const startCrashCampaign = async (databaseUrl: string): Promise<CrashCampaign> => {
-  const receiver = await startReceiver()
+  const receiver = await startCrashReceiver(receiverLatencyMs(0))
   let host = await spawnHost({ ...ENV, DATABASE_URL: databaseUrl })
   const dataDir = host.dataDir
   let kills = 0
+  const db = new pg.Client({ connectionString: frankTables(databaseUrl) })
+  await db.connect()
+  const leaseLog = makeLeaseLog()
   const stop = async () => {
     await host.stop()
     await receiver.close()
+    await db.end()
   }
   const setUp = async () => [
     await setUpPartner(host, "Crash A", receiver.url),
@@ -124,8 +140,14 @@ export const startCrashCampaign = async (databaseUrl: string): Promise<CrashCamp
     for (let k = 0; k < count; k++) {
       let stopped = false
       const running = workload(host, partners, () => stopped)
-      await sleep(1000 + Math.random() * 2000)
+      await untilAcknowledged(partners, acknowledgedCount(partners) + MIN_ACKNOWLEDGED_PER_KILL)
+      await sleep(500 + Math.random() * 1500)
       await host.kill()
+      await leaseLog.afterKill(
+        db,
+        partners.map((p) => p.id),
+        kills
+      )
       stopped = true
       await running
       host = await spawnHost({ ...ENV, DATABASE_URL: databaseUrl }, { dataDir })
@@ -140,19 +162,10 @@ export const startCrashCampaign = async (databaseUrl: string): Promise<CrashCamp
         await call(host, "POST", "/admin/v1/sandbox/clock/advance", { headers: admin, body: { seconds } })
         await sleep(1500)
       }
-      const { violations, deliveries } = await verify(databaseUrl, partners, receiver.received)
-      const acknowledged = partners.reduce(
-        (s, p) =>
-          s +
-          p.ack.payments.size +
-          p.ack.confirmedPayments.size +
-          p.ack.tasks.size +
-          p.ack.settledTasks.size +
-          p.ack.invoices.size +
-          p.ack.paidInvoices.size,
-        0
-      )
-      return { kills, acknowledged, deliveries, violations }
+      const { violations, deliveries, uncertain } = await verify(databaseUrl, partners, receiver.received)
+      const leases = leaseLog.report(uncertain, receiver.started)
+      const acknowledged = acknowledgedCount(partners)
+      return { kills, acknowledged, deliveries, leases, violations, sentMarkShortfall: uncertainViolations(leases) }
     } finally {
       await stop()
     }
@@ -178,11 +191,12 @@ const verify = async (
   partners: ReadonlyArray<CampaignPartner>,
   received: ReadonlyArray<Received>
 ) => {
-  const client = new pg.Client({ connectionString: databaseUrl })
+  const client = new pg.Client({ connectionString: frankTables(databaseUrl) })
   await client.connect()
   const q = async (text: string, values: Array<unknown>): Promise<Rows> => (await client.query(text, values)).rows
   const out: Array<string> = []
   const deliveries: Record<string, number> = {}
+  let uncertain: Array<UncertainDelivery> = []
   try {
     for (const p of partners) out.push(...(await verifyPartner(q, p)))
     out.push(...(await verifyDeliveries(q, partners, received)))
@@ -191,10 +205,16 @@ const verify = async (
       [partners.map((p) => p.id)]
     ))
       deliveries[String(row.status)] = Number(row.n)
+    uncertain = (
+      await q(
+        `SELECT id::text, event_id::text FROM webhook_deliveries WHERE partner_id = ANY($1) AND status = 'uncertain'`,
+        [partners.map((p) => p.id)]
+      )
+    ).map((r) => ({ id: String(r.id), eventId: String(r.event_id) }))
   } finally {
     await client.end()
   }
-  return { violations: out, deliveries }
+  return { violations: out, deliveries, uncertain }
 }
 
 type Query = (text: string, values: Array<unknown>) => Promise<Rows>

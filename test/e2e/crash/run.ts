@@ -3,6 +3,7 @@
  * name a PostgreSQL database). Exits 1 when an invariant broke.
  */
 import { runCrashCampaign } from "./campaign.js"
+import { describeLeases } from "./leaseLog.js"
 
 const i = process.argv.indexOf("--kills")
 const kills = i >= 0 ? Number(process.argv[i + 1]) : 50
@@ -16,5 +17,7 @@ const report = await runCrashCampaign(url, kills)
 console.log(
   `${report.kills} SIGKILLs, ${report.acknowledged} acknowledged operations, ${((performance.now() - started) / 1000).toFixed(0)} s`
 )
-for (const v of report.violations) console.error(`  ${v}`)
-process.exit(report.violations.length === 0 ? 0 : 1)
+console.log(describeLeases(report.leases))
+const broken = [...report.violations, ...report.sentMarkShortfall]
+for (const v of broken) console.error(`  ${v}`)
+process.exit(broken.length === 0 ? 0 : 1)

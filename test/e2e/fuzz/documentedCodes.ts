@@ -1,6 +1,6 @@
 /**
  * Whether an error answer is one /openapi.json documents for its operation: the status is listed
- * and its `code` is in that status's enum. The table behind the document (core http/errorCodes.ts)
+ * and its `code` is in that status's enum. The table behind the document (core http/errors/errorCodes.ts)
  * is written by hand, so the fuzz run checks every 4xx it provokes against it: a code a handler
  * answers but the table forgot fails the run instead of surprising a generated client.
  */

@@ -4,6 +4,8 @@
  * Each mutation answers the request to send instead.
  */
 import fc from "fast-check"
+import { JSON_TYPES, OTHER_TYPES } from "../mediaTypes.js"
+import { shapeSpec, worstBody } from "../worstShapes.js"
 
 /** encodeURIComponent, except that a lone surrogate becomes raw bytes that are not UTF-8 (odd input, on purpose). */
 export const encode = (s: string): string => {
@@ -68,8 +70,11 @@ const nestedJson = (depth: number): string => {
 
 type Body = Record<string, unknown>
 
+/** The worst 1 MiB body of a shape (issue 31), built around the body's fields. */
+const worstShaped = shapeSpec.map((spec) => (b: Body) => worstBody(Object.keys(b), spec, 1024 * 1024 - 64))
+
 /** A mutation of a JSON body (an object the schema arbitrary produced). */
-export const bodyMutation: fc.Arbitrary<(body: Body) => string> = fc.oneof(
+const smallMutation: fc.Arbitrary<(body: Body) => string> = fc.oneof(
   fc.constant((b: Body) => JSON.stringify(b)),
   fc.tuple(fc.nat(), wrongType).map(([i, v]) => (b: Body) => {
     const keys = Object.keys(b)
@@ -94,17 +99,16 @@ export const bodyMutation: fc.Arbitrary<(body: Body) => string> = fc.oneof(
   fc.integer({ min: 50_000, max: 400_000 }).map((n) => (b: Body) => JSON.stringify({ ...b, big: "é".repeat(n) }))
 )
 
-export const contentTypes = fc.constantFrom<string | undefined>(
-  "application/json",
-  "application/json",
-  "application/json",
-  "application/json; charset=utf-8",
-  "text/plain",
-  "application/x-www-form-urlencoded",
-  "multipart/form-data; boundary=x",
-  "application/xml",
-  "application/json; charset=latin1",
-  undefined
+/** Mostly small mutations; about one body in forty is a worst-shape megabyte. */
+export const bodyMutation: fc.Arbitrary<(body: Body) => string> = fc.oneof(
+  { arbitrary: smallMutation, weight: 39 },
+  { arbitrary: worstShaped, weight: 1 }
+)
+
+/** Mostly JSON (so the bodies reach decoding), then every other type a client might send (issue 31). */
+export const contentTypes = fc.oneof(
+  { arbitrary: fc.constantFrom<string | undefined>(...JSON_TYPES, "application/json; charset=latin1"), weight: 3 },
+  { arbitrary: fc.constantFrom<string | undefined>(...OTHER_TYPES), weight: 1 }
 )
 
 /** Query strings: generated from the parameters, or broken. */

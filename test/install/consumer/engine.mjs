@@ -2,7 +2,7 @@
 // (npm run test:runtimes) and by the pack-install test. Memory stores and the simulation kit
 // only: core is the part every runtime must run. Prints one "ok" line per check and exits 1 on
 // the first failed one.
-import { Ids, Ledger, Pricing, sampleCatalog, Webhooks } from "@frank/core"
+import { Ids, Ledger, Pricing, Webhooks } from "@frank/core"
 import { MemoryLedgerStore, OutboxOnMemory, ScriptedReceiver, Simulation, SimulationEngine } from "@frank/core/testing"
 import { Effect, Either, Layer, TestClock, TestContext } from "effect"
 
@@ -12,8 +12,8 @@ const check = (ok, what, detail) => {
 }
 
 const ledgerAndPricing = Effect.gen(function* () {
-  const ledger = yield* Ledger
-  const pricing = yield* Pricing
+  const ledger = yield* Ledger.Ledger
+  const pricing = yield* Pricing.Pricing
   yield* ledger.credit("acme", { kind: "topup", amountMinor: 50_000, attribution: "personal", reference: "pay-1" })
   const quote = Either.getOrThrow(pricing.estimate({ modelId: "veo-3", prompt: "A cat on a boat", voiceCount: 0 }, 0))
   check(
@@ -33,10 +33,10 @@ const ledgerAndPricing = Effect.gen(function* () {
   )
 }).pipe(
   Effect.provide(
-    Layer.mergeAll(Ledger.layer, Pricing.layerFromCatalog(sampleCatalog)).pipe(
+    Layer.mergeAll(Ledger.Ledger.layer, Pricing.Pricing.layerFromCatalog(Pricing.sampleCatalog)).pipe(
       Layer.provide(MemoryLedgerStore),
       Layer.provide(OutboxOnMemory),
-      Layer.provide(Ids.layer)
+      Layer.provide(Ids.Ids.layer)
     )
   )
 )
@@ -45,8 +45,8 @@ const T0 = Date.UTC(2026, 0, 1)
 
 const retrySimulation = Effect.gen(function* () {
   yield* TestClock.setTime(T0)
-  const webhooks = yield* Webhooks
-  const ledger = yield* Ledger
+  const webhooks = yield* Webhooks.Webhooks
+  const ledger = yield* Ledger.Ledger
   const receiver = yield* ScriptedReceiver
   const url = "https://receiver.example/hook"
   yield* receiver.script(url, [503, 500, 200])

@@ -3,11 +3,11 @@
 // test; npm run test:runtimes tries it on Bun and Deno and reports what works.
 import { Ids, Ledger } from "@frank/core"
 import { OutboxOnMemory } from "@frank/core/testing"
-import { makePgliteTestLayer } from "@frank/adapters"
+import { TestDatabase } from "@frank/adapters"
 import { Effect, Layer } from "effect"
 
 const program = Effect.gen(function* () {
-  const ledger = yield* Ledger
+  const ledger = yield* Ledger.Ledger
   yield* ledger.credit("acme", { kind: "bonus", amountMinor: 10_000 })
   yield* ledger.reserve("acme", { taskId: "t1", amountMinor: 4_000 })
   yield* ledger.confirm("acme", { taskId: "t1", amountMinor: 2_500 })
@@ -17,10 +17,10 @@ const program = Effect.gen(function* () {
 const balance = await Effect.runPromise(
   program.pipe(
     Effect.provide(
-      Ledger.layer.pipe(
-        Layer.provideMerge(makePgliteTestLayer()),
+      Ledger.Ledger.layer.pipe(
+        Layer.provideMerge(TestDatabase.layerPgliteWithLedger()),
         Layer.provide(OutboxOnMemory),
-        Layer.provide(Ids.layer)
+        Layer.provide(Ids.Ids.layer)
       )
     )
   )

@@ -16,7 +16,7 @@ const invalid = await client.POST("/v1/billing/pricing/estimate", {
   // @ts-expect-error modelId must be a string
   body: { modelId: 42 }
 })
-type EstimateCode = "VALIDATION_FAILED" | "PRICING_MODEL_UNKNOWN" | "ESTIMATE_INVALID"
+type EstimateCode = "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_INVALID" | "PRICING_MODEL_UNKNOWN" | "ESTIMATE_INVALID"
 let estimateCode: EstimateCode | undefined
 if (invalid.error?.statusCode === 400) {
   estimateCode = invalid.error.code
