@@ -41,6 +41,19 @@ createServer(async (req, res) => {
         key.partner_id
       ])
     ).rows[0]
+    // The next expiries of bonus grants (issue 32), as the engine's balance reads them.
+    const expiring = (
+      await pool.query(
+        `SELECT id, remaining_minor, expires_at FROM ledger_credit_grants
+         WHERE partner_id = $1 AND remaining_minor > 0 AND expired_at IS NULL AND expires_at IS NOT NULL
+         ORDER BY expires_at, id LIMIT 5`,
+        [key.partner_id]
+      )
+    ).rows.map((g) => ({
+      amountFranks: Number(g.remaining_minor) / 100,
+      expiresAt: new Date(Number(g.expires_at)).toISOString(),
+      grantId: g.id
+    }))
     const total = Number(acc?.total_minor ?? 0)
     const used = Number(acc?.used_minor ?? 0)
     const reserved = Number(acc?.reserved_minor ?? 0)
@@ -52,7 +65,8 @@ createServer(async (req, res) => {
         reserved: reserved / 100,
         available: available / 100,
         isLow: available < 100_000,
-        lowBalanceThresholdFranks: 1000
+        lowBalanceThresholdFranks: 1000,
+        expiring
       })
     )
   } catch {

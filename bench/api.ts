@@ -3,14 +3,17 @@
  * rate limit, balance query, schema encoding) against a bare node:http + pg handler doing the same
  * queries, both on PostgreSQL, both as separate processes, driven by autocannon in the same run.
  * The rate limits are raised for the run (FRANK_RATE_LIMIT_MULTIPLIER).
+ * Then, on the same host: a write route (PATCH /v1/webhooks/endpoints/:id) with a fresh
+ * Idempotency-Key on every request (each runs and stores its answer in its transaction) against
+ * the same route without keys, interleaved rounds, target ≥ 0.8× requests/s (issue 33).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:api
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { resolve } from "node:path"
+import { DatabaseSchema } from "@frank/adapters"
 import autocannon from "autocannon"
+import { cpuSeconds, nodeFlags, startSource as start, waitFor } from "./support/hostProcess.js"
 import { adminStatement, freePort } from "./support/local.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -20,50 +23,18 @@ if (url.length === 0) {
 }
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = 32
-const ROOT = resolve(import.meta.dirname, "..")
 /**
  * Node flags of each server. The host runs as `npm start` runs it: a 64 MiB young generation,
  * which this allocation-heavy server needs (GC was 7 % of its CPU with the 16 MiB default). The
  * baseline runs with Node's defaults, which are its best (the larger young generation slowed it by
  * ~20 % here). Override with HOST_NODE_FLAGS / BASELINE_NODE_FLAGS.
  */
-const flags = (v: string | undefined, fallback: string) => (v ?? fallback).split(" ").filter(Boolean)
-const HOST_FLAGS = flags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
-const BASELINE_FLAGS = flags(process.env.BASELINE_NODE_FLAGS, "")
+const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
+const BASELINE_FLAGS = nodeFlags(process.env.BASELINE_NODE_FLAGS, "")
 
 const admin = (text: string) => adminStatement(url, text)
 
-const waitFor = async (check: () => Promise<boolean>, what: string) => {
-  const deadline = performance.now() + 60_000
-  while (performance.now() < deadline) {
-    try {
-      if (await check()) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`${what} did not start`)
-}
-
-const start = (nodeFlags: ReadonlyArray<string>, args: string[], env: Record<string, string>): ChildProcess =>
-  spawn(process.execPath, [...nodeFlags, "--conditions=@frank/source", "--import", "tsx", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-const cpuSeconds = (pid: number | undefined): number => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
 
 const load = (target: string, key: string) =>
   new Promise<autocannon.Result>((done, fail) => {
@@ -127,7 +98,8 @@ try {
   const basePort = await freePort()
   const baseline = start(BASELINE_FLAGS, ["bench/api-baseline-server.ts"], {
     PORT: String(basePort),
-    DATABASE_URL: dbUrl.toString(),
+    // The host's tables are in its schema (frank); the bare server reads them there.
+    DATABASE_URL: DatabaseSchema.withSearchPath(dbUrl.toString(), DatabaseSchema.DEFAULT_SCHEMA),
     FRANK_KEY_PEPPER: pepper
   })
   children.push(baseline)
@@ -176,6 +148,74 @@ try {
   )
   console.log(
     `ratio requests/s engine / baseline: ${(e.requests.average / base.requests.average).toFixed(2)} (target ≥ 0.6); CPU per request baseline / engine: ${(minCpu("baseline") / minCpu("engine")).toFixed(2)}; non-2xx or errors: ${errors}`
+  )
+
+  // Idempotency keys on a write route, against the same route without.
+  const endpoint = await json(
+    await fetch(`${hostUrl}/v1/webhooks/endpoints`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://bench.invalid/hook" })
+    })
+  )
+  let sequence = 0
+  const write = (keyed: boolean) =>
+    new Promise<autocannon.Result>((done, fail) => {
+      autocannon(
+        {
+          url: `${hostUrl}/v1/webhooks/endpoints/${endpoint.id}`,
+          method: "PATCH",
+          connections: CONNECTIONS,
+          duration: DURATION_S,
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: JSON.stringify({ url: "https://bench.invalid/hook" }),
+          // A fresh key per request, as a client retrying safely sends.
+          ...(keyed
+            ? {
+                requests: [
+                  {
+                    setupRequest: (req: autocannon.Request) => ({
+                      ...req,
+                      headers: { ...req.headers, "idempotency-key": `bench-${process.pid}-${sequence++}` }
+                    })
+                  }
+                ]
+              }
+            : {})
+        },
+        (err, result) => (err ? fail(err) : done(result))
+      )
+    })
+  await write(false)
+  await write(true)
+  const writes: Array<{ keyed: boolean; r: autocannon.Result }> = []
+  for (let i = 0; i < 2; i++) {
+    writes.push({ keyed: false, r: await write(false) })
+    writes.push({ keyed: true, r: await write(true) })
+  }
+  const bestWrite = (keyed: boolean) =>
+    writes.filter((x) => x.keyed === keyed).reduce((m, x) => (x.r.requests.average > m.r.requests.average ? x : m)).r
+  const plain = bestWrite(false)
+  const keyed = bestWrite(true)
+  const writeErrors = writes.reduce((n, x) => n + x.r.errors + x.r.non2xx, 0)
+  console.log(`\nbench/api — PATCH /v1/webhooks/endpoints/:id, ${CONNECTIONS} connections, ${DURATION_S} s per round`)
+  console.log("| requests | requests/s | p50 ms | p99 ms |")
+  console.log("|---|---:|---:|---:|")
+  console.log(
+    `| without Idempotency-Key | ${plain.requests.average.toFixed(0)} | ${plain.latency.p50} | ${plain.latency.p99} |`
+  )
+  console.log(
+    `| a fresh Idempotency-Key each | ${keyed.requests.average.toFixed(0)} | ${keyed.latency.p50} | ${keyed.latency.p99} |`
+  )
+  const stored = await json(
+    await fetch(`${hostUrl}/v1/webhooks/endpoints/${endpoint.id}`, {
+      method: "PATCH",
+      headers: { "x-api-key": key, "content-type": "application/json", "idempotency-key": `bench-${process.pid}-0` },
+      body: JSON.stringify({ url: "https://bench.invalid/hook" })
+    })
+  )
+  console.log(
+    `ratio requests/s with keys / without: ${(keyed.requests.average / plain.requests.average).toFixed(2)} (target ≥ 0.8); non-2xx or errors: ${writeErrors}; a stored key replays: ${stored.id === endpoint.id}`
   )
 } finally {
   for (const c of children) c.kill("SIGTERM")

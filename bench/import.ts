@@ -25,8 +25,8 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { pipeline } from "node:stream/promises"
-import { makeGuardedAgent } from "@frank/adapters"
-import { BlobStore, StoredFiles, VIDEO_MAX_BYTES } from "@frank/core"
+import { GuardedDispatcher } from "@frank/adapters"
+import { Files } from "@frank/core"
 import { Effect, ManagedRuntime } from "effect"
 import { request } from "undici"
 import { filesEngine } from "../test/support/filesEngine.js"
@@ -95,8 +95,8 @@ const median = (xs: ReadonlyArray<number>) => {
 
 const main = async () => {
   const dir = await mkdtemp(join(tmpdir(), "frank-bench-import-"))
-  const server = await startServer(await paddedVideo(dir, VIDEO_MAX_BYTES))
-  const agent = makeGuardedAgent({ allowPrivateNetwork: true, ca: server.ca })
+  const server = await startServer(await paddedVideo(dir, Files.VIDEO_MAX_BYTES))
+  const agent = GuardedDispatcher.makeAgent({ allowPrivateNetwork: true, ca: server.ca })
   const runtime = ManagedRuntime.make(
     filesEngine({ agent: { allowPrivateNetwork: true, ca: server.ca }, root: join(dir, "files") })
   )
@@ -111,20 +111,20 @@ const main = async () => {
     let lastImport = ""
     const engine = async () => {
       const imported = await runtime.runPromise(
-        Effect.flatMap(StoredFiles, (files) =>
+        Effect.flatMap(Files.StoredFiles, (files) =>
           files.importFile(testPartner("p_bench"), { kind: "video", url: server.url })
         )
       )
       const m = imported.file.measurements
       lastImport = `${imported.file.mimeType}, ${imported.file.sizeBytes} bytes, ${m.width}x${m.height}, ${m.durationSeconds} s, ${m.fps} fps`
       // Keep the disk use of the run bounded.
-      await runtime.runPromise(Effect.flatMap(BlobStore, (blobs) => blobs.delete(imported.file.blobKey)))
+      await runtime.runPromise(Effect.flatMap(Files.BlobStore, (blobs) => blobs.delete(imported.file.blobKey)))
     }
     // Warm-up (reported too): TLS session, the WASM instance, JIT, first buffers.
     const coldPlain = await measure(plain)
     const coldEngine = await measure(engine)
     console.log(
-      `bench/import: ${ROUNDS} rounds, ${VIDEO_MAX_BYTES / MIB} MiB video over HTTPS on loopback; imported as ${lastImport}\n`
+      `bench/import: ${ROUNDS} rounds, ${Files.VIDEO_MAX_BYTES / MIB} MiB video over HTTPS on loopback; imported as ${lastImport}\n`
     )
     const rows: Array<{ plain: { ms: number; rssGrowthMiB: number }; engine: { ms: number; rssGrowthMiB: number } }> =
       []

@@ -13,20 +13,35 @@
  * and in seconds. The machine is shared and its load drifts, so a round pair is compared with
  * itself: the reported ratio is the median of the per-pair ratios, next to the median ops/s of
  * each side. One op = one reserve or one confirm transaction. Target: ratio ≥ 0.7.
+ *
+ * Then the engine against itself (issue 32): an account holding 10 live bonus grants (each
+ * reservation draws from them, each settlement writes the grant back) against one holding none,
+ * same round-pair method. Target: ratio ≥ 0.8.
+ *
+ * Then the audit write (issue 33): `Ledger.credit` alone against the same credit with its
+ * `credit.added` record appended in one transaction, as the admin API's credit does it
+ * (`AuditLog.atomically` + `record`, the admin origin set on the fiber). One op = one credit; a
+ * round is bounded at 2 × BENCH_PAIRS credits or BENCH_ROUND_SECONDS. Target: audited/plain ≥ 0.9.
+ *
+ * ONLY=pg,grants,audit runs a subset (default: all): `pg` the engine against plain pg (a, b),
+ * `grants` the live grants (c, d), `audit` the audit write (e, f). BENCH_ROUNDS (5), BENCH_PAIRS
+ * (600) and BENCH_ROUND_SECONDS (5) override the round bounds, e.g. a quick check:
+ *
+ *   ONLY=audit BENCH_ROUNDS=1 BENCH_PAIRS=50 DATABASE_URL=… node --conditions=@frank/source --import tsx bench/ledger.ts
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient, Statement } from "@effect/sql"
 import {
-  makePostgresTestLayer,
+  SqlAuditStore,
   SqlWebhookStore,
-  WEBHOOK_NOTIFY_CHANNEL,
-  WEBHOOK_NOTIFY_PAYLOAD,
-  withSearchPath
+  TestDatabase,
+  WEBHOOK_NOTIFY_CHANNEL_SUFFIX,
+  WEBHOOK_NOTIFY_PAYLOAD
 } from "@frank/adapters"
-import { encodeEnvelope, Ids, Ledger, minorToFranks, Outbox, sourceEventId, type PartnerId } from "@frank/core"
+import { Audit, Events, Ids, Ledger, Money } from "@frank/core"
 import { Clock, Effect, Layer } from "effect"
 import pg from "pg"
-import { testPartner } from "@frank/core/testing"
+import { testPartner, testTask } from "@frank/core/testing"
 
 const url = process.env.DATABASE_URL ?? ""
 if (url.length === 0) {
@@ -46,6 +61,15 @@ const POOL = 32
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5)
 const RESERVE = 1_000
 const CHARGE = 700
+const CREDIT = 1_000
+const PARTS = ["pg", "grants", "audit"]
+/** The parts to run (ONLY=pg,grants,audit; default all). */
+const ONLY = new Set((process.env.ONLY ?? PARTS.join(",")).split(","))
+const unknownParts = [...ONLY].filter((p) => !PARTS.includes(p))
+if (unknownParts.length > 0) {
+  console.error(`bench/ledger: ONLY takes ${PARTS.join(",")}; unknown: ${unknownParts.join(",")}`)
+  process.exit(2)
+}
 
 // ---------------------------------------------------------------------------------------------
 // Baseline: the engine's statements, written out by hand against node-postgres.
@@ -53,16 +77,24 @@ const CHARGE = 700
 const SQL = {
   lockAccount: "SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = $1 FOR UPDATE",
   lockHold:
-    "SELECT partner_id, task_id, status, reserved_minor, charged_minor, released_minor, reservation_entry_id, settlement_entry_id, created_at, settled_at FROM ledger_holds WHERE partner_id = $1 AND task_id = $2 FOR UPDATE",
+    "SELECT partner_id, task_id, status, reserved_minor, charged_minor, released_minor, reservation_entry_id, settlement_entry_id, created_at, expires_at, settled_at, grant_draws AS draws FROM ledger_holds WHERE partner_id = $1 AND task_id = $2 FOR UPDATE",
+  liveGrants:
+    "SELECT partner_id, id, granted_minor, remaining_minor, reserved_minor, priority, expires_at, created_at, expired_at FROM ledger_credit_grants WHERE partner_id = $1 AND remaining_minor > 0 ORDER BY created_at, id",
   insertEntries: (rows: number) =>
     `INSERT INTO ledger_entries ("partner_id","id","type","kind","amount_minor","unit_price_micros","task_id","attribution","reference","label","description","occurred_at") VALUES ${Array.from(
       { length: rows },
       (_, r) => `(${Array.from({ length: 12 }, (_, c) => `$${r * 12 + c + 1}`).join(",")})`
     ).join(",")}`,
   upsertHold:
-    'INSERT INTO ledger_holds ("partner_id","task_id","status","reserved_minor","charged_minor","released_minor","reservation_entry_id","settlement_entry_id","created_at","settled_at") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at',
+    'INSERT INTO ledger_holds ("partner_id","task_id","status","reserved_minor","charged_minor","released_minor","reservation_entry_id","settlement_entry_id","created_at","expires_at","settled_at","grant_draws") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at',
   updateAccount:
     "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4",
+  // Every movement moves the partner's balance alerts (none here) in its transaction.
+  settleAlerts: `UPDATE ledger_balance_alerts
+      SET state = CASE WHEN $1 < threshold_minor THEN 'triggered' ELSE 'ok' END, crossings = crossings + 1
+      WHERE partner_id = $2
+        AND state <> CASE WHEN $3 < threshold_minor THEN 'triggered' ELSE 'ok' END
+      RETURNING partner_id, id, threshold_minor, state, created_at, crossings`,
   // The outbox's write of the confirm's `billing.settled` event (SqlWebhookStore.appendEvent).
   appendEvent: `WITH ev AS (
       INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload) VALUES ($1, $2::uuid, $3, $4, $5)
@@ -75,12 +107,12 @@ const SQL = {
       FOR KEY SHARE OF e RETURNING 1
     )
     SELECT (SELECT count(*) FROM d)::int AS n,
-      (SELECT count(*) FROM (SELECT pg_notify($9, $10) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`
+      (SELECT count(*) FROM (SELECT pg_notify(current_schema() || $9, $10) FROM (SELECT 1 FROM d LIMIT 1) one) sent)::int AS notified`
 }
 
 interface Baseline {
-  readonly reserve: (partnerId: PartnerId, taskId: string, now: number) => Promise<void>
-  readonly confirm: (partnerId: PartnerId, taskId: string, now: number) => Promise<void>
+  readonly reserve: (partnerId: Ids.PartnerId, taskId: string, now: number) => Promise<void>
+  readonly confirm: (partnerId: Ids.PartnerId, taskId: string, now: number) => Promise<void>
   /** Statement texts sent so far, when recording (BEGIN/COMMIT excluded, as on the engine side). */
   readonly recorded: Array<string>
   recording: boolean
@@ -94,20 +126,38 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
       tx(async (q) => {
         const account = (await q(SQL.lockAccount, [partnerId])).rows[0]
         await q(SQL.lockHold, [partnerId, taskId])
+        await q(SQL.liveGrants, [partnerId])
         const id = randomUUID()
         await q(SQL.insertEntries(1), entry(partnerId, id, "reservation", "task_hold", RESERVE, taskId, now))
-        await q(SQL.upsertHold, [partnerId, taskId, "open", RESERVE, 0, 0, id, null, now, null])
+        await q(SQL.upsertHold, [
+          partnerId,
+          taskId,
+          "open",
+          RESERVE,
+          0,
+          0,
+          id,
+          null,
+          now,
+          now + HOLD_TTL_MS,
+          null,
+          "[]"
+        ])
+        const available =
+          Number(account.total_minor) - Number(account.used_minor) - Number(account.reserved_minor) - RESERVE
         await q(SQL.updateAccount, [
           Number(account.total_minor),
           Number(account.used_minor),
           Number(account.reserved_minor) + RESERVE,
           partnerId
         ])
+        await q(SQL.settleAlerts, [available, partnerId, available])
       }),
     confirm: (partnerId, taskId, now) =>
       tx(async (q) => {
         const account = (await q(SQL.lockAccount, [partnerId])).rows[0]
         const hold = (await q(SQL.lockHold, [partnerId, taskId])).rows[0]
+        await q(SQL.liveGrants, [partnerId])
         const charge = randomUUID()
         await q(SQL.insertEntries(2), [
           ...entry(partnerId, charge, "confirm", "task_charge", CHARGE, taskId, now),
@@ -123,7 +173,9 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
           hold.reservation_entry_id,
           charge,
           Number(hold.created_at),
-          now
+          Number(hold.expires_at),
+          now,
+          "[]"
         ])
         await q(SQL.updateAccount, [
           Number(account.total_minor),
@@ -132,10 +184,13 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
           partnerId
         ])
         await q(SQL.appendEvent, settledEvent(partnerId, taskId, charge, now))
+        const available =
+          Number(account.total_minor) - Number(account.used_minor) - CHARGE - (Number(account.reserved_minor) - RESERVE)
+        await q(SQL.settleAlerts, [available, partnerId, available])
       })
   }
   const entry = (
-    partnerId: PartnerId,
+    partnerId: Ids.PartnerId,
     id: string,
     type: string,
     kind: string,
@@ -144,24 +199,24 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
     now: number
   ) => [partnerId, id, type, kind, amount, null, taskId, null, null, kind, `task ${taskId}`, now]
   /** The parameters the outbox sends for `billing.settled`, built by the engine's own pure helpers. */
-  const settledEvent = (partnerId: PartnerId, taskId: string, transactionId: string, now: number) => {
+  const settledEvent = (partnerId: Ids.PartnerId, taskId: string, transactionId: string, now: number) => {
     const head = {
       partnerId,
-      id: sourceEventId(partnerId, "billing.settled", transactionId),
+      id: Events.sourceEventId(partnerId, "billing.settled", transactionId),
       type: "billing.settled" as const,
       occurredAt: now
     }
-    const data = { transactionId, taskId, amountFranks: minorToFranks(CHARGE) }
+    const data = { transactionId, taskId, amountFranks: Money.minorToFranks(CHARGE) }
     return [
       partnerId,
       head.id,
       head.type,
       now,
-      encodeEnvelope(head, data),
+      Events.encodeEnvelope(head, data),
       now,
       now,
       now,
-      WEBHOOK_NOTIFY_CHANNEL,
+      WEBHOOK_NOTIFY_CHANNEL_SUFFIX,
       WEBHOOK_NOTIFY_PAYLOAD
     ]
   }
@@ -202,9 +257,9 @@ interface Start {
 
 const start = (): Start => ({ ms: performance.now(), cpu: process.cpuUsage() })
 
-const rate = (pairs: number, started: Start): Round => {
+/** The round's rate from the ops it completed since `started`. */
+const rate = (ops: number, started: Start): Round => {
   const cpu = process.cpuUsage(started.cpu)
-  const ops = pairs * 2
   return {
     ops,
     opsPerSecond: ops / ((performance.now() - started.ms) / 1000),
@@ -212,17 +267,30 @@ const rate = (pairs: number, started: Start): Round => {
   }
 }
 
-const newAccount = (side: string) =>
+/** Live bonus grants on a grant-holding account, each large enough for every round. */
+const GRANTS = 10
+/** The engine's default hold lifetime (a day), which the plain-pg side writes as the engine does. */
+const HOLD_TTL_MS = 86_400_000
+
+const newAccount = (side: string, grants = 0) =>
   Effect.gen(function* () {
     const partnerId = testPartner(`bench-${side}-${randomUUID()}`)
-    yield* Effect.flatMap(Ledger, (l) => l.credit(partnerId, { kind: "topup", amountMinor: 1_000_000_000 }))
+    const ledger = yield* Ledger.Ledger
+    yield* ledger.credit(partnerId, { kind: "topup", amountMinor: 1_000_000_000 })
+    const now = yield* Clock.currentTimeMillis
+    for (let i = 0; i < grants; i++)
+      yield* ledger.credit(partnerId, {
+        kind: "bonus",
+        amountMinor: 100_000_000,
+        grant: { expiresAt: now + (30 + i) * 86_400_000, priority: 40 + i }
+      })
     return partnerId
   })
 
 /** `workers` fibers take pair indexes until `pairs` are done or the round's time is up. */
-const enginePairs = (partnerId: PartnerId, pairs: number, workers: number) =>
+const enginePairs = (partnerId: Ids.PartnerId, pairs: number, workers: number) =>
   Effect.gen(function* () {
-    const ledger = yield* Ledger
+    const ledger = yield* Ledger.Ledger
     let next = 0
     let done = 0
     const started = start()
@@ -230,8 +298,8 @@ const enginePairs = (partnerId: PartnerId, pairs: number, workers: number) =>
     const worker = Effect.gen(function* () {
       while (next < pairs && performance.now() < deadline) {
         const taskId = `t${next++}`
-        yield* ledger.reserve(partnerId, { taskId, amountMinor: RESERVE })
-        yield* ledger.confirm(partnerId, { taskId, amountMinor: CHARGE })
+        yield* ledger.reserve(partnerId, { taskId: testTask(taskId), amountMinor: RESERVE })
+        yield* ledger.confirm(partnerId, { taskId: testTask(taskId), amountMinor: CHARGE })
         done++
       }
     })
@@ -239,11 +307,11 @@ const enginePairs = (partnerId: PartnerId, pairs: number, workers: number) =>
       Array.from({ length: workers }, () => worker),
       { concurrency: "unbounded", discard: true }
     )
-    return rate(done, started)
+    return rate(done * 2, started)
   })
 
-const engineRound = (pairs: number, workers: number) =>
-  Effect.flatMap(newAccount("engine"), (partnerId) => enginePairs(partnerId, pairs, workers))
+const engineRound = (pairs: number, workers: number, grants = 0) =>
+  Effect.flatMap(newAccount("engine", grants), (partnerId) => enginePairs(partnerId, pairs, workers))
 
 const baselineRound = (baseline: Baseline, pairs: number, workers: number) =>
   Effect.gen(function* () {
@@ -263,7 +331,7 @@ const baselineRound = (baseline: Baseline, pairs: number, workers: number) =>
       }
     }
     yield* Effect.promise(() => Promise.all(Array.from({ length: workers }, worker)))
-    return rate(done, started)
+    return rate(done * 2, started)
   })
 
 /** Statement texts of one engine pair and one baseline pair, whitespace-normalized. */
@@ -293,45 +361,161 @@ const compareStatements = (baseline: Baseline) =>
     return enginePair.length
   })
 
-const program = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  // The baseline connects to the engine's fresh schema.
-  const schema = (yield* sql<{ schema: string }>`SELECT current_schema() AS schema`)[0]?.schema ?? "public"
-  const pool = new pg.Pool({ connectionString: withSearchPath(url, schema), max: POOL })
-  yield* Effect.addFinalizer(() => Effect.promise(() => pool.end()))
-  const baseline = makeBaseline(pool)
+/** The admin API's origin (AdminHandlers' `attributeToAdmin`): the operator, from one request. */
+const adminOrigin = (requestId: string): Audit.AuditOrigin => ({
+  actor: { type: "admin", id: "admin", label: "FRANK_ADMIN_TOKEN" },
+  requestId,
+  ip: "127.0.0.1",
+  idempotencyKey: null
+})
 
-  const statementsPerPair = yield* compareStatements(baseline)
+/**
+ * One top-up credit; `audited`: as the admin API's `addCredit` runs it — the edge sets the
+ * origin, then the credit and its `credit.added` record commit in one transaction (the ledger's
+ * own transaction becomes a savepoint inside it) and the outbox is woken after the commit.
+ */
+const creditOnce = (partnerId: Ids.PartnerId, audited: boolean, requestId: string) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger.Ledger
+    const credit = ledger.credit(partnerId, { kind: "topup", amountMinor: CREDIT })
+    if (!audited) return yield* credit
+    const audit = yield* Audit.AuditLog
+    yield* Audit.setAuditOrigin(adminOrigin(requestId))
+    return yield* audit.atomically(
+      Effect.tap(credit, (c) =>
+        c.replayed
+          ? Effect.void
+          : audit.record(partnerId, {
+              action: "credit.added",
+              target: { type: "ledger_entry", id: c.entry.id },
+              changes: ["amount", "kind"]
+            })
+      )
+    )
+  })
 
-  // Warm-up of both paths (JIT, connection pools, plan caches).
-  yield* engineRound(WARMUP_PAIRS, 4)
-  yield* baselineRound(baseline, WARMUP_PAIRS, 4)
+/** `workers` fibers credit one fresh account until `credits` are done or the round's time is up. */
+const creditRound = (credits: number, workers: number, audited: boolean) =>
+  Effect.gen(function* () {
+    const partnerId = yield* newAccount(audited ? "audited" : "plain")
+    let next = 0
+    let done = 0
+    const started = start()
+    const deadline = started.ms + ROUND_SECONDS * 1000
+    const worker = Effect.gen(function* () {
+      while (next < credits && performance.now() < deadline) {
+        yield* creditOnce(partnerId, audited, `bench-${next++}`)
+        done++
+      }
+    })
+    yield* Effect.all(
+      Array.from({ length: workers }, () => worker),
+      { concurrency: "unbounded", discard: true }
+    )
+    return rate(done, started)
+  })
 
-  const median = (xs: ReadonlyArray<number>) => {
-    const sorted = [...xs].sort((a, b) => a - b)
-    const mid = Math.floor(sorted.length / 2)
-    return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
-  }
-  const rows: Array<{ label: string; engine: ReadonlyArray<Round>; base: ReadonlyArray<Round> }> = []
-  for (const [label, workers] of [
-    ["(a) sequential, 1 reserver", 1],
-    [`(b) ${CONCURRENCY} concurrent reservers, one account`, CONCURRENCY]
-  ] as const) {
-    const engine: Array<Round> = []
-    const base: Array<Round> = []
+/** Statements one plain and one audited credit send (transaction control not included). */
+const creditStatements = Effect.gen(function* () {
+  const partnerId = yield* newAccount("statements")
+  const count = (audited: boolean) =>
+    Effect.gen(function* () {
+      let n = 0
+      const capture: Statement.Statement.Transformer = (statement) =>
+        Effect.sync(() => {
+          n++
+          return statement
+        })
+      yield* creditOnce(partnerId, audited, "bench-statements").pipe(Statement.withTransformer(capture))
+      return n
+    })
+  return { plain: yield* count(false), audited: yield* count(true) }
+})
+
+/** ROUNDS round pairs of `base` and `engine` back to back, alternating which goes first. */
+const roundPairs = <E, R>(base: Effect.Effect<Round, E, R>, engine: Effect.Effect<Round, E, R>) =>
+  Effect.gen(function* () {
+    const engineRounds: Array<Round> = []
+    const baseRounds: Array<Round> = []
     for (let r = 0; r < ROUNDS; r++) {
       // Alternate which side goes first, so a drift in load favours neither.
       if (r % 2 === 0) {
-        base.push(yield* baselineRound(baseline, PAIRS_PER_ROUND, workers))
-        engine.push(yield* engineRound(PAIRS_PER_ROUND, workers))
+        baseRounds.push(yield* base)
+        engineRounds.push(yield* engine)
       } else {
-        engine.push(yield* engineRound(PAIRS_PER_ROUND, workers))
-        base.push(yield* baselineRound(baseline, PAIRS_PER_ROUND, workers))
+        engineRounds.push(yield* engine)
+        baseRounds.push(yield* base)
       }
     }
-    rows.push({ label, engine, base })
+    return { engine: engineRounds, base: baseRounds }
+  })
+
+type Rows = Array<{ label: string; engine: ReadonlyArray<Round>; base: ReadonlyArray<Round> }>
+
+/** The baseline on its own pool in the engine's fresh schema, checked to send the engine's statements. */
+const pgBaseline = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const schema = (yield* sql<{ schema: string }>`SELECT current_schema() AS schema`)[0]?.schema ?? "public"
+  const pool = new pg.Pool({ connectionString: TestDatabase.withSearchPath(url, schema), max: POOL })
+  yield* Effect.addFinalizer(() => Effect.promise(() => pool.end()))
+  const baseline = makeBaseline(pool)
+  return { baseline, statementsPerPair: yield* compareStatements(baseline) }
+})
+
+const median = (xs: ReadonlyArray<number>) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+}
+
+const program = Effect.gen(function* () {
+  const pgSide = ONLY.has("pg") ? yield* pgBaseline : undefined
+  const auditStatements = ONLY.has("audit") ? yield* creditStatements : undefined
+
+  // Warm-up of the measured paths (JIT, connection pools, plan caches).
+  yield* engineRound(WARMUP_PAIRS, 4)
+  if (pgSide !== undefined) yield* baselineRound(pgSide.baseline, WARMUP_PAIRS, 4)
+  if (auditStatements !== undefined) {
+    yield* creditRound(WARMUP_PAIRS * 2, 4, false)
+    yield* creditRound(WARMUP_PAIRS * 2, 4, true)
   }
 
+  const rows: Rows = []
+  if (pgSide !== undefined)
+    for (const [label, workers] of [
+      ["(a) sequential, 1 reserver", 1],
+      [`(b) ${CONCURRENCY} concurrent reservers, one account`, CONCURRENCY]
+    ] as const) {
+      const base = baselineRound(pgSide.baseline, PAIRS_PER_ROUND, workers)
+      rows.push({ label, ...(yield* roundPairs(base, engineRound(PAIRS_PER_ROUND, workers))) })
+    }
+  // The engine with 10 live grants ("engine") against the engine with none ("base").
+  const grantRows: Rows = []
+  if (ONLY.has("grants"))
+    for (const [label, workers] of [
+      [`(c) sequential, 1 reserver: ${GRANTS} live grants vs none`, 1],
+      [`(d) ${CONCURRENCY} concurrent reservers: ${GRANTS} live grants vs none`, CONCURRENCY]
+    ] as const) {
+      const base = engineRound(PAIRS_PER_ROUND, workers)
+      grantRows.push({ label, ...(yield* roundPairs(base, engineRound(PAIRS_PER_ROUND, workers, GRANTS))) })
+    }
+  // The credit with its audit record ("engine") against the credit alone ("base").
+  const auditRows: Rows = []
+  if (auditStatements !== undefined)
+    for (const [label, workers] of [
+      ["(e) sequential, 1 crediter", 1],
+      [`(f) ${CONCURRENCY} concurrent crediters, one account`, CONCURRENCY]
+    ] as const) {
+      const base = creditRound(PAIRS_PER_ROUND * 2, workers, false)
+      auditRows.push({ label, ...(yield* roundPairs(base, creditRound(PAIRS_PER_ROUND * 2, workers, true))) })
+    }
+
+  if (pgSide !== undefined) printPg(pgSide.statementsPerPair, rows)
+  if (grantRows.length > 0) printGrants(grantRows)
+  if (auditStatements !== undefined) printAudit(auditStatements, auditRows)
+})
+
+const printPg = (statementsPerPair: number, rows: Rows) => {
   console.log("\nbench/ledger — reserve+confirm on PostgreSQL; 1 op = one reserve or confirm transaction")
   console.log(
     `statements per pair: ${statementsPerPair} on both sides (+ BEGIN/COMMIT per op); ${ROUNDS} round pairs per scenario, ≤ ${PAIRS_PER_ROUND} pairs or ${ROUND_SECONDS} s per round\n`
@@ -340,6 +524,30 @@ const program = Effect.gen(function* () {
     "| scenario | engine ops/s | plain pg ops/s | ratio engine/baseline (min–max) | client CPU µs/op (engine / baseline) | ops (engine / baseline) |"
   )
   console.log("|---|---:|---:|---:|---:|---:|")
+  printRows(rows, median)
+}
+
+const printGrants = (rows: Rows) => {
+  console.log(
+    `\n| scenario | ${GRANTS} grants ops/s | no grants ops/s | ratio grants/none (min–max) | client CPU µs/op (grants / none) | ops (grants / none) |`
+  )
+  console.log("|---|---:|---:|---:|---:|---:|")
+  printRows(rows, median)
+}
+
+const printAudit = (statements: { plain: number; audited: number }, rows: Rows) => {
+  console.log("\nbench/ledger — the audit write on the credit path (issue 33); 1 op = one top-up credit transaction")
+  console.log(
+    `statements per credit: ${statements.plain} plain, ${statements.audited} audited (+ BEGIN/COMMIT; audited also SAVEPOINT/RELEASE); ${ROUNDS} round pairs per scenario, ≤ ${PAIRS_PER_ROUND * 2} credits or ${ROUND_SECONDS} s per round; target ratio ≥ 0.9\n`
+  )
+  console.log(
+    "| scenario | audited ops/s | plain ops/s | ratio audited/plain (min–max) | client CPU µs/op (audited / plain) | ops (audited / plain) |"
+  )
+  console.log("|---|---:|---:|---:|---:|---:|")
+  printRows(rows, median)
+}
+
+const printRows = (rows: Rows, median: (xs: ReadonlyArray<number>) => number) => {
   for (const { label, engine, base } of rows) {
     const ratios = engine.map((e, i) => e.opsPerSecond / (base[i]?.opsPerSecond ?? Number.NaN))
     const ops = (xs: ReadonlyArray<Round>) => xs.reduce((n, x) => n + x.ops, 0)
@@ -349,13 +557,16 @@ const program = Effect.gen(function* () {
         `${median(engine.map((e) => e.cpuMicrosPerOp)).toFixed(0)} / ${median(base.map((b) => b.cpuMicrosPerOp)).toFixed(0)} | ${ops(engine)} / ${ops(base)} |`
     )
   }
-})
+}
 
 // Events of the movements go to the SQL outbox in the same transaction, as in the host.
-const Engine = Ledger.layer.pipe(
-  Layer.provideMerge(Outbox.layerWithWakeup.pipe(Layer.provideMerge(SqlWebhookStore))),
-  Layer.provideMerge(makePostgresTestLayer(url, { maxConnections: POOL })),
-  Layer.provideMerge(Ids.layer)
+// The audit log sits above the outbox it wakes after a commit, as in the host (packages/host/src/engine.ts).
+const Engine = Layer.mergeAll(Ledger.Ledger.layer, Audit.AuditLog.layer).pipe(
+  Layer.provideMerge(
+    Events.Outbox.layerWithWakeup.pipe(Layer.provideMerge(Layer.mergeAll(SqlWebhookStore.layer, SqlAuditStore.layer)))
+  ),
+  Layer.provideMerge(TestDatabase.layerPostgresWithLedger(url, { maxConnections: POOL })),
+  Layer.provideMerge(Ids.Ids.layer)
 )
 
 // Spans off, as the reference host runs the engine (packages/host/src/main.ts): with no exporter

@@ -8,7 +8,7 @@
  *   - this build, no deleted endpoints (the baseline);
  *   - this build, DELETED deleted endpoints of that partner;
  *   - the same, with migration 0013 undone (0012's claim function, no live-endpoint index).
- * In each, the worker's claim (`WebhookStore.claimDue`, 64 rows) is timed over CLAIMS claims of
+ * In each, the worker's claim (`DeliveryQueue.claimDue`, 64 rows) is timed over CLAIMS claims of
  * the partner's due deliveries, and the store's fan-out (`appendEvent`, one event to the
  * partner's endpoints, as `Outbox.emit` writes it) over EVENTS events. The sides run in turns,
  * ROUNDS times each in rotating order, and are averaged: the machine is shared.
@@ -18,8 +18,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
-import { EventStore, WebhookStore } from "@frank/core"
+import { SqlWebhookStore, TestDatabase } from "@frank/adapters"
+import { Events, Webhooks } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
 import { CLAIM_DUE_0012 } from "./support/pastWorkerFunctions.js"
@@ -59,8 +59,8 @@ interface Side {
 const measure = (side: Side) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const store = yield* WebhookStore
-    const events = yield* EventStore
+    const store = yield* Webhooks.DeliveryQueue
+    const events = yield* Events.EventStore
     for (const statement of side.ddl) yield* sql.unsafe(statement)
     // The side runs the claim it names: 0013's looks endpoints up LATERAL, 0012's did not.
     const [fn] = yield* sql<{
@@ -104,7 +104,11 @@ const measure = (side: Side) =>
     // Each event reached the live endpoint and nothing else.
     if (fannedOut !== EVENTS)
       throw new Error(`bench/webhooks-deleted: ${side.name} fanned ${EVENTS} events out to ${fannedOut} deliveries`)
-  }).pipe(Effect.provide(SqlWebhookStore.pipe(Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 })))))
+  }).pipe(
+    Effect.provide(
+      SqlWebhookStore.layer.pipe(Layer.provideMerge(TestDatabase.layerPostgres(url, { maxConnections: 1 })))
+    )
+  )
 
 const program = Effect.gen(function* () {
   const sides: ReadonlyArray<Side> = [

@@ -2,7 +2,7 @@
  * bench/webhooks-paused: what a paused endpoint's backlog costs every other partner's claims.
  *
  * Two fresh schemas in one run. In each, one active endpoint has CLAIMS × 64 due deliveries and
- * the worker's claim (`WebhookStore.claimDue`, 64 rows) is timed until it has taken them all. In
+ * the worker's claim (`DeliveryQueue.claimDue`, 64 rows) is timed until it has taken them all. In
  * the second, another partner's endpoint also holds BACKLOG pending deliveries, older than all of
  * them, and was paused through the store (`modifyEndpoint`, as `PATCH {active: false}` does).
  * The ratio is the cost of that backlog to a claim: 1.00× means none (migration 0011 keeps a
@@ -12,19 +12,18 @@
  *   (BACKLOG, default 20000, and CLAIMS, default 50, override the defaults)
  */
 import { SqlClient } from "@effect/sql"
-import { postgresTestDatabase, SqlWebhookStore } from "@frank/adapters"
-import { WebhookStore } from "@frank/core"
+import { SqlWebhookStore, TestDatabase } from "@frank/adapters"
+import { Ids, Webhooks } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
-import type { EndpointId } from "@frank/core"
 import { testPartner } from "@frank/core/testing"
 
 const url = databaseUrlOrExit("bench/webhooks-paused")
 const BACKLOG = Number(process.env.BACKLOG ?? 20_000)
 const CLAIMS = Number(process.env.CLAIMS ?? 50)
 const CLAIM_ROWS = 64
-const PAUSED = { partnerId: testPartner("p_paused"), id: "00000000-0000-0000-0000-00000000000a" as EndpointId }
-const ACTIVE = { partnerId: testPartner("p_active"), id: "00000000-0000-0000-0000-00000000000b" as EndpointId }
+const PAUSED = { partnerId: testPartner("p_paused"), id: Ids.EndpointId.make("00000000-0000-0000-0000-00000000000a") }
+const ACTIVE = { partnerId: testPartner("p_active"), id: Ids.EndpointId.make("00000000-0000-0000-0000-00000000000b") }
 
 /** Writes `n` pending deliveries of one endpoint, due at `from` + 1 … `from` + n (one event: claims do not read it twice). */
 const pendingDeliveries = (endpoint: typeof PAUSED, n: number, from: number) =>
@@ -45,10 +44,13 @@ const pendingDeliveries = (endpoint: typeof PAUSED, n: number, from: number) =>
 const claimMs = (paused: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const store = yield* WebhookStore
+    const store = yield* Webhooks.DeliveryQueue
     if (paused > 0) {
       yield* pendingDeliveries(PAUSED, paused, 0)
-      yield* store.modifyEndpoint(PAUSED.partnerId, PAUSED.id, (e) => ({ ...e, active: false }))
+      yield* (yield* Webhooks.EndpointStore).modifyEndpoint(PAUSED.partnerId, PAUSED.id, (e) => ({
+        ...e,
+        active: false
+      }))
     }
     yield* pendingDeliveries(ACTIVE, CLAIMS * CLAIM_ROWS, paused)
     yield* sql`ANALYZE webhook_deliveries, webhook_endpoints, webhook_events`
@@ -62,7 +64,7 @@ const claimMs = (paused: number) =>
     if (claimed !== CLAIMS * CLAIM_ROWS)
       throw new Error(`bench/webhooks-paused: claimed ${claimed} of ${CLAIMS * CLAIM_ROWS}`)
     return ms
-  }).pipe(Effect.provide(SqlWebhookStore.pipe(Layer.provideMerge(postgresTestDatabase(url)))))
+  }).pipe(Effect.provide(SqlWebhookStore.layer.pipe(Layer.provideMerge(TestDatabase.layerPostgres(url)))))
 
 const program = Effect.gen(function* () {
   // Interleaved, twice each, averaged: the machine is shared.

@@ -4,7 +4,11 @@
  * 0012 (the claim reaching deliveries through their endpoint's history, the outcome write free to
  * hash a full scan of the delivery table), against 0014's claim (before migration 0015 put it
  * on the claimable view) and against 0012's outcome write (before migration 0019 kept endpoint
- * health in it), in one run.
+ * health in it), in one run. Since issue 31 the cycle also marks the claimed batch sent
+ * (`markSent`) between the two, as the worker does; the older sides and "this build's claim, no
+ * sent mark" leave the mark out, so the mark's cost is the difference to "this build", and the
+ * claim as 0017 defined it (before 0020 cleared a sent column) shows whether the claim moved
+ * (PAST_SIDES=1 adds 0014's claim and 0012's outcome write back).
  *
  * Each side is a fresh schema with ENDPOINTS endpoints (one partner each), DELIVERIES due
  * deliveries spread over them and a one-connection pool, so a single backend runs its statements:
@@ -21,8 +25,8 @@
  */
 import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
-import { postgresTestDatabase, sqlWebhookStoreLayer } from "@frank/adapters"
-import { type FinishedAttempt, finishedAttempt, WebhookStore } from "@frank/core"
+import { SqlWebhookStore, TestDatabase } from "@frank/adapters"
+import { Webhooks } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
 import {
@@ -48,6 +52,17 @@ const NOW = 1_000_000_000
 /** Migration 0015 undone: the claim as 0013 defined it (and 0014 kept), without the claimable view. */
 const UNDO_0015 = ["DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)", CLAIM_DUE_0013]
 
+/** Migration 0020's claim undone: 0017's text, read from its migration (no `sent_at` to clear). */
+const UNDO_0020 = [
+  "DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text)",
+  ((text: string) => text.slice(text.indexOf("CREATE FUNCTION webhook_claim_due"), text.indexOf("$fn$;") + 5))(
+    readFileSync(new URL("../packages/adapters/migrations/0017_webhook_signature_schemes.sql", import.meta.url), "utf8")
+  )
+]
+
+/** PAST_SIDES=1 also runs 0014's claim and 0012's outcome write (the figures of migrations 0015 and 0019). */
+const PAST_SIDES = process.env.PAST_SIDES === "1"
+
 /** Migration 0019's outcome write undone: 0012's, which kept no endpoint health. */
 const UNDO_0019 = ["DROP FUNCTION webhook_finish_attempts(json, bigint)", FINISH_ATTEMPTS_0012]
 
@@ -66,19 +81,21 @@ const cpuUs = (pid: number): number => {
 
 interface Side {
   readonly name: string
-  readonly context: Context.Context<WebhookStore | SqlClient.SqlClient>
-  readonly pid: number
+  /** Whether its cycle marks the claimed batch sent between claim and outcome (issue 31). */
+  readonly mark: boolean
+  readonly context: Context.Context<Webhooks.DeliveryQueue | SqlClient.SqlClient>
+  pid: number
   delivered: number
   cpuUs: number
   wallMs: number
 }
 
 /** A fresh schema on a one-connection pool, `ddl` applied, DELIVERIES + warm-up deliveries due. */
-const makeSide = (name: string, ddl: ReadonlyArray<string>) =>
+const makeSide = (name: string, ddl: ReadonlyArray<string>, mark = true) =>
   Effect.gen(function* () {
     const context = yield* Layer.build(
-      sqlWebhookStoreLayer({ notify: "none" }).pipe(
-        Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 1 }))
+      SqlWebhookStore.layerWith({ notify: "none" }).pipe(
+        Layer.provideMerge(TestDatabase.layerPostgres(url, { maxConnections: 1 }))
       )
     )
     const sql = Context.get(context, SqlClient.SqlClient)
@@ -94,20 +111,26 @@ const makeSide = (name: string, ddl: ReadonlyArray<string>) =>
       FROM generate_series(1, ${n}) g`
     yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints`
     const [row] = yield* sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`
-    return { name, context, pid: row?.pid ?? 0, delivered: 0, cpuUs: 0, wallMs: 0 } satisfies Side
+    return { name, mark, context, pid: row?.pid ?? 0, delivered: 0, cpuUs: 0, wallMs: 0 } satisfies Side
   })
 
 /** One claim of BATCH and the write of their outcomes; measured unless warming up. */
 const cycle = (side: Side, i: number, measured: boolean) =>
   Effect.gen(function* () {
-    const store = Context.get(side.context, WebhookStore)
+    const store = Context.get(side.context, Webhooks.DeliveryQueue)
+    // The pool may have replaced its connection while the other sides ran (idle timeout).
+    const [backend] = yield* Context.get(side.context, SqlClient.SqlClient)<{
+      pid: number
+    }>`SELECT pg_backend_pid() AS pid`
+    side.pid = backend?.pid ?? side.pid
     const cpu0 = cpuUs(side.pid)
     const t0 = performance.now()
     const claims = yield* store.claimDue(NOW, 60_000, BATCH, `${side.name}-${i}`)
+    if (side.mark) yield* store.markSent(claims, NOW + i * ANSWER_STEP_MS)
     const finished = claims.map(
-      (claim): FinishedAttempt =>
+      (claim): Webhooks.FinishedAttempt =>
         Either.getOrThrow(
-          finishedAttempt(
+          Webhooks.finishedAttempt(
             claim,
             { _tag: "Answered", status: 200 },
             NOW + i * ANSWER_STEP_MS,
@@ -126,9 +149,15 @@ const cycle = (side: Side, i: number, measured: boolean) =>
 
 const program = Effect.gen(function* () {
   const sides = [
-    yield* makeSide("before 0012 (baseline)", UNDO_0012),
-    yield* makeSide("0014's claim (before 0015)", UNDO_0015),
-    yield* makeSide("0012's outcome write (before 0019's health)", UNDO_0019),
+    yield* makeSide("before 0012 (baseline)", UNDO_0012, false),
+    ...(PAST_SIDES
+      ? [
+          yield* makeSide("0014's claim (before 0015)", UNDO_0015, false),
+          yield* makeSide("0012's outcome write (before 0019's health)", UNDO_0019, false)
+        ]
+      : []),
+    yield* makeSide("0017's claim, no sent mark (before 0020)", UNDO_0020, false),
+    yield* makeSide("this build's claim, no sent mark", [], false),
     yield* makeSide("this build", [])
   ]
   for (let i = 0; i < WARMUP_CYCLES; i++) for (const side of sides) yield* cycle(side, i, false)

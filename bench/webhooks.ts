@@ -27,27 +27,16 @@ import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
 import {
-  httpWebhookTransportLayer,
-  listenOnOwnConnection,
+  DatabaseSchema,
+  HttpWebhookTransport,
   NodeWebhookSigner,
-  nodeSignNow,
-  pgNotifyAnnouncerLayer,
-  postgresTestDatabase,
-  sqlWebhookStoreLayer,
-  WEBHOOK_NOTIFY_CHANNEL
+  PgChannelListener,
+  PgNotifyAnnouncer,
+  SqlWebhookStore,
+  TestDatabase,
+  webhookNotifyChannel
 } from "@frank/adapters"
-import {
-  DeliveryWakeup,
-  DeliveryWorker,
-  defaultWorkerConfig,
-  Ids,
-  Outbox,
-  Secrets,
-  USER_AGENT,
-  Webhooks,
-  WebhookSettings,
-  type PartnerId
-} from "@frank/core"
+import { Access, Events, Ids, Webhooks } from "@frank/core"
 import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import PgBoss from "pg-boss"
@@ -240,11 +229,11 @@ const signedHeaders = (eventId: string, nowMs: number): Record<string, string> =
   const timestamp = Math.floor(nowMs / 1000)
   return {
     "content-type": "application/json",
-    "user-agent": USER_AGENT,
+    "user-agent": Webhooks.USER_AGENT,
     "x-service-event": "billing.settled",
     "x-service-event-id": eventId,
     "x-service-timestamp": String(timestamp),
-    "x-service-signature": nodeSignNow(SECRET, timestamp, bodyBytes)
+    "x-service-signature": NodeWebhookSigner.signNow(SECRET, timestamp, bodyBytes)
   }
 }
 
@@ -360,24 +349,27 @@ const pgBossRound = async (n: number): Promise<Round> => {
 
 // ---------- the engine ----------
 
-const workerConfig = { ...defaultWorkerConfig, concurrency: CONCURRENCY, batchSize: CONCURRENCY }
-const Engine = Layer.mergeAll(Webhooks.layer, DeliveryWorker.layer(workerConfig)).pipe(
-  Layer.provideMerge(Outbox.layerWithWakeup),
+const workerConfig = { ...Webhooks.defaultWorkerConfig, concurrency: CONCURRENCY, batchSize: CONCURRENCY }
+const Engine = Layer.mergeAll(Webhooks.Webhooks.layer, Webhooks.DeliveryWorker.layer(workerConfig)).pipe(
+  Layer.provideMerge(Events.Outbox.layerWithWakeup),
   Layer.provideMerge(
     NOTIFY === "after-commit"
-      ? Layer.mergeAll(sqlWebhookStoreLayer({ notify: "none" }), pgNotifyAnnouncerLayer({ payload: NOTIFY_PAYLOAD }))
-      : sqlWebhookStoreLayer({ notify: "in-transaction" })
+      ? Layer.mergeAll(
+          SqlWebhookStore.layerWith({ notify: "none" }),
+          PgNotifyAnnouncer.layer({ payload: NOTIFY_PAYLOAD })
+        )
+      : SqlWebhookStore.layerWith({ notify: "in-transaction" })
   ),
   Layer.provideMerge(
     Layer.mergeAll(
-      Ids.layer,
-      NodeWebhookSigner,
-      Secrets.layer(Redacted.make("bench-pepper")),
-      WebhookSettings.layer({ allowPrivateNetwork: true }),
-      httpWebhookTransportLayer({ allowPrivateNetwork: true })
+      Ids.Ids.layer,
+      NodeWebhookSigner.layer,
+      Access.Secrets.layer(Redacted.make("bench-pepper")),
+      Webhooks.WebhookSettings.layer({ allowPrivateNetwork: true }),
+      HttpWebhookTransport.layerWith({ allowPrivateNetwork: true })
     )
   ),
-  Layer.provideMerge(postgresTestDatabase(url, { maxConnections: 10 }))
+  Layer.provideMerge(TestDatabase.layerPostgres(url, { maxConnections: 10 }))
 )
 
 /** The pool's backend pids: as many concurrent sleeps as the pool has connections. */
@@ -394,7 +386,7 @@ const engineBackends = Effect.gen(function* () {
 })
 
 const newEndpoint = Effect.gen(function* () {
-  const webhooks = yield* Webhooks
+  const webhooks = yield* Webhooks.Webhooks
   const partnerId = testPartner(`p_${randomUUID()}`)
   const endpoint = yield* webhooks.createEndpoint(partnerId, { url: receiver.url })
   return {
@@ -406,7 +398,7 @@ const newEndpoint = Effect.gen(function* () {
 
 /** Each emit is its own transaction (one statement), as a business change with one event, followed by the wake every service calls after its commit. */
 const emitAll = (n: number, ep: Effect.Effect.Success<typeof newEndpoint>) =>
-  Effect.flatMap(Outbox, (outbox) =>
+  Effect.flatMap(Events.Outbox, (outbox) =>
     Effect.forEach(
       Array.from({ length: n }),
       () => Effect.zipRight(outbox.emit(ep.partnerId, { type: "webhook.test", data: ep.data }, ep.target), outbox.wake),
@@ -417,7 +409,7 @@ const emitAll = (n: number, ep: Effect.Effect.Success<typeof newEndpoint>) =>
     )
   )
 
-const allDelivered = (partnerId: PartnerId, n: number) =>
+const allDelivered = (partnerId: Ids.PartnerId, n: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
       sql<{
@@ -428,7 +420,7 @@ const allDelivered = (partnerId: PartnerId, n: number) =>
   )
 
 /** Waits until the receiver got `n` more POSTs and Postgres has all `n` deliveries `delivered`. */
-const awaitDelivered = (partnerId: PartnerId, n: number, before: number) =>
+const awaitDelivered = (partnerId: Ids.PartnerId, n: number, before: number) =>
   Effect.gen(function* () {
     yield* Effect.promise(() => waitUntil(() => receiver.count() - before >= n, "engine deliveries"))
     while (!(yield* allDelivered(partnerId, n))) yield* Effect.sleep(5)
@@ -439,10 +431,11 @@ const awaitDelivered = (partnerId: PartnerId, n: number, before: number) =>
  * NOTIFYs wake the worker; with NOTIFY=after-commit this process's own are skipped, as the host does.
  */
 const forkListener = Effect.gen(function* () {
-  const wakeup = yield* DeliveryWakeup
-  const heard = listenOnOwnConnection(
+  const wakeup = yield* Events.DeliveryWakeup
+  const schema = yield* DatabaseSchema.DatabaseSchema
+  const heard = PgChannelListener.listen(
     { url: Redacted.make(url), applicationName: "frank-bench-listen" },
-    WEBHOOK_NOTIFY_CHANNEL
+    webhookNotifyChannel(schema.name)
   ).pipe(Stream.filter((payload) => NOTIFY === "in-transaction" || payload !== NOTIFY_PAYLOAD))
   return yield* Effect.fork(Stream.runForEach(heard, () => wakeup.signal))
 })
@@ -465,7 +458,7 @@ const engineRound = (n: number) =>
   Effect.gen(function* () {
     const ep = yield* newEndpoint
     yield* emitAll(n, ep)
-    const worker = yield* DeliveryWorker
+    const worker = yield* Webhooks.DeliveryWorker
     const before = receiver.count()
     const backends = yield* engineBackends
     if (ANALYZE)
@@ -487,7 +480,7 @@ const engineRound = (n: number) =>
 const liveRound = (n: number) =>
   Effect.gen(function* () {
     const ep = yield* newEndpoint
-    const worker = yield* DeliveryWorker
+    const worker = yield* Webhooks.DeliveryWorker
     const listener = yield* forkListener
     const fiber = yield* Effect.fork(worker.run)
     yield* Effect.sleep(200)
@@ -504,8 +497,8 @@ const liveRound = (n: number) =>
 
 /** (D) Steady RATE events/s, one per transaction, worker woken by NOTIFY: commit → first attempt at the receiver. */
 const latencyRun = Effect.gen(function* () {
-  const outbox = yield* Outbox
-  const worker = yield* DeliveryWorker
+  const outbox = yield* Events.Outbox
+  const worker = yield* Webhooks.DeliveryWorker
   const ep = yield* newEndpoint
   const listener = yield* forkListener
   const fiber = yield* Effect.fork(worker.run)

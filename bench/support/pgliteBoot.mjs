@@ -4,8 +4,8 @@
 // the open database and to the migrated one, and resident memory then and after SETTLE_MS.
 import { readFileSync } from "node:fs"
 import { Effect, Layer } from "effect"
-import { pgliteLayer } from "../../packages/adapters/dist/sql/PgliteDatabase.js"
-import { runMigrations } from "../../packages/adapters/dist/sql/migrations.js"
+import * as PgliteDatabase from "../../packages/adapters/dist/sql/PgliteDatabase.js"
+import * as Migrations from "../../packages/adapters/dist/sql/migrations.js"
 
 const rssMiB = () => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"))[1]) / 1024
 const started = performance.now()
@@ -13,9 +13,9 @@ const template = process.env.TEMPLATE === "none" ? false : undefined
 const figures = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
-      const context = yield* Layer.build(pgliteLayer({ dataDir: process.env.DATA_DIR, template }))
+      const context = yield* Layer.build(PgliteDatabase.layerWith({ dataDir: process.env.DATA_DIR, template }))
       const openMs = performance.now() - started
-      yield* Effect.provide(runMigrations, context)
+      yield* Effect.provide(Migrations.run, context)
       const migratedMs = performance.now() - started
       const readyMiB = rssMiB()
       yield* Effect.sleep(Number(process.env.SETTLE_MS ?? 3000))
