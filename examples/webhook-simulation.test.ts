@@ -5,7 +5,14 @@
  */
 import { expect, it } from "@effect/vitest"
 import { Ledger, Webhooks } from "@frank/core"
-import { ScriptedReceiver, Simulation, SimulationEngine, testPartner, verifyReceived } from "@frank/core/testing"
+import {
+  ScriptedReceiver,
+  Simulation,
+  SimulationEngine,
+  testPartner,
+  testTask,
+  verifyReceived
+} from "@frank/core/testing"
 import { Effect, TestClock } from "effect"
 
 const T0 = Date.UTC(2026, 0, 1)
@@ -15,8 +22,8 @@ const partner = testPartner("partner-1")
 it.effect("a settled charge reaches my receiver after two failed attempts", () =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
-    const webhooks = yield* Webhooks
-    const ledger = yield* Ledger
+    const webhooks = yield* Webhooks.Webhooks
+    const ledger = yield* Ledger.Ledger
     const receiver = yield* ScriptedReceiver
     const sim = yield* Simulation
 
@@ -27,8 +34,8 @@ it.effect("a settled charge reaches my receiver after two failed attempts", () =
 
     // A task is reserved and settled below its hold: billing.settled is written with the charge.
     yield* ledger.credit(partner, { kind: "topup", amountMinor: 500_000 })
-    yield* ledger.reserve(partner, { taskId: "task-1", amountMinor: 20_000 })
-    yield* ledger.confirm(partner, { taskId: "task-1", amountMinor: 15_000 })
+    yield* ledger.reserve(partner, { taskId: testTask("task-1"), amountMinor: 20_000 })
+    yield* ledger.confirm(partner, { taskId: testTask("task-1"), amountMinor: 15_000 })
 
     yield* sim.advance("1 hour")
 
@@ -50,7 +57,7 @@ it.effect("a settled charge reaches my receiver after two failed attempts", () =
 it.effect("with Standard Webhooks signing, every attempt verifies with my secret", () =>
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
-    const webhooks = yield* Webhooks
+    const webhooks = yield* Webhooks.Webhooks
     const receiver = yield* ScriptedReceiver
     const sim = yield* Simulation
 

@@ -10,33 +10,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
-  makeCabinetRouter,
+  Cabinet,
   MemoryAccessStores,
   MemoryRateLimitStore,
   MemorySandboxAcquirerStore,
   NodeSecrets,
-  SandboxAcquirer,
-  SESSION_COOKIE
+  SandboxAcquirer
 } from "@frank/adapters"
-import {
-  Access,
-  defaultRateLimitConfig,
-  defaultTariffConfig,
-  Ids,
-  Ledger,
-  Outbox,
-  PartnerId,
-  parseId,
-  Payments,
-  Pricing,
-  RateLimiter,
-  sampleCatalog,
-  Tariffs,
-  Webhooks,
-  WebhookSettings
-} from "@frank/core"
+import { Access, Audit, Events, Ids, Ledger, Payments, Pricing, RateLimit, Tariffs, Webhooks } from "@frank/core"
 import {
   InvoicesOnMemory,
+  MemoryAuditStore,
   MemoryLedgerStore,
   MemoryPaymentStore,
   MemoryWebhookStore,
@@ -50,26 +34,36 @@ export const PORTAL = "/billing/portal"
 export const EngineOnMemory = (baseUrl: string) => {
   const pepper = Redacted.make("example-pepper-change-me")
   const services = Layer.mergeAll(
-    Access.layer,
-    RateLimiter.layer(defaultRateLimitConfig),
-    Webhooks.layer,
-    Payments.layer.pipe(
+    Access.Access.layer,
+    RateLimit.RateLimiter.layer(RateLimit.defaultRateLimitConfig),
+    Webhooks.Webhooks.layer,
+    Payments.Payments.layer.pipe(
       Layer.provideMerge(SandboxAcquirer.layer({ baseUrl, secret: pepper })),
-      Layer.provideMerge(Layer.merge(MemorySandboxAcquirerStore, MemoryPaymentStore))
+      Layer.provideMerge(Layer.merge(MemorySandboxAcquirerStore.layer, MemoryPaymentStore))
     ),
     InvoicesOnMemory,
     TasksOnMemory(baseUrl)
   )
   return services.pipe(
-    Layer.provideMerge(Layer.merge(Ledger.layer, Tariffs.layer(defaultTariffConfig))),
-    Layer.provideMerge(Outbox.layerWithWakeup),
-    Layer.provideMerge(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore, MemoryAccessStores, MemoryRateLimitStore)),
+    Layer.provideMerge(Layer.merge(Ledger.Ledger.layer, Tariffs.Tariffs.layer(Tariffs.defaultTariffConfig))),
+    // The audit log the cabinet's audit page reads (wrap services in Audit.Audited* to fill it).
+    Layer.provideMerge(Audit.AuditLog.layer),
+    Layer.provideMerge(Events.Outbox.layerWithWakeup),
     Layer.provideMerge(
       Layer.mergeAll(
-        Ids.layer,
-        NodeSecrets(pepper),
-        Pricing.layerFromCatalog(sampleCatalog),
-        WebhookSettings.layer({ allowPrivateNetwork: false })
+        MemoryAuditStore,
+        MemoryLedgerStore,
+        MemoryWebhookStore.layer,
+        MemoryAccessStores.layer,
+        MemoryRateLimitStore.layer
+      )
+    ),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Ids.Ids.layer,
+        NodeSecrets.layer(pepper),
+        Pricing.Pricing.layerFromCatalog(Pricing.sampleCatalog),
+        Webhooks.WebhookSettings.layer({ allowPrivateNetwork: false })
       )
     )
   )
@@ -80,21 +74,21 @@ export const startExample = async (port = 8090) => {
   const baseUrl = `http://127.0.0.1:${port}`
   const runtime = ManagedRuntime.make(EngineOnMemory(baseUrl))
   const cabinet = await runtime.runPromise(
-    Effect.flatMap(makeCabinetRouter({ basePath: PORTAL, secureCookie: false, trustProxy: false }), (router) =>
+    Effect.flatMap(Cabinet.makeRouter({ basePath: PORTAL, secureCookie: false, trustProxy: false }), (router) =>
       NodeHttpServer.makeHandler(router)
     ).pipe(Effect.scoped)
   )
-  const access = await runtime.runPromise(Access)
+  const access = await runtime.runPromise(Access.Access)
 
   // Your own sign-in: after authenticating the user, open a cabinet session for their partner.
   const login = async (req: IncomingMessage, res: ServerResponse) => {
-    const partnerId = parseId(PartnerId)(new URL(req.url ?? "/", baseUrl).searchParams.get("partner") ?? "")
+    const partnerId = Ids.parseId(Ids.PartnerId)(new URL(req.url ?? "/", baseUrl).searchParams.get("partner") ?? "")
     if (Option.isNone(partnerId)) return void res.writeHead(404).end("unknown partner")
     const session = await runtime.runPromise(Effect.either(access.createSession(partnerId.value, 3600)))
     if (session._tag === "Left") return void res.writeHead(404).end("unknown partner")
     res.writeHead(303, {
       location: `${PORTAL}/`,
-      "set-cookie": `${SESSION_COOKIE}=${session.right.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`
+      "set-cookie": `${Cabinet.SESSION_COOKIE}=${session.right.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`
     })
     res.end()
   }
@@ -119,6 +113,6 @@ export const startExample = async (port = 8090) => {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { baseUrl, runtime } = await startExample(Number(process.env.PORT ?? 8090))
-  const partner = await runtime.runPromise(Effect.flatMap(Access, (a) => a.createPartner("Example LLC")))
+  const partner = await runtime.runPromise(Effect.flatMap(Access.Access, (a) => a.createPartner("Example LLC")))
   console.log(`sign in: ${baseUrl}/login?partner=${partner.id}`)
 }

@@ -10,15 +10,7 @@
  * the request is not provably Frank's; 400 when it is malformed; 500 when the action or the dedup
  * store failed, so Frank delivers the event again later.
  */
-import {
-  consumeOnce,
-  decodeReceivedEvent,
-  type ProcessedEvents,
-  type ReceivedEvent,
-  type VerifyWebhookInput,
-  verifyWebhookEffect,
-  type WebhookRejected
-} from "@frank/core"
+import { WebhookReceiver } from "@frank/core"
 import { Cause, Effect, Either } from "effect"
 
 export interface Reply {
@@ -27,7 +19,7 @@ export interface Reply {
 }
 
 export interface Delivery {
-  readonly headers: VerifyWebhookInput["headers"]
+  readonly headers: WebhookReceiver.VerifyWebhookInput["headers"]
   /** Exactly the bytes received: parsing and re-serializing JSON would change what was signed. */
   readonly rawBody: Uint8Array
 }
@@ -36,16 +28,16 @@ export interface Delivery {
 export const authenticate = (
   secrets: ReadonlyArray<string>,
   delivery: Delivery
-): Effect.Effect<ReceivedEvent, WebhookRejected> =>
+): Effect.Effect<WebhookReceiver.ReceivedEvent, WebhookReceiver.WebhookRejected> =>
   Effect.flatMap(
-    verifyWebhookEffect({ secret: secrets, headers: delivery.headers, rawBody: delivery.rawBody }),
+    WebhookReceiver.verifyWebhookEffect({ secret: secrets, headers: delivery.headers, rawBody: delivery.rawBody }),
     (verified) =>
       // Dedup on the eventId inside the signed body; the header alone is not covered by the signature.
-      decodeReceivedEvent(delivery.rawBody, verified)
+      WebhookReceiver.decodeReceivedEvent(delivery.rawBody, verified)
   )
 
 /** The answer to a request that is not provably Frank's (401) or is malformed (400). */
-export const rejectionReply = (rejected: WebhookRejected): Reply => ({
+export const rejectionReply = (rejected: WebhookReceiver.WebhookRejected): Reply => ({
   status: rejected.status,
   body: { error: rejected.reason, message: rejected.message }
 })
@@ -54,13 +46,13 @@ export const handleDelivery = <E, R>(
   secrets: ReadonlyArray<string>,
   delivery: Delivery,
   /** The business action. Keep it well under Frank's 10 s receiver timeout. */
-  action: (event: ReceivedEvent) => Effect.Effect<void, E, R>
-): Effect.Effect<Reply, never, R | ProcessedEvents> =>
+  action: (event: WebhookReceiver.ReceivedEvent) => Effect.Effect<void, E, R>
+): Effect.Effect<Reply, never, R | WebhookReceiver.ProcessedEvents> =>
   Effect.gen(function* () {
     const checked = yield* Effect.either(authenticate(secrets, delivery))
     if (Either.isLeft(checked)) return rejectionReply(checked.left)
     const event = checked.right
-    const result = yield* consumeOnce(event.eventId, action(event))
+    const result = yield* WebhookReceiver.consumeOnce(event.eventId, action(event))
     return { status: 200, body: { eventId: event.eventId, result: result._tag } }
   }).pipe(
     // Everything else (action failed, store failed, defects): not 2xx, so Frank retries.

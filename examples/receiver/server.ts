@@ -17,10 +17,10 @@
  * Dedup runs on the memory store, which forgets everything on restart. For production, keep the
  * processed-event marker in your own database, in the same transaction as your business writes:
  *
- *   import { ensureProcessedEventsTable, postgresLayer, SqlProcessedEvents } from "@frank/adapters"
+ *   import { PostgresDatabase, SqlProcessedEvents } from "@frank/adapters"
  *   const Store = SqlProcessedEvents.pipe(
- *     Layer.provideMerge(Layer.effectDiscard(ensureProcessedEventsTable)),
- *     Layer.provideMerge(postgresLayer(Redacted.make(process.env.DATABASE_URL!))))
+ *     Layer.provideMerge(Layer.effectDiscard(SqlProcessedEvents.ensureTable)),
+ *     Layer.provideMerge(PostgresDatabase.layer(Redacted.make(process.env.DATABASE_URL!))))
  *   const runtime = ManagedRuntime.make(Store)
  *
  * and write the action with the same SqlClient (`yield* SqlClient.SqlClient`), so its writes commit
@@ -28,7 +28,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { MemoryProcessedEvents } from "@frank/adapters"
-import type { ReceivedEvent } from "@frank/core"
+import type { WebhookReceiver } from "@frank/core"
 import { Effect, ManagedRuntime } from "effect"
 import { authenticate, type Delivery, handleDelivery, type Reply, rejectionReply } from "./handleDelivery.js"
 
@@ -54,10 +54,10 @@ if (failStatus !== undefined && !(Number.isInteger(failStatus) && failStatus >= 
   process.exit(1)
 }
 
-const runtime = ManagedRuntime.make(MemoryProcessedEvents)
+const runtime = ManagedRuntime.make(MemoryProcessedEvents.layer)
 
 /** The business action; replace with yours. Runs at most once per eventId that succeeded. */
-const onEvent = (event: ReceivedEvent) =>
+const onEvent = (event: WebhookReceiver.ReceivedEvent) =>
   Effect.sync(() =>
     console.log(
       JSON.stringify({ msg: "event processed", eventId: event.eventId, eventType: event.eventType, data: event.data })
