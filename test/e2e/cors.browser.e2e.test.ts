@@ -4,12 +4,12 @@
  * X-Request-Id), checked with fetch and from a page in Chromium; an origin not listed gets no
  * Access-Control-Allow-Origin, so its browser refuses the answer.
  */
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingMessage, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser } from "playwright-core"
 import { describeBrowser, launchBrowser } from "../support/browser.js"
-import { newPartner, type Partner } from "./hostClient.js"
+import { advanceClock, hostNow, issueKey, keyHeaders, newPartner, type Partner } from "./hostClient.js"
 import { type RunningHost, spawnHost } from "./spawnHost.js"
 
 /** A page server: its origin is the one the host lists (or not). */
@@ -28,7 +28,10 @@ let partner: Partner
 beforeAll(async () => {
   listed = await pageServer()
   unlisted = await pageServer()
-  host = await spawnHost({ FRANK_CORS_ORIGINS: `https://app.example.com, ${listed.origin}` })
+  host = await spawnHost({
+    FRANK_CORS_ORIGINS: `https://app.example.com, ${listed.origin}`,
+    FRANK_SANDBOX_CLOCK: "true"
+  })
   partner = await newPartner(host, "Cors LLC")
 }, 120_000)
 afterAll(async () => {
@@ -84,6 +87,66 @@ describe("CORS for listed origins", { timeout: 60_000 }, () => {
     const again = await send(unlisted.origin)
     expect(again.headers.get("idempotent-replayed")).toBe("true")
     expect(again.headers.get("access-control-allow-origin")).toBeNull()
+  })
+})
+
+/** A POST declaring a 2 MiB body it never sends (fetch cannot declare a length of its own). */
+const declaredTooLarge = (origin: string) =>
+  new Promise<IncomingMessage>((done, fail) => {
+    const req = request(`${host.baseUrl}/v1/billing/alerts`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json", "content-length": String(2 * 1024 * 1024) }
+    })
+    req.on("response", (res) => {
+      res.resume()
+      done(res)
+      req.destroy()
+    })
+    req.on("error", fail)
+    req.flushHeaders()
+  })
+
+describe("CORS on refusals written before the API's stack", { timeout: 60_000 }, () => {
+  const named = (res: Response) => res.headers.get("access-control-allow-origin")
+
+  it("a 413 and a 415 decided from the headers name the listed origin, and only it", async () => {
+    const send = (origin: string, headers: Record<string, string>) =>
+      fetch(`${host.baseUrl}/v1/billing/alerts`, {
+        method: "POST",
+        headers: { origin, "x-api-key": partner.key["x-api-key"]!, ...headers },
+        body: "{}"
+      })
+    // Declared over the 1 MiB limit: refused from its headers, before any body is sent.
+    const tooLarge = await declaredTooLarge(listed.origin)
+    expect(tooLarge.statusCode).toBe(413)
+    expect(tooLarge.headers["access-control-allow-origin"]).toBe(listed.origin)
+    expect(String(tooLarge.headers["access-control-expose-headers"]).toLowerCase()).toContain("x-request-id")
+    expect((await declaredTooLarge(unlisted.origin)).headers["access-control-allow-origin"]).toBeUndefined()
+    const multipart = { "content-type": "multipart/form-data; boundary=x" }
+    const unsupported = await send(listed.origin, multipart)
+    expect(unsupported.status).toBe(415)
+    expect(named(unsupported)).toBe(listed.origin)
+    const other = await send(unlisted.origin, multipart)
+    expect(other.status).toBe(415)
+    expect(named(other)).toBeNull()
+  })
+
+  it("a key's early 429, answered before the API, names the listed origin with its RateLimit fields", async () => {
+    const p = await newPartner(host, "Cors Flood LLC")
+    const key = await issueKey(host, p.cookie)
+    const ip = "198.51.100.77"
+    // A fresh rate window on the host's clock, so the 60 requests below fall in one.
+    await advanceClock(host, 60 - new Date(await hostNow(host)).getUTCSeconds())
+    const balance = () =>
+      fetch(`${host.baseUrl}/v1/billing/balance`, { headers: { ...keyHeaders(key.raw, ip), origin: listed.origin } })
+    for (let i = 0; i < 60; i++) expect((await balance()).status).toBe(200)
+    // The first refusal goes through the API; the next one is answered before it (early).
+    expect((await balance()).status).toBe(429)
+    const early = await balance()
+    expect(early.status).toBe(429)
+    expect(named(early)).toBe(listed.origin)
+    expect(early.headers.get("ratelimit")).toMatch(/;r=0;/)
+    expect(exposed(early)).toEqual(expect.arrayContaining(["ratelimit", "ratelimit-policy", "retry-after"]))
   })
 })
 

@@ -26,7 +26,7 @@ import { refuseCutOffBodies } from "./refusals.js"
 import { makeRefusedKeys, releasingOnChange, withRefusedKeys } from "./refusedKeyShortcut.js"
 import { answerWithin } from "./requestDeadline.js"
 import { guardedServer, type RequestLimits } from "./requestGuard.js"
-import { corsLayer } from "./cors.js"
+import { corsLayer, earlyCors } from "./cors.js"
 import { makeRouteLabeler } from "./routeLabel.js"
 
 const OPERATIONAL_ROUTES = ["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"]
@@ -103,7 +103,10 @@ const serving = (
     HttpServer.withLogAddress,
     Layer.provide(
       NodeHttpServer.layer(
-        withRefusedKeys(guardedServer(options.limits, refusesMediaType(HostApi)), refusedKeys.answer),
+        withRefusedKeys(
+          guardedServer(options.limits, refusesMediaType(HostApi), earlyCors(options.corsOrigins ?? [])),
+          refusedKeys.answer
+        ),
         {
           port: options.port,
           host: options.host

@@ -4,8 +4,11 @@
  * answer readable by it, exposing the fields a client acts on: the RateLimit fields and
  * Retry-After (when to send again), Idempotent-Replayed (a retry got the first answer) and
  * X-Request-Id. No credentials: the cabinet's cookie never authenticates a cross-origin call.
- * Refusals written before the API's stack (413, 408, a refused key's early 429) carry none of it.
+ * Refusals written before the API's stack (413, 415, a refused key's early 429, a 408 for a body
+ * still arriving) carry the same fields (`earlyCors`); a 408 or 431 for headers that never
+ * arrived whole cannot: nobody knows the origin yet.
  */
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpApiBuilder } from "@effect/platform"
 import { RateLimit } from "@frank/core"
 import { Layer } from "effect"
@@ -41,4 +44,25 @@ export const corsLayer = (origins: ReadonlyArray<string>): Layer.Layer<never> =>
     maxAge: 600,
     credentials: false
   })
+}
+
+/**
+ * Marks the answer to a listed origin's request readable by it the moment the request arrives,
+ * before any refusal can be written: node:http merges these into whatever `writeHead` sends, and
+ * the API's own CORS middleware sets the same values for the answers it writes. None when the
+ * list is empty.
+ */
+export const earlyCors = (
+  origins: ReadonlyArray<string>
+): ((request: IncomingMessage, response: ServerResponse) => void) | undefined => {
+  if (origins.length === 0) return undefined
+  const allowed = new Set(origins)
+  const exposed = CORS_EXPOSED_HEADERS.join(", ")
+  return (request, response) => {
+    response.setHeader("vary", "Origin")
+    const origin = request.headers.origin
+    if (origin === undefined || !allowed.has(origin)) return
+    response.setHeader("access-control-allow-origin", origin)
+    response.setHeader("access-control-expose-headers", exposed)
+  }
 }

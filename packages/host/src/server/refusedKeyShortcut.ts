@@ -141,8 +141,7 @@ const writeRefusal = (response: ServerResponse, { verdict, policy }: Held, secon
     "ratelimit-limit": String(verdict.limit),
     "ratelimit-remaining": "0",
     "ratelimit-reset": String(seconds),
-    "retry-after": String(seconds),
-    "access-control-expose-headers": [...RateLimit.RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id"].join(", ")
+    "retry-after": String(seconds)
   })
   response.end(body)
 }

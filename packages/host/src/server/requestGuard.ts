@@ -167,6 +167,17 @@ const reasons: Record<number, string> = {
   431: "Request Header Fields Too Large"
 }
 
+/** The CORS fields `first` set on a refused request's answer, as header lines of a raw answer. */
+const corsLines = (response: ServerResponse | undefined): string => {
+  if (response === undefined) return ""
+  let lines = ""
+  for (const name of ["access-control-allow-origin", "access-control-expose-headers", "vary"]) {
+    const value = response.getHeader(name)
+    if (typeof value === "string") lines += `${name}: ${value}\r\n`
+  }
+  return lines
+}
+
 /**
  * node:http answers these before a request exists or, for the request timeout, while one still
  * arrives; the default is an empty body. A request the guard refused keeps its refusal: the
@@ -188,7 +199,7 @@ const onClientError = (limits: RequestLimits) => (error: Error & { code?: string
           : [400, "BAD_REQUEST", "malformed HTTP request"]
   const body = envelope(status, code, message)
   socket.end(
-    `HTTP/1.1 ${status} ${reasons[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    `HTTP/1.1 ${status} ${reasons[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${corsLines(refused?.response)}Connection: close\r\n\r\n${body}`
   )
   // Half-closed, as a refusal's connection: a client still sending is cut off after the linger.
   const timer = setTimeout(() => socket.destroy(), LINGER_MS)
@@ -234,10 +245,15 @@ const answerAtOnce = (
 /**
  * `createServer` for NodeHttpServer with the limits applied: request listeners (the platform's
  * handler) are wrapped so every request's body is guarded before the handler sees it, and a body
- * of a type its route does not read (`unreadable`) is refused unread.
+ * of a type its route does not read (`unreadable`) is refused unread. `first` runs on every
+ * request before anything answers it (the host's early CORS fields).
  */
 export const guardedServer =
-  (limits: RequestLimits, unreadable: UnreadableBody = () => false) =>
+  (
+    limits: RequestLimits,
+    unreadable: UnreadableBody = () => false,
+    first?: (request: IncomingMessage, response: ServerResponse) => void
+  ) =>
   (): Server => {
     const server = createServer({
       maxHeaderSize: limits.maxHeaderBytes,
@@ -249,6 +265,7 @@ export const guardedServer =
     })
     server.on("clientError", onClientError(limits))
     return wrapRequestListeners(server, (listener) => (request, response) => {
+      first?.(request, response)
       if (answerAtOnce(request, response, limits, unreadable)) return
       guardBody(request, response, limits)
       listener(request, response)
