@@ -278,6 +278,36 @@ describe("API keys", () => {
   })
 })
 
+describe("audit of signing in and out", () => {
+  it("a cabinet sign-in and sign-out are recorded as the session, with the request's id and address", async () => {
+    const p = await call(host, "POST", "/admin/v1/partners", { headers: admin(), body: { name: "Signing LLC" } })
+    const s = await call(host, "POST", `/admin/v1/partners/${p.json.id}/sessions`, { headers: admin(), body: {} })
+    const link = new URL(s.json.signInUrl as string)
+    const signIn = await fetch(`${host.baseUrl}${link.pathname}${link.search}`, {
+      redirect: "manual",
+      headers: { "x-request-id": "sign-in-request-1" }
+    })
+    expect(signIn.status).toBe(303)
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!
+    const signOut = await fetch(`${host.baseUrl}/cabinet/sign-out`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: host.baseUrl, "x-request-id": "sign-out-request-1" }
+    })
+    expect(signOut.status).toBe(303)
+    const log = await call(host, "GET", `/admin/v1/partners/${p.json.id}/audit-log`, { headers: admin() })
+    const byAction = (action: string) => log.json.items.find((r: { action: string }) => r.action === action)
+    const signedIn = byAction("session.signed_in")
+    expect(signedIn).toMatchObject({ actor: { type: "session" }, requestId: "sign-in-request-1" })
+    expect(signedIn.ip).toMatch(/127\.0\.0\.1/)
+    expect(byAction("session.ended")).toMatchObject({
+      actor: { type: "session", id: signedIn.actor.id },
+      target: { type: "session", id: signedIn.actor.id },
+      requestId: "sign-out-request-1"
+    })
+  })
+})
+
 describe("billing and ledger", () => {
   it("catalog (no-store), estimate, transactions, CSV export and daily usage", async () => {
     const p = await newPartner("Ledger LLC", 1500)

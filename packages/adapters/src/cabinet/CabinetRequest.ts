@@ -24,6 +24,24 @@ const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: bool
     : Option.getOrElse(request.remoteAddress, () => "unknown")
 }
 
+/**
+ * Attributes the request fiber's audited changes to `actor`, with the request's id, client
+ * address and idempotency key (the audit log's origin).
+ */
+export const attributeRequest = (
+  request: HttpServerRequest.HttpServerRequest,
+  trustProxy: boolean,
+  actor: Audit.AuditActor
+): Effect.Effect<void> =>
+  Effect.flatMap(currentRequestId, (requestId) =>
+    Audit.setAuditOrigin({
+      actor,
+      requestId: requestId.length > 0 ? requestId : null,
+      ip: clientIp(request, trustProxy),
+      idempotencyKey: Audit.auditIdempotencyKey(request.headers["idempotency-key"])
+    })
+  )
+
 /** The language of this request; `?lang=` (the switch) also sets the cookie on the response. */
 export const requestLang = (request: HttpServerRequest.HttpServerRequest, query: URLSearchParams) => {
   const asked = query.get("lang")
@@ -102,12 +120,10 @@ export const makeGuard = Effect.gen(function* () {
           return htmlResponse(body, 429, limitHeaders)
         }
         // The page's changes are the session's (the audit log's origin for this request).
-        const requestId = yield* currentRequestId
-        yield* Audit.setAuditOrigin({
-          actor: { type: "session", id: session.right.sessionId, label: "cabinet session" },
-          requestId: requestId.length > 0 ? requestId : null,
-          ip: clientIp(request, options.trustProxy),
-          idempotencyKey: Audit.auditIdempotencyKey(request.headers["idempotency-key"])
+        yield* attributeRequest(request, options.trustProxy, {
+          type: "session",
+          id: session.right.sessionId,
+          label: "cabinet session"
         })
         const res = yield* handler({ ...frame, partnerId, query, method: request.method })
         return finish(HttpServerResponse.setHeaders(res, limitHeaders))

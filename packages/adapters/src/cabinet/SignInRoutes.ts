@@ -5,11 +5,11 @@
  * still refuses cross-site posts).
  */
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Access } from "@frank/core"
+import { Access, Audit } from "@frank/core"
 import { isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect } from "effect"
 import { type CabinetOptions, SESSION_COOKIE } from "./CabinetOptions.js"
-import { frameOf, redirect } from "./CabinetRequest.js"
+import { attributeRequest, frameOf, redirect } from "./CabinetRequest.js"
 import { barePage, esc, htmlResponse } from "./html.js"
 
 export const makeSignInRoutes = (options: CabinetOptions) =>
@@ -20,6 +20,8 @@ export const makeSignInRoutes = (options: CabinetOptions) =>
     const signIn = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { frame, query, finish } = frameOf(options, request)
+      // The session the link opens becomes the actor (Audit.AuditedAccess); this names the request.
+      yield* attributeRequest(request, options.trustProxy, Audit.systemOrigin.actor)
       const redeemed = yield* Effect.either(access.redeemSignIn(query.get("token") ?? ""))
       if (redeemed._tag === "Left") {
         if (redeemed.left._tag === "StoreError") return yield* Effect.die(redeemed.left)
@@ -60,6 +62,7 @@ export const makeSignInRoutes = (options: CabinetOptions) =>
           barePage(frame, frame.t.errors.title, `<p role="alert">${esc(frame.t.errors.crossSite)}</p>`),
           403
         )
+      yield* attributeRequest(request, options.trustProxy, Audit.systemOrigin.actor)
       yield* Effect.orDie(access.endSession(request.cookies[SESSION_COOKIE] ?? ""))
       const res = HttpServerResponse.expireCookie(redirect(`${base}/signed-out?reason=signed-out`), SESSION_COOKIE, {
         path: "/"

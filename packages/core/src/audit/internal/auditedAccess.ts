@@ -11,6 +11,14 @@ import { fieldsOf } from "./fieldsOf.js"
 
 const keyFields = { expiresInDays: "expiresAt" }
 
+/** Records made by the session itself (signing in, signing out), from the request's origin. */
+const asSession =
+  (sessionId: string, label: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(currentAuditOrigin), (origin) =>
+      withAuditOrigin({ ...origin, actor: { type: "session", id: sessionId, label } })(effect)
+    )
+
 /** `access` whose changes `log` records. */
 export const auditedAccess = (access: AccessShape, log: AuditLogShape): AccessShape => ({
   ...access,
@@ -36,14 +44,15 @@ export const auditedAccess = (access: AccessShape, log: AuditLogShape): AccessSh
   redeemSignIn: (token) =>
     log.atomically(
       Effect.tap(access.redeemSignIn(token), (s) =>
-        Effect.flatMap(FiberRef.get(currentAuditOrigin), (origin) =>
-          withAuditOrigin({ ...origin, actor: { type: "session", id: s.sessionId, label: "cabinet sign-in" } })(
-            log.record(s.partnerId, {
-              action: "session.signed_in",
-              target: { type: "session", id: s.sessionId },
-              changes: ["expiresAt"]
-            })
-          )
+        asSession(
+          s.sessionId,
+          "cabinet sign-in"
+        )(
+          log.record(s.partnerId, {
+            action: "session.signed_in",
+            target: { type: "session", id: s.sessionId },
+            changes: ["expiresAt"]
+          })
         )
       )
     ),
@@ -55,11 +64,16 @@ export const auditedAccess = (access: AccessShape, log: AuditLogShape): AccessSh
           access.endSession(token),
           Either.isLeft(found)
             ? Effect.void
-            : log.record(found.right.partnerId, {
-                action: "session.ended",
-                target: { type: "session", id: found.right.sessionId },
-                changes: ["endedAt"]
-              })
+            : asSession(
+                found.right.sessionId,
+                "cabinet sign-out"
+              )(
+                log.record(found.right.partnerId, {
+                  action: "session.ended",
+                  target: { type: "session", id: found.right.sessionId },
+                  changes: ["endedAt"]
+                })
+              )
         )
       )
     ),
