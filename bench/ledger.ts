@@ -39,7 +39,7 @@ import {
   WEBHOOK_NOTIFY_PAYLOAD
 } from "@frank/adapters"
 import { Audit, Events, Ids, Ledger, Money } from "@frank/core"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, type Context, Effect, Layer } from "effect"
 import pg from "pg"
 import { testPartner, testTask } from "@frank/core/testing"
 
@@ -371,40 +371,36 @@ const adminOrigin = (requestId: string): Audit.AuditOrigin => ({
 
 /**
  * One top-up credit; `audited`: as the admin API's `addCredit` runs it — the edge sets the
- * origin, then the credit and its `credit.added` record commit in one transaction (the ledger's
- * own transaction becomes a savepoint inside it) and the outbox is woken after the commit.
+ * origin, then `Audit.AuditedLedger` writes the `credit.added` record inside the credit's own
+ * transaction (alongside the movement, no enclosing transaction).
  */
-const creditOnce = (partnerId: Ids.PartnerId, audited: boolean, requestId: string) =>
-  Effect.gen(function* () {
-    const ledger = yield* Ledger.Ledger
-    const credit = ledger.credit(partnerId, { kind: "topup", amountMinor: CREDIT })
-    if (!audited) return yield* credit
-    const audit = yield* Audit.AuditLog
-    yield* Audit.setAuditOrigin(adminOrigin(requestId))
-    return yield* audit.atomically(
-      Effect.tap(credit, (c) =>
-        c.replayed
-          ? Effect.void
-          : audit.record(partnerId, {
-              action: "credit.added",
-              target: { type: "ledger_entry", id: c.entry.id },
-              changes: ["amount", "kind"]
-            })
-      )
-    )
-  })
+const creditOnce = (
+  ledger: Context.Tag.Service<typeof Ledger.Ledger>,
+  partnerId: Ids.PartnerId,
+  audited: boolean,
+  requestId: string
+) =>
+  Effect.zipRight(
+    audited ? Audit.setAuditOrigin(adminOrigin(requestId)) : Effect.void,
+    ledger.credit(partnerId, { kind: "topup", amountMinor: CREDIT })
+  )
+
+/** The ledger a credit goes through: the engine's, or the same wrapped by `Audit.AuditedLedger`. */
+const ledgerFor = (audited: boolean) =>
+  audited ? Ledger.Ledger.pipe(Effect.provide(Audit.AuditedLedger)) : Ledger.Ledger
 
 /** `workers` fibers credit one fresh account until `credits` are done or the round's time is up. */
 const creditRound = (credits: number, workers: number, audited: boolean) =>
   Effect.gen(function* () {
     const partnerId = yield* newAccount(audited ? "audited" : "plain")
+    const ledger = yield* ledgerFor(audited)
     let next = 0
     let done = 0
     const started = start()
     const deadline = started.ms + ROUND_SECONDS * 1000
     const worker = Effect.gen(function* () {
       while (next < credits && performance.now() < deadline) {
-        yield* creditOnce(partnerId, audited, `bench-${next++}`)
+        yield* creditOnce(ledger, partnerId, audited, `bench-${next++}`)
         done++
       }
     })
@@ -426,7 +422,8 @@ const creditStatements = Effect.gen(function* () {
           n++
           return statement
         })
-      yield* creditOnce(partnerId, audited, "bench-statements").pipe(Statement.withTransformer(capture))
+      const ledger = yield* ledgerFor(audited)
+      yield* creditOnce(ledger, partnerId, audited, "bench-statements").pipe(Statement.withTransformer(capture))
       return n
     })
   return { plain: yield* count(false), audited: yield* count(true) }
@@ -538,7 +535,7 @@ const printGrants = (rows: Rows) => {
 const printAudit = (statements: { plain: number; audited: number }, rows: Rows) => {
   console.log("\nbench/ledger — the audit write on the credit path (issue 33); 1 op = one top-up credit transaction")
   console.log(
-    `statements per credit: ${statements.plain} plain, ${statements.audited} audited (+ BEGIN/COMMIT; audited also SAVEPOINT/RELEASE); ${ROUNDS} round pairs per scenario, ≤ ${PAIRS_PER_ROUND * 2} credits or ${ROUND_SECONDS} s per round; target ratio ≥ 0.9\n`
+    `statements per credit: ${statements.plain} plain, ${statements.audited} audited (+ BEGIN/COMMIT); ${ROUNDS} round pairs per scenario, ≤ ${PAIRS_PER_ROUND * 2} credits or ${ROUND_SECONDS} s per round; target ratio ≥ 0.9\n`
   )
   console.log(
     "| scenario | audited ops/s | plain ops/s | ratio audited/plain (min–max) | client CPU µs/op (audited / plain) | ops (audited / plain) |"

@@ -4,7 +4,7 @@
  * webhook events the movement causes (transactional outbox), and wakes the delivery worker after
  * the commit.
  */
-import { Clock, Context, Effect, type Either, Layer, type Stream } from "effect"
+import { Clock, Context, Effect, type Either, FiberRef, Layer, type Stream } from "effect"
 import { Ids } from "../internal/ids.js"
 import type { EventDraft } from "../events/Event.js"
 import {
@@ -15,6 +15,7 @@ import {
   refundEvents
 } from "./internal/ledgerEvents.js"
 import { checkLowBalance } from "./internal/lowBalance.js"
+import { currentAlongside } from "./internal/alongsideMovement.js"
 import { Outbox } from "../events/Outbox.js"
 import type { StoreError } from "../StoreError.js"
 import { type AccountTotals, availableMinor } from "./Account.js"
@@ -150,17 +151,21 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
             const now = yield* Clock.currentTimeMillis
             const entryIds: readonly [string, string, string] = [yield* ids.next, yield* ids.next, yield* ids.next]
             const fx = effects(cmd)
+            const alongside = yield* FiberRef.get(currentAlongside)
             let emitted = 0
-            const result = yield* store.transact(
-              request(partnerId, cmd),
-              (snap) => rule(snap, cmd, { now, entryIds }),
-              (r) =>
-                Effect.gen(function* () {
-                  for (const draft of fx.events(r)) emitted += (yield* outbox.emit(partnerId, draft)).deliveries
-                  if (fx.lowersAvailable(r)) emitted += yield* lowBalance(partnerId, r.totals)
-                  if (!r.replayed) emitted += yield* settleAlerts(partnerId, r.totals)
-                })
-            )
+            const result = yield* store
+              .transact(
+                request(partnerId, cmd),
+                (snap) => rule(snap, cmd, { now, entryIds }),
+                (r) =>
+                  Effect.gen(function* () {
+                    for (const draft of fx.events(r)) emitted += (yield* outbox.emit(partnerId, draft)).deliveries
+                    if (fx.lowersAvailable(r)) emitted += yield* lowBalance(partnerId, r.totals)
+                    if (!r.replayed) emitted += yield* settleAlerts(partnerId, r.totals)
+                    if (alongside !== undefined) yield* alongside(r)
+                  })
+              )
+              .pipe(Effect.locally(currentAlongside, undefined))
             if (emitted > 0) yield* outbox.wake
             return result
           })

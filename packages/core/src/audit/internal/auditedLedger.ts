@@ -4,6 +4,8 @@
  * credited) and balance alerts (created, deleted). Each record commits in the change's own
  * transaction. A credit answered again for a repeated reference changed nothing: no record.
  */
+import { Effect } from "effect"
+import { alongsideMovement } from "../../ledger/internal/alongsideMovement.js"
 import type { LedgerShape } from "../../ledger/Ledger.js"
 import type { AuditLogShape } from "../AuditLog.js"
 import { fieldsOf } from "./fieldsOf.js"
@@ -11,25 +13,25 @@ import { fieldsOf } from "./fieldsOf.js"
 /** The command's names as the admin API and the audit log show them. */
 const creditFields = { amountMinor: "amount", note: "description" }
 
+type CreditResult = Effect.Effect.Success<ReturnType<LedgerShape["credit"]>>
+
 /** `ledger` whose credits and alert changes `log` records. */
 export const auditedLedger = (ledger: LedgerShape, log: AuditLogShape): LedgerShape => ({
   ...ledger,
+  // In the credit's own transaction (no enclosing one: that would make it a savepoint).
   credit: (partnerId, cmd) =>
-    log.recorded(
-      partnerId,
-      (r) =>
-        r.replayed
-          ? undefined
-          : {
-              action: "credit.added",
-              target: { type: "ledger_entry", id: r.entry.id },
-              changes: [
-                ...fieldsOf({ amountMinor: cmd.amountMinor, kind: cmd.kind, note: cmd.note }, creditFields),
-                ...fieldsOf({ reference: cmd.reference, ...cmd.grant })
-              ]
-            },
-      ledger.credit(partnerId, cmd)
-    ),
+    alongsideMovement((r: CreditResult) =>
+      r.replayed
+        ? Effect.void
+        : log.record(partnerId, {
+            action: "credit.added",
+            target: { type: "ledger_entry", id: r.entry.id },
+            changes: [
+              ...fieldsOf({ amountMinor: cmd.amountMinor, kind: cmd.kind, note: cmd.note }, creditFields),
+              ...fieldsOf({ reference: cmd.reference, ...cmd.grant })
+            ]
+          })
+    )(ledger.credit(partnerId, cmd)),
   createAlert: (partnerId, thresholdMinor) =>
     log.recorded(
       partnerId,
