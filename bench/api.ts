@@ -5,7 +5,8 @@
  * The rate limits are raised for the run (FRANK_RATE_LIMIT_MULTIPLIER).
  * Then, on the same host: a write route (PATCH /v1/webhooks/endpoints/:id) with a fresh
  * Idempotency-Key on every request (each runs and stores its answer in its transaction) against
- * the same route without keys, interleaved rounds, target ≥ 0.8× requests/s (issue 33).
+ * the same route without keys, interleaved rounds, target ≥ 0.8× requests/s (issue 33): on one
+ * endpoint (requests queue on its row lock) and spread over 40 endpoints of 4 partners.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:api
  */
@@ -23,6 +24,8 @@ if (url.length === 0) {
 }
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = 32
+/** Partners whose 10 endpoints each the spread write rounds PATCH in turn. */
+const SPREAD_PARTNERS = 4
 /**
  * Node flags of each server. The host runs as `npm start` runs it: a 64 MiB young generation,
  * which this allocation-heavy server needs (GC was 7 % of its CPU with the 16 MiB default). The
@@ -71,29 +74,29 @@ try {
   const hostUrl = `http://127.0.0.1:${hostPort}`
   await waitFor(async () => (await fetch(`${hostUrl}/readyz`)).ok, "host")
   const auth = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }
-  const partner = await json(
-    await fetch(`${hostUrl}/admin/v1/partners`, {
+  /** A partner with 5,000 ₣ and a full key. */
+  const newPartnerKey = async (name: string) => {
+    const partner = await json(
+      await fetch(`${hostUrl}/admin/v1/partners`, { method: "POST", headers: auth, body: JSON.stringify({ name }) })
+    )
+    const session = await json(
+      await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/sessions`, { method: "POST", headers: auth, body: "{}" })
+    )
+    await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/credits`, {
       method: "POST",
       headers: auth,
-      body: JSON.stringify({ name: "Bench" })
+      body: JSON.stringify({ amountFranks: 5000, kind: "adjustment" })
     })
-  )
-  const session = await json(
-    await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/sessions`, { method: "POST", headers: auth, body: "{}" })
-  )
-  await fetch(`${hostUrl}/admin/v1/partners/${partner.id}/credits`, {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({ amountFranks: 5000, kind: "adjustment" })
-  })
-  const issued = await json(
-    await fetch(`${hostUrl}/v1/billing/api-keys`, {
-      method: "POST",
-      headers: { cookie: `service_token=${session.token}`, "content-type": "application/json" },
-      body: "{}"
-    })
-  )
-  const key = String(issued.key)
+    const issued = await json(
+      await fetch(`${hostUrl}/v1/billing/api-keys`, {
+        method: "POST",
+        headers: { cookie: `service_token=${session.token}`, "content-type": "application/json" },
+        body: "{}"
+      })
+    )
+    return String(issued.key)
+  }
+  const key = await newPartnerKey("Bench")
 
   const basePort = await freePort()
   const baseline = start(BASELINE_FLAGS, ["bench/api-baseline-server.ts"], {
@@ -150,72 +153,102 @@ try {
     `ratio requests/s engine / baseline: ${(e.requests.average / base.requests.average).toFixed(2)} (target ≥ 0.6); CPU per request baseline / engine: ${(minCpu("baseline") / minCpu("engine")).toFixed(2)}; non-2xx or errors: ${errors}`
   )
 
-  // Idempotency keys on a write route, against the same route without.
-  const endpoint = await json(
-    await fetch(`${hostUrl}/v1/webhooks/endpoints`, {
-      method: "POST",
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify({ url: "https://bench.invalid/hook" })
-    })
-  )
+  // Idempotency keys on a write route, against the same route without, on two sets of targets:
+  // one endpoint, where every PATCH waits for the row lock of the one before (so the ratio is the
+  // lock's hold time, which a keyed request extends by its answer's write), and the same PATCH
+  // spread over SPREAD_PARTNERS × 10 endpoints, where requests do not queue on one row.
+  const newEndpoint = async (apiKey: string) =>
+    String(
+      (
+        await json(
+          await fetch(`${hostUrl}/v1/webhooks/endpoints`, {
+            method: "POST",
+            headers: { "x-api-key": apiKey, "content-type": "application/json" },
+            body: JSON.stringify({ url: "https://bench.invalid/hook" })
+          })
+        )
+      ).id
+    )
+  interface Target {
+    readonly key: string
+    readonly endpointId: string
+  }
+  const oneRow: ReadonlyArray<Target> = [{ key, endpointId: await newEndpoint(key) }]
+  const spread: Array<Target> = []
+  for (let p = 0; p < SPREAD_PARTNERS; p++) {
+    const partnerKey = await newPartnerKey(`Bench writer ${p}`)
+    for (let e = 0; e < 10; e++) spread.push({ key: partnerKey, endpointId: await newEndpoint(partnerKey) })
+  }
   let sequence = 0
-  const write = (keyed: boolean) =>
+  let keySequence = 0
+  let firstKeyed: Target | undefined
+  const write = (targets: ReadonlyArray<Target>, keyed: boolean) =>
     new Promise<autocannon.Result>((done, fail) => {
       autocannon(
         {
-          url: `${hostUrl}/v1/webhooks/endpoints/${endpoint.id}`,
+          url: hostUrl,
           method: "PATCH",
           connections: CONNECTIONS,
           duration: DURATION_S,
-          headers: { "x-api-key": key, "content-type": "application/json" },
           body: JSON.stringify({ url: "https://bench.invalid/hook" }),
-          // A fresh key per request, as a client retrying safely sends.
-          ...(keyed
-            ? {
-                requests: [
-                  {
-                    setupRequest: (req: autocannon.Request) => ({
-                      ...req,
-                      headers: { ...req.headers, "idempotency-key": `bench-${process.pid}-${sequence++}` }
-                    })
-                  }
-                ]
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => {
+                const t = targets[sequence++ % targets.length]!
+                // A fresh key per request, as a client retrying safely sends.
+                if (keyed && keySequence === 0) firstKeyed = t
+                const idempotency = keyed ? { "idempotency-key": `bench-${process.pid}-${keySequence++}` } : {}
+                return {
+                  ...req,
+                  path: `/v1/webhooks/endpoints/${t.endpointId}`,
+                  headers: { ...req.headers, "x-api-key": t.key, "content-type": "application/json", ...idempotency }
+                }
               }
-            : {})
+            }
+          ]
         },
         (err, result) => (err ? fail(err) : done(result))
       )
     })
-  await write(false)
-  await write(true)
-  const writes: Array<{ keyed: boolean; r: autocannon.Result }> = []
-  for (let i = 0; i < 2; i++) {
-    writes.push({ keyed: false, r: await write(false) })
-    writes.push({ keyed: true, r: await write(true) })
-  }
-  const bestWrite = (keyed: boolean) =>
-    writes.filter((x) => x.keyed === keyed).reduce((m, x) => (x.r.requests.average > m.r.requests.average ? x : m)).r
-  const plain = bestWrite(false)
-  const keyed = bestWrite(true)
-  const writeErrors = writes.reduce((n, x) => n + x.r.errors + x.r.non2xx, 0)
   console.log(`\nbench/api — PATCH /v1/webhooks/endpoints/:id, ${CONNECTIONS} connections, ${DURATION_S} s per round`)
-  console.log("| requests | requests/s | p50 ms | p99 ms |")
-  console.log("|---|---:|---:|---:|")
+  console.log("| targets | requests | requests/s | p50 ms | p99 ms |")
+  console.log("|---|---|---:|---:|---:|")
+  const ratios: Array<string> = []
+  let writeErrors = 0
+  for (const [label, targets] of [
+    ["one endpoint", oneRow],
+    [`${spread.length} endpoints`, spread]
+  ] as const) {
+    await write(targets, false)
+    await write(targets, true)
+    const writes: Array<{ keyed: boolean; r: autocannon.Result }> = []
+    for (let i = 0; i < 2; i++) {
+      writes.push({ keyed: false, r: await write(targets, false) })
+      writes.push({ keyed: true, r: await write(targets, true) })
+    }
+    const bestWrite = (keyed: boolean) =>
+      writes.filter((x) => x.keyed === keyed).reduce((m, x) => (x.r.requests.average > m.r.requests.average ? x : m)).r
+    const plain = bestWrite(false)
+    const keyed = bestWrite(true)
+    writeErrors += writes.reduce((n, x) => n + x.r.errors + x.r.non2xx, 0)
+    for (const [what, r] of [
+      ["without Idempotency-Key", plain],
+      ["a fresh Idempotency-Key each", keyed]
+    ] as const)
+      console.log(`| ${label} | ${what} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} |`)
+    ratios.push(`${label} ${(keyed.requests.average / plain.requests.average).toFixed(2)}`)
+  }
+  const replay = await fetch(`${hostUrl}/v1/webhooks/endpoints/${firstKeyed?.endpointId}`, {
+    method: "PATCH",
+    headers: {
+      "x-api-key": String(firstKeyed?.key),
+      "content-type": "application/json",
+      "idempotency-key": `bench-${process.pid}-0`
+    },
+    body: JSON.stringify({ url: "https://bench.invalid/hook" })
+  })
   console.log(
-    `| without Idempotency-Key | ${plain.requests.average.toFixed(0)} | ${plain.latency.p50} | ${plain.latency.p99} |`
-  )
-  console.log(
-    `| a fresh Idempotency-Key each | ${keyed.requests.average.toFixed(0)} | ${keyed.latency.p50} | ${keyed.latency.p99} |`
-  )
-  const stored = await json(
-    await fetch(`${hostUrl}/v1/webhooks/endpoints/${endpoint.id}`, {
-      method: "PATCH",
-      headers: { "x-api-key": key, "content-type": "application/json", "idempotency-key": `bench-${process.pid}-0` },
-      body: JSON.stringify({ url: "https://bench.invalid/hook" })
-    })
-  )
-  console.log(
-    `ratio requests/s with keys / without: ${(keyed.requests.average / plain.requests.average).toFixed(2)} (target ≥ 0.8); non-2xx or errors: ${writeErrors}; a stored key replays: ${stored.id === endpoint.id}`
+    `ratio requests/s with keys / without: ${ratios.join(", ")} (target ≥ 0.8); non-2xx or errors: ${writeErrors}; a stored key replays: ${replay.headers.get("idempotent-replayed") === "true"}`
   )
 } finally {
   for (const c of children) c.kill("SIGTERM")

@@ -2,8 +2,9 @@
  * The idempotency store on SQL (PostgreSQL, PGlite): the table `idempotency_keys`. `transaction`
  * is the client's own, so the engine's stores, which open theirs with the same client, join it
  * (their transactions become savepoints) and the stored answer commits with the change. A key is
- * held by a transaction-scoped advisory lock taken without waiting: a second request with the
- * key while the first runs is told so at once, and the lock goes with the first's commit.
+ * held by a transaction-scoped advisory lock taken without waiting (`idempotency_claim`, which
+ * also reads the stored answer): a second request with the key while the first runs is told so
+ * at once, and the lock goes with the first's commit.
  */
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
@@ -11,11 +12,12 @@ import { Errors } from "@frank/core"
 import { Idempotency } from "@frank/core/http"
 import { Effect, Layer } from "effect"
 
-interface AnswerRow {
-  readonly fingerprint: string
-  readonly status: number
-  readonly body: string
-  readonly contentType: string
+interface ClaimRow {
+  readonly locked: boolean
+  readonly fingerprint: string | null
+  readonly status: number | null
+  readonly body: string | null
+  readonly contentType: string | null
 }
 
 /** The store over `sql`. */
@@ -29,22 +31,19 @@ export const make = (sql: SqlClient.SqlClient): Idempotency.IdempotencyStoreShap
         (e) => Effect.fail(failed("transaction")(e))
       ),
     claim: (scope, key) =>
-      Effect.gen(function* () {
-        // The lock first, then the read: the read's snapshot then sees an answer committed by the
-        // transaction that held the lock before.
-        const [lock] = yield* sql<{ locked: boolean }>`
-          SELECT pg_try_advisory_xact_lock(hashtextextended(${scope} || chr(10) || ${key}, 0)) AS locked`
-        if (lock?.locked !== true) return { _tag: "InProgress" } as const
-        const [row] = yield* sql<AnswerRow>`
-          SELECT fingerprint, status, body, content_type FROM idempotency_keys
-          WHERE scope = ${scope} AND key = ${key}`
-        if (row === undefined) return { _tag: "Fresh" } as const
-        return {
-          _tag: "Stored",
-          fingerprint: row.fingerprint,
-          answer: { status: Number(row.status), body: row.body, contentType: row.contentType }
-        } as const
-      }).pipe(Effect.mapError(failed("claim"))),
+      // One round trip: the lock, then the read after it (migration 0026 says why a function).
+      sql<ClaimRow>`SELECT locked, fingerprint, status, body, content_type FROM idempotency_claim(${scope}, ${key})`.pipe(
+        Effect.map(([row]): Idempotency.Claim => {
+          if (row?.locked !== true) return { _tag: "InProgress" }
+          if (row.fingerprint === null) return { _tag: "Fresh" }
+          return {
+            _tag: "Stored",
+            fingerprint: row.fingerprint,
+            answer: { status: Number(row.status), body: row.body ?? "", contentType: row.contentType ?? "" }
+          }
+        }),
+        Effect.mapError(failed("claim"))
+      ),
     save: (request, answer, at) =>
       sql`
         INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, content_type, created_at)
