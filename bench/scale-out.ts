@@ -266,20 +266,20 @@ const report = (runs: ReadonlyArray<Configuration>) => {
     "\nWhere it stops — CPU in cores (CPU seconds per second), mean backends per 50 ms sample of pg_stat_activity (active: on CPU / Lock / LWLock / IO / other; idle in transaction = waiting for a host)"
   )
   console.log(
-    "| hosts | phase | PostgreSQL cores | hosts' cores (each) | machine busy | on CPU | Lock | LWLock | IO | other | idle in tx |"
+    "| hosts | phase | PostgreSQL cores | hosts' cores (each) | CPU µs per operation, PostgreSQL + hosts | machine busy | on CPU | Lock | LWLock | IO | other | idle in tx |"
   )
-  console.log("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+  console.log("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
   for (const c of runs)
-    for (const [phase, u] of [
-      ["deliveries", c.deliveries.usage],
-      ["reads", c.reads.usage],
-      ["writes", c.writes.usage]
+    for (const [phase, u, rate] of [
+      ["deliveries", c.deliveries.usage, c.deliveries.result],
+      ["reads", c.reads.usage, c.reads.result.requests.average],
+      ["writes", c.writes.usage, c.writes.result.requests.average]
     ] as const) {
       const w = u.waits
       const each = u.processCores.map(cores)
       const sum = u.processCores.reduce((a, b) => a + b, 0)
       console.log(
-        `| ${c.hosts} | ${phase} | ${cores(u.pgCores)} | ${cores(sum)} (${each.join(", ")}) | ${(u.machineBusy * 100).toFixed(0)} % | ${w.cpu.toFixed(1)} | ${w.lock.toFixed(1)} | ${w.lwlock.toFixed(1)} | ${w.io.toFixed(1)} | ${w.other.toFixed(1)} | ${w.idleInTransaction.toFixed(1)} |`
+        `| ${c.hosts} | ${phase} | ${cores(u.pgCores)} | ${cores(sum)} (${each.join(", ")}) | ${((u.pgCores * 1e6) / rate).toFixed(0)} + ${((sum * 1e6) / rate).toFixed(0)} | ${(u.machineBusy * 100).toFixed(0)} % | ${w.cpu.toFixed(1)} | ${w.lock.toFixed(1)} | ${w.lwlock.toFixed(1)} | ${w.io.toFixed(1)} | ${w.other.toFixed(1)} | ${w.idleInTransaction.toFixed(1)} |`
       )
     }
 }
