@@ -8,7 +8,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser } from "playwright-core"
-import { describeBrowser, launchBrowser } from "../support/browser.js"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowser } from "./cabinet/browserHost.js"
 import { newPartner, type Partner } from "./hostClient.js"
 import { type RunningHost, spawnHost } from "./spawnHost.js"
 
@@ -89,11 +90,8 @@ describe("CORS for listed origins", { timeout: 60_000 }, () => {
 
 describeBrowser("CORS from a page in Chromium", () => {
   let browser: Browser
-  beforeAll(async () => {
-    browser = await launchBrowser()
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
+  useBrowser((launched) => {
+    browser = launched
   })
 
   /** Runs two keyed POSTs from a page of `origin`; answers what its script could read. */
