@@ -1,7 +1,8 @@
 /**
- * HTML building blocks of the cabinet: escaping, the page shell (navigation, language switch,
- * sign-out), and the security headers every cabinet response carries. Pages are server-rendered;
- * the one external script only adds the copy buttons and the chart (CSP without inline scripts).
+ * HTML building blocks of the cabinet: the `html` tag (re-exported), the page shell (navigation,
+ * language switch, sign-out), and the security headers every cabinet response carries. Pages are
+ * server-rendered; the one external script only adds the copy buttons and the chart (CSP without
+ * inline scripts).
  */
 import { HttpServerResponse } from "@effect/platform"
 import { type Html, html } from "./htmlTemplate.js"

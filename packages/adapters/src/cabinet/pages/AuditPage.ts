@@ -73,7 +73,7 @@ const actorText = (ctx: CabinetContext, a: Audit.AuditActor) => {
 
 const row = (ctx: CabinetContext, r: Audit.AuditRecord) =>
   html`<tr data-testid="audit-row" data-action="${r.action}" data-target="${r.target.id}">
-<td>${formatDate(ctx.t, r.at)}</td><td>${actorText(ctx, r.actor)}</td><td><code>${r.action}</code></td>
+<td class="nowrap">${formatDate(ctx.t, r.at)}</td><td>${actorText(ctx, r.actor)}</td><td><code>${r.action}</code></td>
 <td>${r.target.type} <code>${r.target.id}</code></td><td><code>${r.requestId ?? ctx.t.none}</code></td>
 <td>${r.changes.length === 0 ? ctx.t.none : r.changes.join(", ")}</td></tr>`
 

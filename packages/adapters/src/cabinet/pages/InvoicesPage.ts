@@ -33,7 +33,7 @@ const historyRow = (ctx: CabinetContext, i: Invoices.Invoice) => {
   const act = (path: string, label: string) =>
     html`<form method="post" action="${ctx.base}/invoices/${i.id}/${path}"><button type="submit">${label}</button></form>`
   return html`<tr data-testid="invoice-row" data-status="${i.status}"><td>${i.number}</td><td class="num">${ctx.t.rubles(formatNumber(ctx.t, i.amountRub))}</td>
-<td data-testid="invoice-status">${i.status}</td><td>${formatDate(ctx.t, i.createdAt)}</td><td>${i.creditedAt === null ? "" : formatDate(ctx.t, i.creditedAt)}</td>
+<td data-testid="invoice-status">${i.status}</td><td class="nowrap">${formatDate(ctx.t, i.createdAt)}</td><td class="nowrap">${i.creditedAt === null ? "" : formatDate(ctx.t, i.creditedAt)}</td>
 <td class="actions"><a href="${ctx.base}/invoices/${i.id}/pdf" data-testid="invoice-pdf">${t.pdf}</a>${open ? act("sbp", t.sbp) : ""}${act("refresh", t.refresh)}</td></tr>`
 }
 

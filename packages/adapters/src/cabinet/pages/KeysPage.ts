@@ -41,8 +41,8 @@ ${
 <label>${t.reason} <input name="reason" maxlength="200"></label>
 <button type="submit" class="danger">${t.revoke}</button></form></details>`
   return html`<tr data-testid="key-row" data-prefix="${k.prefix}"><td><code>${k.prefix}</code></td><td>${k.label ?? ctx.t.none}</td>
-<td>${scopes}</td><td>${k.lastUsedAt === null ? t.never : formatDate(ctx.t, k.lastUsedAt)}</td>
-<td>${k.expiresAt === null ? t.never : formatDate(ctx.t, k.expiresAt)}</td><td data-testid="key-status">${status(ctx, k)}</td>
+<td>${scopes}</td><td class="nowrap">${k.lastUsedAt === null ? t.never : formatDate(ctx.t, k.lastUsedAt)}</td>
+<td class="nowrap">${k.expiresAt === null ? t.never : formatDate(ctx.t, k.expiresAt)}</td><td data-testid="key-status">${status(ctx, k)}</td>
 <td>${k.revokeReason ?? ""}</td><td>${actions}</td></tr>`
 }
 

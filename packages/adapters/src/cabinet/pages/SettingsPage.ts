@@ -33,7 +33,7 @@ const alertRow = (ctx: CabinetContext, a: Ledger.BalanceAlert) => {
   const t = ctx.t.settings
   const threshold = ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(a.thresholdMinor)))
   return html`<tr data-testid="alert-row" data-state="${a.state}"><td class="num nowrap" data-testid="alert-threshold">${threshold}</td>
-<td data-testid="alert-state">${a.state === "triggered" ? t.triggered : t.ok}</td><td>${formatDate(ctx.t, a.createdAt)}</td>
+<td data-testid="alert-state">${a.state === "triggered" ? t.triggered : t.ok}</td><td class="nowrap">${formatDate(ctx.t, a.createdAt)}</td>
 <td class="nowrap"><form method="post" action="${ctx.base}/settings/alerts/${a.id}/delete"><button type="submit" class="danger" aria-label="${t.deleteAlert(threshold)}">${t.delete}</button></form></td></tr>`
 }
 

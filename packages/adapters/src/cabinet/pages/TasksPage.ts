@@ -28,7 +28,7 @@ const row = (ctx: CabinetContext, task: Tasks.Task) => {
       ? ""
       : html`<time datetime="${new Date(task.expiresAt).toISOString()}">${formatDate(ctx.t, task.expiresAt)}</time>`
   return html`<tr data-testid="task-row" data-status="${task.status}"><td><code>${task.id}</code></td><td>${task.modelId}</td><td>${task.status}</td>
-<td class="num">${task.costMinor === null ? franks(task.reservedMinor) : franks(task.costMinor)}</td><td>${formatDate(ctx.t, task.createdAt)}</td><td data-testid="task-expires">${expires}</td><td>${result}</td></tr>`
+<td class="num">${task.costMinor === null ? franks(task.reservedMinor) : franks(task.costMinor)}</td><td class="nowrap">${formatDate(ctx.t, task.createdAt)}</td><td data-testid="task-expires">${expires}</td><td>${result}</td></tr>`
 }
 
 export const tasksRoutes = Effect.gen(function* () {
@@ -44,7 +44,7 @@ export const tasksRoutes = Effect.gen(function* () {
         (s) => html`<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
       )
       const filter = html`<form method="get" action="${ctx.base}/tasks" class="inline"><label>${t.status} <select name="status"><option value="">${t.allStatuses}</option>${options}</select></label> <button type="submit">${ctx.t.filter}</button></form>`
-      const table = html`<div class="scroll"><table><thead><tr><th scope="col">ID</th><th scope="col">${t.model}</th><th scope="col">${t.status}</th><th scope="col" class="num">${t.cost}</th><th scope="col">${t.created}</th><th scope="col">${t.expires}</th><th scope="col">${t.result}</th></tr></thead>
+      const table = html`<div class="scroll"><table class="free-first"><thead><tr><th scope="col">ID</th><th scope="col">${t.model}</th><th scope="col">${t.status}</th><th scope="col" class="num">${t.cost}</th><th scope="col">${t.created}</th><th scope="col">${t.expires}</th><th scope="col">${t.result}</th></tr></thead>
 <tbody>${found.items.map((task) => row(ctx, task))}</tbody></table></div>${found.items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
       const more =
         found.items.length === PAGE_SIZE

@@ -22,7 +22,7 @@ const form = (ctx: CabinetContext) => {
 }
 
 const row = (ctx: CabinetContext, p: Payments.Payment) =>
-  html`<tr data-testid="payment-row" data-status="${p.status}"><td>${formatDate(ctx.t, p.createdAt)}</td><td class="num">${ctx.t.rubles(formatNumber(ctx.t, p.amountRub))}</td>
+  html`<tr data-testid="payment-row" data-status="${p.status}"><td class="nowrap">${formatDate(ctx.t, p.createdAt)}</td><td class="num">${ctx.t.rubles(formatNumber(ctx.t, p.amountRub))}</td>
 <td>${p.description ?? ""}</td><td>${p.status}</td><td>${p.status === "pending" && p.paymentUrl !== null ? html`<a href="${p.paymentUrl}">${ctx.t.topups.open}</a>` : ""}</td></tr>`
 
 export const topUpsRoutes = Effect.gen(function* () {

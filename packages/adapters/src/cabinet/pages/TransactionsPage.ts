@@ -46,7 +46,7 @@ const filters = (ctx: CabinetContext) => {
 
 const row = (ctx: CabinetContext, e: Ledger.LedgerEntry) => {
   const t = ctx.t.transactions
-  return html`<tr data-testid="transaction-row"><td>${formatDate(ctx.t, e.occurredAt)}</td><td>${t.types[e.type] ?? e.type}</td>
+  return html`<tr data-testid="transaction-row"><td class="nowrap">${formatDate(ctx.t, e.occurredAt)}</td><td>${t.types[e.type] ?? e.type}</td>
 <td>${e.kind}</td><td class="num">${ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(e.amountMinor)))}</td><td>${e.description || e.label}</td></tr>`
 }
 

@@ -34,8 +34,8 @@ const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
   const replayable = d.status === "delivered" || d.status === "uncertain" || d.status === "dead_lettered"
   return html`<tr data-testid="delivery-row" data-status="${d.status}"><td>${d.eventType}<br><small><code>${d.eventId}</code></small></td>
 <td>${d.status}</td><td>${d.attempts}</td><td>${d.responseCodes.map((c) => c ?? "—").join(", ")}</td>
-<td class="wrap">${d.lastError ?? ""}</td><td>${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
-<td>${formatDate(ctx.t, d.createdAt)}</td>
+<td class="wrap">${d.lastError ?? ""}</td><td class="nowrap">${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
+<td class="nowrap">${formatDate(ctx.t, d.createdAt)}</td>
 <td>${replayable ? html`<form method="post" action="${ctx.base}/webhooks/deliveries/${d.id}/replay"><button type="submit">${t.replay}</button></form>` : ""}</td></tr>`
 }
 
@@ -63,7 +63,7 @@ const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<Webhooks.Del
       : html`<p><a href="${ctx.base}/webhooks?status=${status}&amp;cursor=${encodeURIComponent(next)}">${t.more}</a></p>`
   return html`<section aria-labelledby="log-title"><h2 id="log-title">${t.deliveries}</h2>
 <form method="get" action="${ctx.base}/webhooks" class="inline"><label>${t.status} <select name="status">${options}</select></label> <button type="submit">${ctx.t.filter}</button></form>
-<div class="scroll"><table><thead><tr><th scope="col">${t.event}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col">${t.codes}</th><th scope="col">${t.lastError}</th><th scope="col">${t.nextAttempt}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.replay}</span></th></tr></thead>
+<div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.event}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col">${t.codes}</th><th scope="col">${t.lastError}</th><th scope="col">${t.nextAttempt}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.replay}</span></th></tr></thead>
 <tbody>${deliveries.map((d) => deliveryRow(ctx, d))}</tbody></table></div>${deliveries.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}${more}</section>`
 }
 
@@ -91,7 +91,7 @@ export const webhooksRoutes = Effect.gen(function* () {
           Effect.orDie
         )
       const table = html`<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${t.endpoints}</h2>
-<div class="scroll"><table><thead><tr><th scope="col">${t.url}</th><th scope="col">${t.events}</th><th scope="col">${t.state}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
+<div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.url}</th><th scope="col">${t.events}</th><th scope="col">${t.state}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
 <tbody>${endpoints.map((e) => endpointRow(ctx, e))}</tbody></table></div>${endpoints.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
       const next = log.next === null ? null : Webhooks.encodeCursor(log.next)
       const body = html`${extra}${table}${endpoints.length < 10 && createForm(ctx)}${deliveryLog(ctx, log.deliveries, next)}`
