@@ -4,12 +4,13 @@
  * the action and date filters narrow the list; the "Older" link pages through the keyset cursor
  * without gaps or repeats; and another partner's records never appear.
  */
-import { afterAll, beforeAll, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import type { Browser, Page } from "playwright-core"
-import { describeBrowser, launchBrowser } from "../support/browser.js"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowserHost } from "./cabinet/browserHost.js"
 import { expectAccessible, screenshots, signedIn } from "./cabinet/cabinetBrowser.js"
 import { adminHeaders, freshIp, startReceiver } from "./hostClient.js"
-import { call, type RunningHost, spawnHost } from "./spawnHost.js"
+import { call, type RunningHost } from "./spawnHost.js"
 
 /** The rows of the audit page on screen: action and target id, top to bottom. */
 const rowsOf = async (page: Page) =>
@@ -35,16 +36,9 @@ describeBrowser("partner cabinet: audit log page", () => {
   let host: RunningHost
   let browser: Browser
 
-  beforeAll(async () => {
-    browser = await launchBrowser()
-    host = await spawnHost({ FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_TRUST_PROXY: "true" })
-  }, 120_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    const code = await host?.stop()
-    expect(code).toBe(0)
-  }, 60_000)
+  useBrowserHost({ FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_TRUST_PROXY: "true" }, (started) => {
+    ;({ host, browser } = started)
+  })
 
   it("shows the partner's own changes newest first, filters them and pages with Older", async () => {
     const receiver = await startReceiver()

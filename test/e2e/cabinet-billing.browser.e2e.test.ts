@@ -6,12 +6,13 @@
  * photographed at 1280×800 and 375×812.
  */
 import { readFileSync } from "node:fs"
-import { afterAll, beforeAll, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import type { Browser, Page } from "playwright-core"
-import { describeBrowser, launchBrowser } from "../support/browser.js"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowserHost } from "./cabinet/browserHost.js"
 import { expectAccessible, screenshots, signedIn } from "./cabinet/cabinetBrowser.js"
 import { adminHeaders, waitFor } from "./hostClient.js"
-import { call, type RunningHost, spawnHost } from "./spawnHost.js"
+import { call, type RunningHost } from "./spawnHost.js"
 
 const digits = (s: string | null) => (s ?? "").replace(/[^\d,-]/g, "")
 
@@ -33,16 +34,9 @@ describeBrowser("partner cabinet: top-ups, invoices, transactions, tasks, prices
   let host: RunningHost
   let browser: Browser
 
-  beforeAll(async () => {
-    browser = await launchBrowser()
-    host = await spawnHost({ FRANK_SANDBOX_TASK_SECONDS: "0" })
-  }, 120_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    const code = await host?.stop()
-    expect(code).toBe(0)
-  }, 60_000)
+  useBrowserHost({ FRANK_SANDBOX_TASK_SECONDS: "0" }, (started) => {
+    ;({ host, browser } = started)
+  })
 
   it("tops up through the sandbox checkout and back; the balance and the history show it", async () => {
     const { context, page } = await signedIn(browser, host, "Topup LLC")

@@ -7,27 +7,21 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { gzipSync } from "node:zlib"
-import { afterAll, beforeAll, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import type { Browser } from "playwright-core"
-import { describeBrowser, launchBrowser } from "../support/browser.js"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowserHost } from "./cabinet/browserHost.js"
 import { expectAccessible, newPartnerId, screenshots, signedIn, signInUrl } from "./cabinet/cabinetBrowser.js"
 import { advanceClock, envelopeOf, startReceiver, waitFor } from "./hostClient.js"
-import { call, type RunningHost, spawnHost } from "./spawnHost.js"
+import { call, type RunningHost } from "./spawnHost.js"
 
 describeBrowser("partner cabinet: sign-in, API keys, webhooks, CSRF, expiry, languages", () => {
   let host: RunningHost
   let browser: Browser
 
-  beforeAll(async () => {
-    browser = await launchBrowser()
-    host = await spawnHost({ FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_SANDBOX_CLOCK: "true" })
-  }, 120_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    const code = await host?.stop()
-    expect(code).toBe(0)
-  }, 60_000)
+  useBrowserHost({ FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_SANDBOX_CLOCK: "true" }, (started) => {
+    ;({ host, browser } = started)
+  })
 
   it("a sign-in link opens the cabinet once, leaves no token in the address bar, and sets an HttpOnly cookie", async () => {
     const partnerId = await newPartnerId(host, "Link LLC")

@@ -5,12 +5,13 @@
  * the limit of 5, refuses a cross-site post, and shows the same alerts the partner API answers the
  * session. Every page is checked with axe and photographed at 1280×800 and 375×812.
  */
-import { afterAll, beforeAll, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import type { Browser, Page } from "playwright-core"
-import { describeBrowser, launchBrowser } from "../support/browser.js"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowserHost } from "./cabinet/browserHost.js"
 import { expectAccessible, screenshots, signedIn } from "./cabinet/cabinetBrowser.js"
 import { adminHeaders } from "./hostClient.js"
-import { call, type RunningHost, spawnHost } from "./spawnHost.js"
+import { call, type RunningHost } from "./spawnHost.js"
 
 const DAY_MS = 86_400_000
 /** Digits and the decimal comma of a Russian amount, without its group spaces and sign. */
@@ -20,16 +21,9 @@ describeBrowser("partner cabinet: bonus credits and balance alerts", () => {
   let host: RunningHost
   let browser: Browser
 
-  beforeAll(async () => {
-    browser = await launchBrowser()
-    host = await spawnHost({})
-  }, 120_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    const code = await host?.stop()
-    expect(code).toBe(0)
-  }, 60_000)
+  useBrowserHost({}, (started) => {
+    ;({ host, browser } = started)
+  })
 
   const credit = async (partnerId: string, body: Record<string, unknown>) => {
     const r = await call(host, "POST", `/admin/v1/partners/${partnerId}/credits`, {

@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, request, type Server } from "node:h
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser } from "playwright-core"
-import { describeBrowser, launchBrowser } from "../support/browser.js"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowser } from "./cabinet/browserHost.js"
 import { advanceClock, hostNow, issueKey, keyHeaders, newPartner, type Partner } from "./hostClient.js"
 import { type RunningHost, spawnHost } from "./spawnHost.js"
 
@@ -152,11 +153,8 @@ describe("CORS on refusals written before the API's stack", { timeout: 60_000 },
 
 describeBrowser("CORS from a page in Chromium", () => {
   let browser: Browser
-  beforeAll(async () => {
-    browser = await launchBrowser()
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
+  useBrowser((launched) => {
+    browser = launched
   })
 
   /** Runs two keyed POSTs from a page of `origin`; answers what its script could read. */

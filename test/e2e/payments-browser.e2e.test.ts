@@ -6,26 +6,20 @@
  * skipped with a notice without it, required in CI).
  */
 import { randomUUID } from "node:crypto"
-import { afterAll, beforeAll, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import type { Browser } from "playwright-core"
-import { describeBrowser, launchBrowser } from "../support/browser.js"
-import { type RunningHost, spawnHost } from "./spawnHost.js"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowserHost } from "./cabinet/browserHost.js"
+import type { RunningHost } from "./spawnHost.js"
 import { balanceTotal, createLink, newTopUpPartner } from "./topUpSetup.js"
 
 describeBrowser("top-up in a browser", () => {
   let host: RunningHost
   let browser: Browser
 
-  beforeAll(async () => {
-    browser = await launchBrowser()
-    host = await spawnHost({ FRANK_TRUST_PROXY: "true" })
-  }, 120_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    const code = await host?.stop()
-    expect(code).toBe(0)
-  }, 60_000)
+  useBrowserHost({ FRANK_TRUST_PROXY: "true" }, (started) => {
+    ;({ host, browser } = started)
+  })
   it("the payer opens the payment link, presses Pay, sees the payment confirmed; the balance rises", async () => {
     const partner = await newTopUpPartner(host, "Browser LLC")
     const link = await createLink(

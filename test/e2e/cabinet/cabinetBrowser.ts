@@ -1,7 +1,8 @@
 /**
  * Helpers of the cabinet's browser suites: a partner signed in through the admin API's one-time
  * link, the accessibility check (axe: no serious or critical violation) and the screenshots of a
- * page at 1280×800 and 375×812, written to the git-ignored test-results/cabinet-screenshots.
+ * page at 1280×800, 375×812 and 320×640 (with the layout checks of pageLayout.ts), written to the
+ * git-ignored test-results/cabinet-screenshots.
  */
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -11,6 +12,7 @@ import { expect } from "@effect/vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { adminHeaders } from "../hostClient.js"
 import { call, type RunningHost } from "../spawnHost.js"
+import { brokenInTables, shortButtons } from "./pageLayout.js"
 
 export const SCREENSHOTS = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -65,14 +67,27 @@ export const expectAccessible = async (page: Page) => {
   ).toEqual([])
 }
 
-/** Screenshots of the current page at desktop and phone width; the phone one must not scroll sideways. */
+/** The widths every cabinet page is photographed and measured at: desktop and two phones. */
+export const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+  { width: 320, height: 640 }
+] as const
+
+/**
+ * Screenshots of the current page at each of `WIDTHS`; at every width no word of a table cell is
+ * broken inside, no amount or date wraps, buttons are at least 44 px tall, and a phone width does
+ * not scroll sideways.
+ */
 export const screenshots = async (page: Page, name: string) => {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-1280x800.png`), fullPage: true })
-  await page.setViewportSize({ width: 375, height: 812 })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-375x812.png`), fullPage: true })
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(0)
-  await page.setViewportSize({ width: 1280, height: 800 })
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size)
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}x${size.height}.png`), fullPage: true })
+    expect(await brokenInTables(page), `${name} at ${size.width} px`).toEqual([])
+    expect(await shortButtons(page), `${name} at ${size.width} px`).toEqual([])
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow, `${name} scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(0)
+  }
+  await page.setViewportSize(WIDTHS[0])
 }

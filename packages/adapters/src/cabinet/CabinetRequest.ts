@@ -8,7 +8,7 @@ import { Access, Audit, type Ids, RateLimit } from "@frank/core"
 import { currentRequestId, isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect, Option } from "effect"
 import { type CabinetOptions, SESSION_COOKIE } from "./CabinetOptions.js"
-import { barePage, htmlResponse, type PageFrame } from "./html.js"
+import { barePage, html, htmlResponse, type PageFrame } from "./html.js"
 import { isLang, LANG_COOKIE, type Lang, pickLang, stringsFor } from "./i18n.js"
 
 export interface CabinetContext extends PageFrame {
@@ -89,7 +89,7 @@ export const makeGuard = Effect.gen(function* () {
           options.trustedOrigins
         )
         if (crossSite)
-          return htmlResponse(barePage(frame, t.errors.title, `<p role="alert">${t.errors.crossSite}</p>`), 403)
+          return htmlResponse(barePage(frame, t.errors.title, html`<p role="alert">${t.errors.crossSite}</p>`), 403)
         const token = request.cookies[SESSION_COOKIE] ?? ""
         const session = yield* Effect.either(access.authenticateSession(token))
         if (session._tag === "Left") {
@@ -115,7 +115,7 @@ export const makeGuard = Effect.gen(function* () {
           const body = barePage(
             frame,
             t.errors.title,
-            `<p role="alert" data-testid="rate-limited">${t.errors.rateLimited(seconds)}</p>`
+            html`<p role="alert" data-testid="rate-limited">${t.errors.rateLimited(seconds)}</p>`
           )
           return htmlResponse(body, 429, limitHeaders)
         }

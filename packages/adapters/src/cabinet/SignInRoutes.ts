@@ -10,7 +10,7 @@ import { isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect } from "effect"
 import { type CabinetOptions, SESSION_COOKIE } from "./CabinetOptions.js"
 import { attributeRequest, frameOf, redirect } from "./CabinetRequest.js"
-import { barePage, esc, htmlResponse } from "./html.js"
+import { barePage, html, htmlResponse } from "./html.js"
 
 export const makeSignInRoutes = (options: CabinetOptions) =>
   Effect.gen(function* () {
@@ -26,7 +26,7 @@ export const makeSignInRoutes = (options: CabinetOptions) =>
       if (redeemed._tag === "Left") {
         if (redeemed.left._tag === "StoreError") return yield* Effect.die(redeemed.left)
         const reason = redeemed.left.reason
-        const body = `<p role="alert" data-testid="sign-in-problem" data-reason="${reason}">${esc(frame.t.signIn[reason])}</p>`
+        const body = html`<p role="alert" data-testid="sign-in-problem" data-reason="${reason}">${frame.t.signIn[reason]}</p>`
         return finish(
           htmlResponse(
             barePage({ ...frame, path: `${base}/sign-in` }, frame.t.signIn.linkInvalidTitle, body),
@@ -59,7 +59,7 @@ export const makeSignInRoutes = (options: CabinetOptions) =>
       )
       if (crossSite)
         return htmlResponse(
-          barePage(frame, frame.t.errors.title, `<p role="alert">${esc(frame.t.errors.crossSite)}</p>`),
+          barePage(frame, frame.t.errors.title, html`<p role="alert">${frame.t.errors.crossSite}</p>`),
           403
         )
       yield* attributeRequest(request, options.trustProxy, Audit.systemOrigin.actor)
@@ -76,7 +76,7 @@ export const makeSignInRoutes = (options: CabinetOptions) =>
       const reason = query.get("reason")
       const t = frame.t.signIn
       const text = reason === "expired" ? t.sessionExpired : reason === "signed-out" ? t.signedOut : t.sessionRequired
-      const body = `<p role="status" data-testid="signed-out" data-reason="${esc(reason)}">${esc(text)}</p>`
+      const body = html`<p role="status" data-testid="signed-out" data-reason="${reason}">${text}</p>`
       return finish(htmlResponse(barePage(frame, t.signedOutTitle, body)))
     })
 

@@ -7,7 +7,7 @@ import { Audit } from "@frank/core"
 import { auditQuery } from "@frank/core/http"
 import { Effect, Either } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { esc, formatDate, htmlResponse, page } from "../html.js"
+import { formatDate, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
 const PAGE_SIZE = 20
@@ -52,20 +52,18 @@ const linkQuery = (fields: Record<string, string | undefined>) =>
   Object.entries(fields)
     .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== "")
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
-    .join("&amp;")
+    .join("&")
 
 const filterForm = (ctx: CabinetContext) => {
   const t = ctx.t.audit
   const chosen = ctx.query.get("action") ?? ""
   const actions = KNOWN_ACTIONS.includes(chosen) || chosen === "" ? KNOWN_ACTIONS : [chosen, ...KNOWN_ACTIONS]
-  const options = actions
-    .map((a) => `<option value="${esc(a)}"${a === chosen ? " selected" : ""}>${esc(a)}</option>`)
-    .join("")
-  return `<form method="get" action="${ctx.base}/audit" class="inline" data-testid="audit-filter">
-<label for="audit-action">${esc(t.action)}</label> <select id="audit-action" name="action"><option value="">${esc(t.allActions)}</option>${options}</select>
-<label for="audit-from">${esc(t.dateFrom)}</label> <input id="audit-from" type="date" name="dateFrom" value="${esc(ctx.query.get("dateFrom"))}">
-<label for="audit-to">${esc(t.dateTo)}</label> <input id="audit-to" type="date" name="dateTo" value="${esc(ctx.query.get("dateTo"))}">
-<button type="submit">${esc(ctx.t.filter)}</button></form>`
+  const options = actions.map((a) => html`<option value="${a}"${a === chosen ? " selected" : ""}>${a}</option>`)
+  return html`<form method="get" action="${ctx.base}/audit" class="inline" data-testid="audit-filter">
+<label for="audit-action">${t.action}</label> <select id="audit-action" name="action"><option value="">${t.allActions}</option>${options}</select>
+<label for="audit-from">${t.dateFrom}</label> <input id="audit-from" type="date" name="dateFrom" value="${ctx.query.get("dateFrom")}">
+<label for="audit-to">${t.dateTo}</label> <input id="audit-to" type="date" name="dateTo" value="${ctx.query.get("dateTo")}">
+<button type="submit">${ctx.t.filter}</button></form>`
 }
 
 const actorText = (ctx: CabinetContext, a: Audit.AuditActor) => {
@@ -74,16 +72,16 @@ const actorText = (ctx: CabinetContext, a: Audit.AuditActor) => {
 }
 
 const row = (ctx: CabinetContext, r: Audit.AuditRecord) =>
-  `<tr data-testid="audit-row" data-action="${esc(r.action)}" data-target="${esc(r.target.id)}">
-<td>${esc(formatDate(ctx.t, r.at))}</td><td>${esc(actorText(ctx, r.actor))}</td><td><code>${esc(r.action)}</code></td>
-<td>${esc(r.target.type)} <code>${esc(r.target.id)}</code></td><td><code>${esc(r.requestId ?? ctx.t.none)}</code></td>
-<td>${esc(r.changes.length === 0 ? ctx.t.none : r.changes.join(", "))}</td></tr>`
+  html`<tr data-testid="audit-row" data-action="${r.action}" data-target="${r.target.id}">
+<td class="nowrap">${formatDate(ctx.t, r.at)}</td><td>${actorText(ctx, r.actor)}</td><td><code>${r.action}</code></td>
+<td>${r.target.type} <code>${r.target.id}</code></td><td><code>${r.requestId ?? ctx.t.none}</code></td>
+<td>${r.changes.length === 0 ? ctx.t.none : r.changes.join(", ")}</td></tr>`
 
 const table = (ctx: CabinetContext, items: ReadonlyArray<Audit.AuditRecord>) => {
   const t = ctx.t.audit
   const heads = [t.at, t.actor, t.action, t.target, t.requestId, t.changes]
-  return `<div class="scroll"><table><thead><tr>${heads.map((h) => `<th scope="col">${esc(h)}</th>`).join("")}</tr></thead>
-<tbody>${items.map((r) => row(ctx, r)).join("")}</tbody></table></div>${items.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}`
+  return html`<div class="scroll"><table><thead><tr>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${items.map((r) => row(ctx, r))}</tbody></table></div>${items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
 }
 
 /** "Newest" back to the first page when paging; "older" while the log has more. */
@@ -92,14 +90,14 @@ const pager = (ctx: CabinetContext, nextCursor: string | null) => {
   const first =
     ctx.query.get("cursor") === null
       ? ""
-      : `<a href="${ctx.base}/audit?${linkQuery(filters)}" rel="first">${esc(ctx.t.audit.newest)}</a>`
+      : html`<a href="${ctx.base}/audit?${linkQuery(filters)}" rel="first">${ctx.t.audit.newest}</a>`
   const older =
     nextCursor === null
       ? ""
-      : `<a href="${ctx.base}/audit?${linkQuery({ ...filters, cursor: nextCursor })}" rel="next" data-testid="audit-older">${esc(ctx.t.audit.older)}</a>`
+      : html`<a href="${ctx.base}/audit?${linkQuery({ ...filters, cursor: nextCursor })}" rel="next" data-testid="audit-older">${ctx.t.audit.older}</a>`
   return first === "" && older === ""
     ? ""
-    : `<nav aria-label="${esc(ctx.t.audit.title)}" class="inline"><p>${first} ${older}</p></nav>`
+    : html`<nav aria-label="${ctx.t.audit.title}" class="inline"><p>${first} ${older}</p></nav>`
 }
 
 export const auditRoutes = Effect.gen(function* () {
@@ -116,7 +114,7 @@ export const auditRoutes = Effect.gen(function* () {
       })
       if (Either.isLeft(parsed))
         return htmlResponse(
-          page(ctx, "audit", t.title, `<section>${filterForm(ctx)}</section>`, { kind: "error", text: parsed.left })
+          page(ctx, "audit", t.title, html`<section>${filterForm(ctx)}</section>`, { kind: "error", text: parsed.left })
         )
       const result = yield* Effect.orDie(log.list(ctx.partnerId, parsed.right.query, parsed.right.after))
       return htmlResponse(
@@ -124,7 +122,7 @@ export const auditRoutes = Effect.gen(function* () {
           ctx,
           "audit",
           t.title,
-          `<section>${filterForm(ctx)}${table(ctx, result.items)}${pager(ctx, result.nextCursor)}</section>`
+          html`<section>${filterForm(ctx)}${table(ctx, result.items)}${pager(ctx, result.nextCursor)}</section>`
         )
       )
     })

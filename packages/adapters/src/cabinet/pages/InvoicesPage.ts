@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { importOptional } from "../../node/internal/optionalPackage.js"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { type FormBody, formBody, redirect } from "../CabinetRequest.js"
-import { esc, formatDate, formatNumber, htmlResponse, type Notice, page } from "../html.js"
+import { formatDate, formatNumber, type Html, html, htmlResponse, type Notice, page } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, post } from "../routes.js"
 import {
   changedFields,
@@ -31,10 +31,10 @@ const historyRow = (ctx: CabinetContext, i: Invoices.Invoice) => {
   const t = ctx.t.invoices
   const open = i.status !== "paid" && i.status !== "canceled" && i.status !== "expired"
   const act = (path: string, label: string) =>
-    `<form method="post" action="${ctx.base}/invoices/${esc(i.id)}/${path}"><button type="submit">${esc(label)}</button></form>`
-  return `<tr data-testid="invoice-row" data-status="${esc(i.status)}"><td>${esc(i.number)}</td><td class="num">${esc(ctx.t.rubles(formatNumber(ctx.t, i.amountRub)))}</td>
-<td data-testid="invoice-status">${esc(i.status)}</td><td>${esc(formatDate(ctx.t, i.createdAt))}</td><td>${esc(i.creditedAt === null ? "" : formatDate(ctx.t, i.creditedAt))}</td>
-<td class="actions"><a href="${ctx.base}/invoices/${esc(i.id)}/pdf" data-testid="invoice-pdf">${esc(t.pdf)}</a>${open ? act("sbp", t.sbp) : ""}${act("refresh", t.refresh)}</td></tr>`
+    html`<form method="post" action="${ctx.base}/invoices/${i.id}/${path}"><button type="submit">${label}</button></form>`
+  return html`<tr data-testid="invoice-row" data-status="${i.status}"><td>${i.number}</td><td class="num">${ctx.t.rubles(formatNumber(ctx.t, i.amountRub))}</td>
+<td data-testid="invoice-status">${i.status}</td><td class="nowrap">${formatDate(ctx.t, i.createdAt)}</td><td class="nowrap">${i.creditedAt === null ? "" : formatDate(ctx.t, i.creditedAt)}</td>
+<td class="actions"><a href="${ctx.base}/invoices/${i.id}/pdf" data-testid="invoice-pdf">${t.pdf}</a>${open ? act("sbp", t.sbp) : ""}${act("refresh", t.refresh)}</td></tr>`
 }
 
 const amountProblem = (ctx: CabinetContext, amount: string) =>
@@ -47,26 +47,26 @@ export const invoicesRoutes = Effect.gen(function* () {
     idOr(Ids.InvoiceId, p.id ?? "", () => new Invoices.InvoiceNotFound({ message: "no such invoice" }))
   )
 
-  const show = (ctx: CabinetContext, status = 200, notice?: Notice, state: ProfileState = {}, extra = "") =>
+  const show = (ctx: CabinetContext, status = 200, notice?: Notice, state: ProfileState = {}, extra?: Html) =>
     Effect.gen(function* () {
       const t = ctx.t.invoices
       const profile = yield* Effect.orDie(invoices.getProfile(ctx.partnerId))
       const history = yield* Effect.orDie(invoices.history(ctx.partnerId, 1, 50))
       const revision = state.revision ?? profile?.revision ?? 0
-      const profileSection = `<section aria-labelledby="profile-title"><h2 id="profile-title">${esc(t.profile)}</h2><p>${esc(t.revision(profile?.revision ?? 0))}</p>
+      const profileSection = html`<section aria-labelledby="profile-title"><h2 id="profile-title">${t.profile}</h2><p>${t.revision(profile?.revision ?? 0)}</p>
 ${profileForm(ctx, state.values ?? valuesOf(profile), revision, state.errors)}</section>`
       const createSection =
         profile === undefined
-          ? `<section><h2>${esc(t.create)}</h2><p>${esc(t.needProfile)}</p></section>`
-          : `<section aria-labelledby="create-title"><h2 id="create-title">${esc(t.create)}</h2><form method="post" action="${ctx.base}/invoices" class="stack">
+          ? html`<section><h2>${t.create}</h2><p>${t.needProfile}</p></section>`
+          : html`<section aria-labelledby="create-title"><h2 id="create-title">${t.create}</h2><form method="post" action="${ctx.base}/invoices" class="stack">
 <input type="hidden" name="expectedProfileRevision" value="${profile.revision}">
-<label>${esc(t.amount)} <input name="amountRub" type="number" min="1" max="100000" required inputmode="numeric"></label>
-<label>${esc(t.comment)} <input name="comment" maxlength="140"></label><button type="submit">${esc(t.issue)}</button></form></section>`
-      const table = `<section aria-labelledby="history-title"><h2 id="history-title">${esc(t.history)}</h2><div class="scroll"><table>
-<thead><tr><th scope="col">${esc(t.number)}</th><th scope="col" class="num">₽</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(ctx.t.topups.created)}</th><th scope="col">${esc(t.credited)}</th><th scope="col"><span class="sr-only">${esc(t.pdf)}</span></th></tr></thead>
-<tbody>${history.items.map((i) => historyRow(ctx, i)).join("")}</tbody></table></div>${history.items.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}</section>`
+<label>${t.amount} <input name="amountRub" type="number" min="1" max="100000" required inputmode="numeric"></label>
+<label>${t.comment} <input name="comment" maxlength="140"></label><button type="submit">${t.issue}</button></form></section>`
+      const table = html`<section aria-labelledby="history-title"><h2 id="history-title">${t.history}</h2><div class="scroll"><table>
+<thead><tr><th scope="col">${t.number}</th><th scope="col" class="num">₽</th><th scope="col">${t.status}</th><th scope="col">${ctx.t.topups.created}</th><th scope="col">${t.credited}</th><th scope="col"><span class="sr-only">${t.pdf}</span></th></tr></thead>
+<tbody>${history.items.map((i) => historyRow(ctx, i))}</tbody></table></div>${history.items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
       return htmlResponse(
-        page(ctx, "invoices", t.title, extra + profileSection + createSection + table, notice),
+        page(ctx, "invoices", t.title, html`${extra}${profileSection}${createSection}${table}`, notice),
         status
       )
     })
@@ -157,8 +157,8 @@ ${profileForm(ctx, state.values ?? valuesOf(profile), revision, state.errors)}</
         return QRCode.toString(link.right.url, { type: "svg", margin: 1 })
       })
       const img = `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`
-      const box = `<section aria-labelledby="sbp-title" class="qr"><h2 id="sbp-title">${esc(t.sbpTitle)}</h2><p>${esc(t.sbpNote)}</p>
-<img src="${img}" alt="${esc(t.sbpTitle)}: QR" data-testid="sbp-qr" width="192" height="192"><p><a href="${esc(link.right.url)}" data-testid="sbp-link">${esc(link.right.url)}</a></p></section>`
+      const box = html`<section aria-labelledby="sbp-title" class="qr"><h2 id="sbp-title">${t.sbpTitle}</h2><p>${t.sbpNote}</p>
+<img src="${img}" alt="${t.sbpTitle}: QR" data-testid="sbp-qr" width="192" height="192"><p><a href="${link.right.url}" data-testid="sbp-link">${link.right.url}</a></p></section>`
       return yield* show(ctx, 200, undefined, {}, box)
     })
 

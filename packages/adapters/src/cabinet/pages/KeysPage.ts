@@ -8,7 +8,7 @@ import { idOr, PartnerApi, routeTable, scopeReference } from "@frank/core/http"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { esc, formatDate, htmlResponse, type Notice, page, secretBox } from "../html.js"
+import { formatDate, type Html, html, htmlResponse, join, type Notice, page, secretBox } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
 const MAX_ACTIVE = 20
@@ -23,44 +23,54 @@ const keyRow = (ctx: CabinetContext, k: Access.KeyView) => {
   const actions =
     k.revokedAt !== null
       ? ""
-      : `<details><summary>${esc(t.change)}</summary>
-<form method="post" action="${ctx.base}/keys/${esc(k.id)}" class="stack">
-<label>${esc(t.label)} <input name="label" maxlength="120" value="${esc(k.label)}"></label>
-${k.access === "restricted" ? `<fieldset><legend>${esc(t.scopes)}</legend>${(k.scopes ?? []).map((s) => `<label><input type="checkbox" name="scope" value="${s}" checked> ${s}</label>`).join(" ")}</fieldset>` : ""}
-<button type="submit">${esc(ctx.t.save)}</button></form>
-<form method="post" action="${ctx.base}/keys/${esc(k.id)}/revoke" class="stack">
-<label>${esc(t.reason)} <input name="reason" maxlength="200"></label>
-<button type="submit" class="danger">${esc(t.revoke)}</button></form></details>`
-  return `<tr data-testid="key-row" data-prefix="${esc(k.prefix)}"><td><code>${esc(k.prefix)}</code></td><td>${esc(k.label ?? ctx.t.none)}</td>
-<td>${esc(scopes)}</td><td>${esc(k.lastUsedAt === null ? t.never : formatDate(ctx.t, k.lastUsedAt))}</td>
-<td>${esc(k.expiresAt === null ? t.never : formatDate(ctx.t, k.expiresAt))}</td><td data-testid="key-status">${esc(status(ctx, k))}</td>
-<td>${esc(k.revokeReason ?? "")}</td><td>${actions}</td></tr>`
+      : html`<details><summary>${t.change}</summary>
+<form method="post" action="${ctx.base}/keys/${k.id}" class="stack">
+<label>${t.label} <input name="label" maxlength="120" value="${k.label}"></label>
+${
+  k.access === "restricted"
+    ? html`<fieldset><legend>${t.scopes}</legend>${join(
+        (k.scopes ?? []).map(
+          (s) => html`<label><input type="checkbox" name="scope" value="${s}" checked> ${s}</label>`
+        ),
+        " "
+      )}</fieldset>`
+    : ""
+}
+<button type="submit">${ctx.t.save}</button></form>
+<form method="post" action="${ctx.base}/keys/${k.id}/revoke" class="stack">
+<label>${t.reason} <input name="reason" maxlength="200"></label>
+<button type="submit" class="danger">${t.revoke}</button></form></details>`
+  return html`<tr data-testid="key-row" data-prefix="${k.prefix}"><td><code>${k.prefix}</code></td><td>${k.label ?? ctx.t.none}</td>
+<td>${scopes}</td><td class="nowrap">${k.lastUsedAt === null ? t.never : formatDate(ctx.t, k.lastUsedAt)}</td>
+<td class="nowrap">${k.expiresAt === null ? t.never : formatDate(ctx.t, k.expiresAt)}</td><td data-testid="key-status">${status(ctx, k)}</td>
+<td>${k.revokeReason ?? ""}</td><td>${actions}</td></tr>`
 }
 
 const issueForm = (ctx: CabinetContext) => {
   const t = ctx.t.keys
-  const scopeBoxes = reference.scopes
-    .map(
-      (s) => `<li><label><input type="checkbox" name="scope" value="${s.scope}"> <strong>${s.scope}</strong></label>
- — ${esc(t.scopeHelp[s.scope] ?? s.description)}<details><summary>${esc(t.operations)}</summary><ul class="ops">${s.operations.map((o) => `<li><code>${o.method} ${esc(o.path)}</code></li>`).join("")}</ul></details></li>`
-    )
-    .join("")
-  return `<section aria-labelledby="issue-title"><h2 id="issue-title">${esc(t.issueTitle)}</h2>
+  const scopeBoxes = reference.scopes.map(
+    (s) => html`<li><label><input type="checkbox" name="scope" value="${s.scope}"> <strong>${s.scope}</strong></label>
+ — ${t.scopeHelp[s.scope] ?? s.description}<details><summary>${t.operations}</summary><ul class="ops">${s.operations.map((o) => html`<li><code>${o.method} ${o.path}</code></li>`)}</ul></details></li>`
+  )
+  return html`<section aria-labelledby="issue-title"><h2 id="issue-title">${t.issueTitle}</h2>
 <form method="post" action="${ctx.base}/keys" class="stack">
-<label>${esc(t.label)} <input name="label" maxlength="120"></label>
-<label>${esc(t.expiresInDays)} <input name="expiresInDays" type="number" min="1" max="365" inputmode="numeric"></label>
-<fieldset><legend>${esc(t.scopes)}</legend><p>${esc(t.scopesHint)}</p><ul class="scopes">${scopeBoxes}</ul>
-<p>${esc(t.fullOnly)}${reference.fullKeyOnly.map((o) => `<code>${o.method} ${esc(o.path)}</code>`).join(", ")}</p></fieldset>
-<button type="submit">${esc(t.issue)}</button></form></section>`
+<label>${t.label} <input name="label" maxlength="120"></label>
+<label>${t.expiresInDays} <input name="expiresInDays" type="number" min="1" max="365" inputmode="numeric"></label>
+<fieldset><legend>${t.scopes}</legend><p>${t.scopesHint}</p><ul class="scopes">${scopeBoxes}</ul>
+<p>${t.fullOnly}${join(
+    reference.fullKeyOnly.map((o) => html`<code>${o.method} ${o.path}</code>`),
+    ", "
+  )}</p></fieldset>
+<button type="submit">${t.issue}</button></form></section>`
 }
 
-const render = (ctx: CabinetContext, keys: ReadonlyArray<Access.KeyView>, notice?: Notice, extra = "") => {
+const render = (ctx: CabinetContext, keys: ReadonlyArray<Access.KeyView>, notice?: Notice, extra?: Html) => {
   const t = ctx.t.keys
   const active = keys.filter((k) => k.active).length
-  const table = `<div class="scroll"><table><caption>${esc(t.quota(active))}</caption>
-<thead><tr><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.label)}</th><th scope="col">${esc(t.scopes)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.expires)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.revokeReason)}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
-<tbody>${keys.map((k) => keyRow(ctx, k)).join("")}</tbody></table></div>`
-  return page(ctx, "keys", t.title, `${extra}${table}${active < MAX_ACTIVE ? issueForm(ctx) : ""}`, notice)
+  const table = html`<div class="scroll"><table><caption>${t.quota(active)}</caption>
+<thead><tr><th scope="col">${t.prefix}</th><th scope="col">${t.label}</th><th scope="col">${t.scopes}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.expires}</th><th scope="col">${t.status}</th><th scope="col">${t.revokeReason}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
+<tbody>${keys.map((k) => keyRow(ctx, k))}</tbody></table></div>`
+  return page(ctx, "keys", t.title, html`${extra}${table}${active < MAX_ACTIVE && issueForm(ctx)}`, notice)
 }
 
 /** Form → issue command; problems a browser could let through are reported, not guessed. */
@@ -84,7 +94,7 @@ const readIssue = (ctx: CabinetContext, form: Effect.Effect.Success<typeof formB
 export const keysRoutes = Effect.gen(function* () {
   const access = yield* Access.Access
   const list = (ctx: CabinetContext) => Effect.orDie(access.listKeys(ctx.partnerId, {}))
-  const show = (ctx: CabinetContext, status: number, notice?: Notice, extra?: string) =>
+  const show = (ctx: CabinetContext, status: number, notice?: Notice, extra?: Html) =>
     Effect.map(list(ctx), (keys) => htmlResponse(render(ctx, keys, notice, extra), status))
   const failed = (ctx: CabinetContext) => (e: { code?: string; message: string; status?: number }) =>
     show(ctx, e.status === 404 ? 404 : 400, { kind: "error", text: errorText(ctx.t, e) })

@@ -7,14 +7,14 @@
 import { Ledger, Money, Tariffs, Time } from "@frank/core"
 import { Clock, Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { esc, formatNumber, htmlResponse, page } from "../html.js"
+import { formatNumber, html, htmlResponse, page, raw } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 import { creditGrantsSection } from "./creditGrants.js"
 
 const franks = (ctx: CabinetContext, n: number) => ctx.t.franks(formatNumber(ctx.t, n))
 
 const card = (label: string, value: string, id: string) =>
-  `<div class="card"><div>${label}</div><div class="value" data-testid="${id}">${value}</div></div>`
+  html`<div class="card"><div>${label}</div><div class="value" data-testid="${id}">${value}</div></div>`
 
 export const overviewRoutes = Effect.gen(function* () {
   const ledger = yield* Ledger.Ledger
@@ -37,32 +37,32 @@ export const overviewRoutes = Effect.gen(function* () {
         untilMs
       )
       const low = balance.isLow
-        ? `<p class="low" role="status" data-testid="low-balance">${esc(t.low(franks(ctx, balance.lowBalanceThresholdFranks)))}</p>`
+        ? html`<p class="low" role="status" data-testid="low-balance">${t.low(franks(ctx, balance.lowBalanceThresholdFranks))}</p>`
         : ""
-      const balanceSection = `<section aria-labelledby="balance-title"><h2 id="balance-title">${esc(t.balance)}</h2>${low}
+      const balanceSection = html`<section aria-labelledby="balance-title"><h2 id="balance-title">${t.balance}</h2>${low}
 <div class="cards">${card(t.total, franks(ctx, balance.total), "balance-total")}${card(t.used, franks(ctx, balance.used), "balance-used")}${card(t.reserved, franks(ctx, balance.reserved), "balance-reserved")}${card(t.available, franks(ctx, balance.available), "balance-available")}</div></section>`
       const next = tariff.nextPlan === null ? undefined : Tariffs.tierOf(tariffs.config, tariff.nextPlan)
       const progress =
         next === undefined
-          ? `<p>${esc(t.topPlan)}</p>`
-          : `<p>${esc(t.nextPlan(next.plan, next.discountPercent, franks(ctx, tariff.spendRequiredForNextPlan ?? 0)))}</p>
-<label>${esc(t.progress)} <progress max="${Money.minorToFranks(next.minLifetimeSpendMinor)}" value="${Math.min(tariff.lifetimeSpend, Money.minorToFranks(next.minLifetimeSpendMinor))}"></progress></label>`
-      const tariffSection = `<section aria-labelledby="tariff-title"><h2 id="tariff-title">${esc(t.tariff)}</h2>
-<dl class="pairs"><dt>${esc(t.plan)}</dt><dd data-testid="plan">${esc(tariff.plan)}</dd><dt>${esc(t.discount)}</dt><dd>${tariff.discountPercent}%</dd><dt>${esc(t.lifetimeSpend)}</dt><dd>${esc(franks(ctx, tariff.lifetimeSpend))}</dd></dl>${progress}</section>`
+          ? html`<p>${t.topPlan}</p>`
+          : html`<p>${t.nextPlan(next.plan, next.discountPercent, franks(ctx, tariff.spendRequiredForNextPlan ?? 0))}</p>
+<label>${t.progress} <progress max="${Money.minorToFranks(next.minLifetimeSpendMinor)}" value="${Math.min(tariff.lifetimeSpend, Money.minorToFranks(next.minLifetimeSpendMinor))}"></progress></label>`
+      const tariffSection = html`<section aria-labelledby="tariff-title"><h2 id="tariff-title">${t.tariff}</h2>
+<dl class="pairs"><dt>${t.plan}</dt><dd data-testid="plan">${tariff.plan}</dd><dt>${t.discount}</dt><dd>${tariff.discountPercent}%</dd><dt>${t.lifetimeSpend}</dt><dd>${franks(ctx, tariff.lifetimeSpend)}</dd></dl>${progress}</section>`
       const chartData = JSON.stringify({
         label: t.spend,
         days: usage.days.map((d) => ({ date: d.date, spend: d.spent }))
       })
-      const rows = usage.days
-        .map((d) => `<tr><td>${d.date}</td><td class="num">${esc(franks(ctx, d.spent))}</td></tr>`)
-        .join("")
-      const chartSection = `<section aria-labelledby="chart-title"><h2 id="chart-title">${esc(t.spendChart)}</h2>
+      const rows = usage.days.map((d) => html`<tr><td>${d.date}</td><td class="num">${franks(ctx, d.spent)}</td></tr>`)
+      const chartSection = html`<section aria-labelledby="chart-title"><h2 id="chart-title">${t.spendChart}</h2>
 <link rel="stylesheet" href="${ctx.base}/assets/uplot.css">
 <div id="spend-chart" class="chart" data-lib="${ctx.base}/assets/uplot.js" aria-hidden="true"></div>
-<script type="application/json" id="spend-data">${chartData.replace(/</g, "\\u003c")}</script>
-<details><summary>${esc(t.chartFallback)}</summary><table><thead><tr><th scope="col">${esc(t.day)}</th><th scope="col" class="num">${esc(t.spend)}</th></tr></thead><tbody>${rows}</tbody></table></details></section>`
+<script type="application/json" id="spend-data">${raw(chartData.replace(/</g, "\\u003c"))}</script>
+<details><summary>${t.chartFallback}</summary><table><thead><tr><th scope="col">${t.day}</th><th scope="col" class="num">${t.spend}</th></tr></thead><tbody>${rows}</tbody></table></details></section>`
       const grantsSection = creditGrantsSection(ctx, grants, balance.expiring)
-      return htmlResponse(page(ctx, "overview", t.title, balanceSection + grantsSection + tariffSection + chartSection))
+      return htmlResponse(
+        page(ctx, "overview", t.title, html`${balanceSection}${grantsSection}${tariffSection}${chartSection}`)
+      )
     })
 
   const routes: ReadonlyArray<CabinetRoute> = [get("/", render)]

@@ -6,7 +6,7 @@
 import { Pricing, Tariffs } from "@frank/core"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { esc, formatNumber, htmlResponse, type Notice, page } from "../html.js"
+import { formatNumber, type Html, html, htmlResponse, join, type Notice, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
 const itemsOf = (view: Pricing.CatalogView): ReadonlyArray<Pricing.CatalogItem> => Object.values(view.families).flat()
@@ -14,16 +14,14 @@ const itemsOf = (view: Pricing.CatalogView): ReadonlyArray<Pricing.CatalogItem> 
 const catalogTable = (ctx: CabinetContext, items: ReadonlyArray<Pricing.CatalogItem>) => {
   const t = ctx.t.prices
   const price = (n: number) => ctx.t.franks(formatNumber(ctx.t, n, 6))
-  const rows = items
-    .flatMap((m) =>
-      m.operations.map(
-        (o) =>
-          `<tr><td>${esc(m.title)}<br><small><code>${esc(m.modelId)}</code></small></td><td>${esc(o.operation)}</td><td>${esc(o.billingUnit)}</td><td class="num">${esc(price(o.pricePerUnit))}</td><td class="num">${esc(price(o.pricePerUnitAtTariff))}</td></tr>`
-      )
+  const rows = items.flatMap((m) =>
+    m.operations.map(
+      (o) =>
+        html`<tr><td>${m.title}<br><small><code>${m.modelId}</code></small></td><td>${o.operation}</td><td>${o.billingUnit}</td><td class="num">${price(o.pricePerUnit)}</td><td class="num">${price(o.pricePerUnitAtTariff)}</td></tr>`
     )
-    .join("")
-  return `<section aria-labelledby="catalog-title"><h2 id="catalog-title">${esc(t.catalog)}</h2><div class="scroll"><table>
-<thead><tr><th scope="col">${esc(t.model)}</th><th scope="col">${esc(t.operation)}</th><th scope="col">${esc(t.unit)}</th><th scope="col" class="num">${esc(t.listPrice)}</th><th scope="col" class="num">${esc(t.yourPrice)}</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
+  )
+  return html`<section aria-labelledby="catalog-title"><h2 id="catalog-title">${t.catalog}</h2><div class="scroll"><table>
+<thead><tr><th scope="col">${t.model}</th><th scope="col">${t.operation}</th><th scope="col">${t.unit}</th><th scope="col" class="num">${t.listPrice}</th><th scope="col" class="num">${t.yourPrice}</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
 }
 
 const select = (
@@ -32,31 +30,29 @@ const select = (
   choices: ReadonlyArray<{ name: string; isDefault: boolean }>,
   q: URLSearchParams
 ) =>
-  `<label>${esc(label)} <select name="${name}">${choices
-    .map(
-      (c) =>
-        `<option value="${esc(c.name)}"${(q.get(name) ?? (c.isDefault ? c.name : "")) === c.name ? " selected" : ""}>${esc(c.name)}</option>`
-    )
-    .join("")}</select></label>`
+  html`<label>${label} <select name="${name}">${choices.map(
+    (c) =>
+      html`<option value="${c.name}"${(q.get(name) ?? (c.isDefault ? c.name : "")) === c.name ? " selected" : ""}>${c.name}</option>`
+  )}</select></label>`
 
 const count = (name: string, label: string, max: number, q: URLSearchParams) =>
-  `<label>${esc(label)} <input type="number" name="${name}" min="0" max="${max}" value="${esc(q.get(name) ?? "")}"></label>`
+  html`<label>${label} <input type="number" name="${name}" min="0" max="${max}" value="${q.get(name) ?? ""}"></label>`
 
 /** The inputs the chosen operation takes, and only those. */
 const operationFields = (ctx: CabinetContext, o: Pricing.CatalogOperationView) => {
   const t = ctx.t.prices
   const q = ctx.query
-  const fields: string[] = []
+  const fields: Html[] = []
   if (o.modes.length > 1) fields.push(select("mode", t.mode, o.modes, q))
   if (o.resolutions !== null) fields.push(select("resolution", t.resolution, o.resolutions, q))
   if (o.qualities !== null) fields.push(select("quality", t.quality, o.qualities, q))
   if (o.duration !== null)
     fields.push(
-      `<label>${esc(t.duration(o.duration.minSeconds, o.duration.maxSeconds))} <input type="number" name="duration" min="${o.duration.minSeconds}" max="${o.duration.maxSeconds}" value="${esc(q.get("duration") ?? o.duration.defaultSeconds ?? "")}"${o.duration.required ? " required" : ""}></label>`
+      html`<label>${t.duration(o.duration.minSeconds, o.duration.maxSeconds)} <input type="number" name="duration" min="${o.duration.minSeconds}" max="${o.duration.maxSeconds}" value="${q.get("duration") ?? o.duration.defaultSeconds ?? ""}"${o.duration.required ? " required" : ""}></label>`
     )
   if (o.promptRequired || o.minimumTokens !== null || o.surcharges.voice !== undefined)
     fields.push(
-      `<label>${esc(t.prompt)} <textarea name="prompt" rows="3" maxlength="3000">${esc(q.get("prompt") ?? "")}</textarea></label>`
+      html`<label>${t.prompt} <textarea name="prompt" rows="3" maxlength="3000">${q.get("prompt") ?? ""}</textarea></label>`
     )
   if (o.maxInputImages !== null && o.maxInputImages > 0)
     fields.push(count("imageCount", t.imageCount, o.maxInputImages, q))
@@ -64,7 +60,7 @@ const operationFields = (ctx: CabinetContext, o: Pricing.CatalogOperationView) =
   if (o.surcharges.referenceVideo !== undefined) fields.push(count("referenceVideoCount", t.referenceVideoCount, 10, q))
   if (o.surcharges.referenceAudio !== undefined) fields.push(count("referenceAudioCount", t.referenceAudioCount, 10, q))
   if (o.imageOutputCountMultiplies) fields.push(count("imageOutputCount", t.imageOutputCount, 9, q))
-  return fields.join("\n")
+  return join(fields, "\n")
 }
 
 const calculator = (ctx: CabinetContext, items: ReadonlyArray<Pricing.CatalogItem>) => {
@@ -74,9 +70,9 @@ const calculator = (ctx: CabinetContext, items: ReadonlyArray<Pricing.CatalogIte
     model?.operations.find((o) => o.operation === ctx.query.get("operation")) ??
     model?.operations.find((o) => o.isDefault) ??
     model?.operations[0]
-  const models = items
-    .map((m) => `<option value="${esc(m.modelId)}"${m === model ? " selected" : ""}>${esc(m.title)}</option>`)
-    .join("")
+  const models = items.map(
+    (m) => html`<option value="${m.modelId}"${m === model ? " selected" : ""}>${m.title}</option>`
+  )
   const operations =
     model === undefined || model.operations.length < 2
       ? ""
@@ -86,26 +82,24 @@ const calculator = (ctx: CabinetContext, items: ReadonlyArray<Pricing.CatalogIte
           model.operations.map((o) => ({ name: o.operation, isDefault: o === operation })),
           ctx.query
         )
-  return `<section aria-labelledby="estimate-title"><h2 id="estimate-title">${esc(t.estimate)}</h2><p>${esc(t.noCharge)}</p>
+  return html`<section aria-labelledby="estimate-title"><h2 id="estimate-title">${t.estimate}</h2><p>${t.noCharge}</p>
 <form method="get" action="${ctx.base}/prices" class="stack">
-<label>${esc(t.model)} <select name="modelId"><option value="">${esc(t.chooseModel)}</option>${models}</select></label>
+<label>${t.model} <select name="modelId"><option value="">${t.chooseModel}</option>${models}</select></label>
 ${operations}${operation === undefined ? "" : operationFields(ctx, operation)}
 <input type="hidden" name="estimate" value="1">
-<button type="submit">${esc(t.calculate)}</button></form></section>`
+<button type="submit">${t.calculate}</button></form></section>`
 }
 
 const breakdown = (ctx: CabinetContext, quote: Pricing.Quote) => {
   const t = ctx.t.prices
   const money = (n: number) => ctx.t.franks(formatNumber(ctx.t, n))
-  const rows = quote.breakdown
-    .map(
-      (s) =>
-        `<tr><td>${esc(s.description)}</td><td class="num">${s.multiplier === undefined ? "" : `×${s.multiplier}`}${s.amountFranks === undefined ? "" : esc(money(s.amountFranks))}</td><td class="num">${esc(money(s.subtotalFranks))}</td></tr>`
-    )
-    .join("")
-  return `<section aria-labelledby="breakdown-title"><h2 id="breakdown-title">${esc(t.breakdown)}</h2><div class="scroll"><table>
-<thead><tr><th scope="col">${esc(t.step)}</th><th scope="col" class="num"><span class="sr-only">${esc(t.step)}</span></th><th scope="col" class="num">${esc(t.subtotal)}</th></tr></thead><tbody>${rows}</tbody></table></div>
-<p><strong>${esc(t.total)}: <span data-testid="estimate-total">${esc(money(quote.totalFranks))}</span></strong></p></section>`
+  const rows = quote.breakdown.map(
+    (s) =>
+      html`<tr><td>${s.description}</td><td class="num">${s.multiplier === undefined ? "" : `×${s.multiplier}`}${s.amountFranks === undefined ? "" : money(s.amountFranks)}</td><td class="num">${money(s.subtotalFranks)}</td></tr>`
+  )
+  return html`<section aria-labelledby="breakdown-title"><h2 id="breakdown-title">${t.breakdown}</h2><div class="scroll"><table>
+<thead><tr><th scope="col">${t.step}</th><th scope="col" class="num"><span class="sr-only">${t.step}</span></th><th scope="col" class="num">${t.subtotal}</th></tr></thead><tbody>${rows}</tbody></table></div>
+<p><strong>${t.total}: <span data-testid="estimate-total">${money(quote.totalFranks)}</span></strong></p></section>`
 }
 
 /** The query as an estimate request: empty fields dropped, numbers coerced by the schema. */
@@ -124,7 +118,7 @@ export const pricesRoutes = Effect.gen(function* () {
       const discount = yield* Effect.orDie(tariffs.discountPercent(ctx.partnerId))
       const items = itemsOf(pricing.view(discount))
       let notice: Notice | undefined
-      let result = ""
+      let result: Html | undefined
       if (ctx.query.get("estimate") === "1") {
         const quote = Either.flatMap(
           Either.mapLeft(requestOf(ctx.query), (e) => ({
@@ -135,7 +129,7 @@ export const pricesRoutes = Effect.gen(function* () {
         if (Either.isRight(quote)) result = breakdown(ctx, quote.right)
         else notice = { kind: "error", text: quote.left.messages }
       }
-      const body = calculator(ctx, items) + result + catalogTable(ctx, items)
+      const body = html`${calculator(ctx, items)}${result}${catalogTable(ctx, items)}`
       return htmlResponse(page(ctx, "prices", ctx.t.prices.title, body, notice), notice === undefined ? 200 : 400)
     })
 

@@ -10,7 +10,7 @@ import { idOr } from "@frank/core/http"
 import { Effect, Schema } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { esc, formatDate, formatNumber, htmlResponse, type Notice, page } from "../html.js"
+import { formatDate, formatNumber, html, htmlResponse, type Notice, page } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
 const MAX_ALERTS = 5
@@ -32,26 +32,26 @@ const parseThreshold = (raw: string): number | undefined => {
 const alertRow = (ctx: CabinetContext, a: Ledger.BalanceAlert) => {
   const t = ctx.t.settings
   const threshold = ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(a.thresholdMinor)))
-  return `<tr data-testid="alert-row" data-state="${a.state}"><td class="num nowrap" data-testid="alert-threshold">${esc(threshold)}</td>
-<td data-testid="alert-state">${esc(a.state === "triggered" ? t.triggered : t.ok)}</td><td>${esc(formatDate(ctx.t, a.createdAt))}</td>
-<td class="nowrap"><form method="post" action="${ctx.base}/settings/alerts/${esc(a.id)}/delete"><button type="submit" class="danger" aria-label="${esc(t.deleteAlert(threshold))}">${esc(t.delete)}</button></form></td></tr>`
+  return html`<tr data-testid="alert-row" data-state="${a.state}"><td class="num nowrap" data-testid="alert-threshold">${threshold}</td>
+<td data-testid="alert-state">${a.state === "triggered" ? t.triggered : t.ok}</td><td class="nowrap">${formatDate(ctx.t, a.createdAt)}</td>
+<td class="nowrap"><form method="post" action="${ctx.base}/settings/alerts/${a.id}/delete"><button type="submit" class="danger" aria-label="${t.deleteAlert(threshold)}">${t.delete}</button></form></td></tr>`
 }
 
 const createForm = (ctx: CabinetContext, count: number, entered: string) => {
   const t = ctx.t.settings
-  if (count >= MAX_ALERTS) return `<p data-testid="alerts-full">${esc(t.full)}</p>`
-  return `<form method="post" action="${ctx.base}/settings/alerts" class="stack">
-<label>${esc(t.threshold)} <input name="thresholdFranks" type="number" min="${MIN_FRANKS}" max="${MAX_FRANKS}" step="0.01" required inputmode="decimal" value="${esc(entered)}"></label>
-<button type="submit">${esc(t.create)}</button></form>`
+  if (count >= MAX_ALERTS) return html`<p data-testid="alerts-full">${t.full}</p>`
+  return html`<form method="post" action="${ctx.base}/settings/alerts" class="stack">
+<label>${t.threshold} <input name="thresholdFranks" type="number" min="${MIN_FRANKS}" max="${MAX_FRANKS}" step="0.01" required inputmode="decimal" value="${entered}"></label>
+<button type="submit">${t.create}</button></form>`
 }
 
 const render = (ctx: CabinetContext, alerts: ReadonlyArray<Ledger.BalanceAlert>, entered: string, notice?: Notice) => {
   const t = ctx.t.settings
-  const table = `<div class="scroll"><table class="whole-words"><caption>${esc(t.quota(alerts.length))}</caption>
-<thead><tr><th scope="col" class="num nowrap">${esc(t.thresholdColumn)}</th><th scope="col">${esc(t.state)}</th><th scope="col">${esc(t.created)}</th><th scope="col"><span class="sr-only">${esc(t.delete)}</span></th></tr></thead>
-<tbody>${alerts.map((a) => alertRow(ctx, a)).join("")}</tbody></table></div>${alerts.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}`
-  const section = `<section aria-labelledby="alerts-title"><h2 id="alerts-title">${esc(t.alerts)}</h2>
-<p>${esc(t.alertsNote)}</p>${table}<h3>${esc(t.createTitle)}</h3>${createForm(ctx, alerts.length, entered)}</section>`
+  const table = html`<div class="scroll"><table class="whole-words"><caption>${t.quota(alerts.length)}</caption>
+<thead><tr><th scope="col" class="num nowrap">${t.thresholdColumn}</th><th scope="col">${t.state}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.delete}</span></th></tr></thead>
+<tbody>${alerts.map((a) => alertRow(ctx, a))}</tbody></table></div>${alerts.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
+  const section = html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">${t.alerts}</h2>
+<p>${t.alertsNote}</p>${table}<h3>${t.createTitle}</h3>${createForm(ctx, alerts.length, entered)}</section>`
   return page(ctx, "settings", t.title, section, notice)
 }
 

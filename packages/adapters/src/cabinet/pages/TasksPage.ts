@@ -8,7 +8,7 @@ import { Ids, Money, Tasks } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { esc, formatDate, formatNumber, htmlResponse, page } from "../html.js"
+import { formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
 const PAGE_SIZE = 20
@@ -18,17 +18,17 @@ const row = (ctx: CabinetContext, task: Tasks.Task) => {
   const franks = (minor: number) => ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(minor)))
   const result =
     task.status === "succeeded" && task.result !== null
-      ? `<a href="${ctx.base}/tasks/${esc(task.id)}/result" download>${esc(t.download)}</a>`
+      ? html`<a href="${ctx.base}/tasks/${task.id}/result" download>${t.download}</a>`
       : task.failure !== null
-        ? esc(`${task.failure.code}: ${task.failure.message}`)
+        ? `${task.failure.code}: ${task.failure.message}`
         : ""
   // Only while the task runs: once it ended, its reservation is settled and nothing lapses.
   const expires =
     task.status === "succeeded" || task.status === "failed"
       ? ""
-      : `<time datetime="${new Date(task.expiresAt).toISOString()}">${esc(formatDate(ctx.t, task.expiresAt))}</time>`
-  return `<tr data-testid="task-row" data-status="${task.status}"><td><code>${esc(task.id)}</code></td><td>${esc(task.modelId)}</td><td>${esc(task.status)}</td>
-<td class="num">${esc(task.costMinor === null ? franks(task.reservedMinor) : franks(task.costMinor))}</td><td>${esc(formatDate(ctx.t, task.createdAt))}</td><td data-testid="task-expires">${expires}</td><td>${result}</td></tr>`
+      : html`<time datetime="${new Date(task.expiresAt).toISOString()}">${formatDate(ctx.t, task.expiresAt)}</time>`
+  return html`<tr data-testid="task-row" data-status="${task.status}"><td><code>${task.id}</code></td><td>${task.modelId}</td><td>${task.status}</td>
+<td class="num">${task.costMinor === null ? franks(task.reservedMinor) : franks(task.costMinor)}</td><td class="nowrap">${formatDate(ctx.t, task.createdAt)}</td><td data-testid="task-expires">${expires}</td><td>${result}</td></tr>`
 }
 
 export const tasksRoutes = Effect.gen(function* () {
@@ -40,17 +40,17 @@ export const tasksRoutes = Effect.gen(function* () {
       const status = Tasks.TaskStatus.literals.find((s) => s === ctx.query.get("status"))
       const pageNo = Math.max(1, Math.floor(Number(ctx.query.get("page") ?? "1")) || 1)
       const found = yield* Effect.orDie(tasks.list(ctx.partnerId, { status }, (pageNo - 1) * PAGE_SIZE, PAGE_SIZE))
-      const options = Tasks.TaskStatus.literals
-        .map((s) => `<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`)
-        .join("")
-      const filter = `<form method="get" action="${ctx.base}/tasks" class="inline"><label>${esc(t.status)} <select name="status"><option value="">${esc(t.allStatuses)}</option>${options}</select></label> <button type="submit">${esc(ctx.t.filter)}</button></form>`
-      const table = `<div class="scroll"><table><thead><tr><th scope="col">ID</th><th scope="col">${esc(t.model)}</th><th scope="col">${esc(t.status)}</th><th scope="col" class="num">${esc(t.cost)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.expires)}</th><th scope="col">${esc(t.result)}</th></tr></thead>
-<tbody>${found.items.map((task) => row(ctx, task)).join("")}</tbody></table></div>${found.items.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}`
+      const options = Tasks.TaskStatus.literals.map(
+        (s) => html`<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
+      )
+      const filter = html`<form method="get" action="${ctx.base}/tasks" class="inline"><label>${t.status} <select name="status"><option value="">${t.allStatuses}</option>${options}</select></label> <button type="submit">${ctx.t.filter}</button></form>`
+      const table = html`<div class="scroll"><table class="free-first"><thead><tr><th scope="col">ID</th><th scope="col">${t.model}</th><th scope="col">${t.status}</th><th scope="col" class="num">${t.cost}</th><th scope="col">${t.created}</th><th scope="col">${t.expires}</th><th scope="col">${t.result}</th></tr></thead>
+<tbody>${found.items.map((task) => row(ctx, task))}</tbody></table></div>${found.items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
       const more =
         found.items.length === PAGE_SIZE
-          ? `<p><a href="${ctx.base}/tasks?${status === undefined ? "" : `status=${status}&amp;`}page=${pageNo + 1}">${esc(ctx.t.next)}</a></p>`
+          ? html`<p><a href="${ctx.base}/tasks?${status === undefined ? "" : `status=${status}&`}page=${pageNo + 1}">${ctx.t.next}</a></p>`
           : ""
-      return htmlResponse(page(ctx, "tasks", t.title, `<section>${filter}${table}${more}</section>`))
+      return htmlResponse(page(ctx, "tasks", t.title, html`<section>${filter}${table}${more}</section>`))
     })
 
   const result = (ctx: CabinetContext) =>
@@ -64,7 +64,7 @@ export const tasksRoutes = Effect.gen(function* () {
       )
       if (content._tag === "Left")
         return htmlResponse(
-          page(ctx, "tasks", ctx.t.tasks.title, `<p role="alert">${esc(ctx.t.errors.notFound)}</p>`),
+          page(ctx, "tasks", ctx.t.tasks.title, html`<p role="alert">${ctx.t.errors.notFound}</p>`),
           404
         )
       return HttpServerResponse.uint8Array(content.right.bytes, {

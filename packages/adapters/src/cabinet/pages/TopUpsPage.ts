@@ -8,22 +8,22 @@ import { Payments } from "@frank/core"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { esc, formatDate, formatNumber, htmlResponse, type Notice, page } from "../html.js"
+import { formatDate, formatNumber, html, htmlResponse, type Notice, page } from "../html.js"
 import { type CabinetRoute, errorText, get, post } from "../routes.js"
 
 const form = (ctx: CabinetContext) => {
   const t = ctx.t.topups
-  return `<section aria-labelledby="topup-title"><h2 id="topup-title">${esc(ctx.t.nav.topups)}</h2><p>${esc(t.note)}</p>
+  return html`<section aria-labelledby="topup-title"><h2 id="topup-title">${ctx.t.nav.topups}</h2><p>${t.note}</p>
 <form method="post" action="${ctx.base}/topups" class="stack">
 <input type="hidden" name="idempotencyKey" value="${randomUUID()}">
-<label>${esc(t.amount)} <input name="amountRub" type="number" min="1" max="100000" step="1" required inputmode="numeric"></label>
-<label>${esc(t.description)} <input name="description" maxlength="140"></label>
-<button type="submit">${esc(t.pay)}</button></form></section>`
+<label>${t.amount} <input name="amountRub" type="number" min="1" max="100000" step="1" required inputmode="numeric"></label>
+<label>${t.description} <input name="description" maxlength="140"></label>
+<button type="submit">${t.pay}</button></form></section>`
 }
 
 const row = (ctx: CabinetContext, p: Payments.Payment) =>
-  `<tr data-testid="payment-row" data-status="${p.status}"><td>${esc(formatDate(ctx.t, p.createdAt))}</td><td class="num">${esc(ctx.t.rubles(formatNumber(ctx.t, p.amountRub)))}</td>
-<td>${esc(p.description ?? "")}</td><td>${esc(p.status)}</td><td>${p.status === "pending" && p.paymentUrl !== null ? `<a href="${esc(p.paymentUrl)}">${esc(ctx.t.topups.open)}</a>` : ""}</td></tr>`
+  html`<tr data-testid="payment-row" data-status="${p.status}"><td class="nowrap">${formatDate(ctx.t, p.createdAt)}</td><td class="num">${ctx.t.rubles(formatNumber(ctx.t, p.amountRub))}</td>
+<td>${p.description ?? ""}</td><td>${p.status}</td><td>${p.status === "pending" && p.paymentUrl !== null ? html`<a href="${p.paymentUrl}">${ctx.t.topups.open}</a>` : ""}</td></tr>`
 
 export const topUpsRoutes = Effect.gen(function* () {
   const payments = yield* Payments.Payments
@@ -31,10 +31,10 @@ export const topUpsRoutes = Effect.gen(function* () {
   const show = (ctx: CabinetContext, status = 200, notice?: Notice) =>
     Effect.map(Effect.orDie(payments.history(ctx.partnerId)), (history) => {
       const t = ctx.t.topups
-      const table = `<section aria-labelledby="history-title"><h2 id="history-title">${esc(t.history)}</h2><div class="scroll"><table>
-<thead><tr><th scope="col">${esc(t.created)}</th><th scope="col" class="num">₽</th><th scope="col">${esc(ctx.t.transactions.description)}</th><th scope="col">${esc(t.status)}</th><th scope="col"><span class="sr-only">${esc(t.open)}</span></th></tr></thead>
-<tbody>${history.map((p) => row(ctx, p)).join("")}</tbody></table></div>${history.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}</section>`
-      return htmlResponse(page(ctx, "topups", t.title, form(ctx) + table, notice), status)
+      const table = html`<section aria-labelledby="history-title"><h2 id="history-title">${t.history}</h2><div class="scroll"><table>
+<thead><tr><th scope="col">${t.created}</th><th scope="col" class="num">₽</th><th scope="col">${ctx.t.transactions.description}</th><th scope="col">${t.status}</th><th scope="col"><span class="sr-only">${t.open}</span></th></tr></thead>
+<tbody>${history.map((p) => row(ctx, p))}</tbody></table></div>${history.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
+      return htmlResponse(page(ctx, "topups", t.title, html`${form(ctx)}${table}`, notice), status)
     })
 
   const create = (ctx: CabinetContext) =>

@@ -6,7 +6,7 @@ import { HttpServerResponse } from "@effect/platform"
 import { Ledger, Money } from "@frank/core"
 import { Effect, Stream } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { esc, formatDate, formatNumber, htmlResponse, page } from "../html.js"
+import { formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
 const PAGE_SIZE = 20
@@ -28,33 +28,33 @@ const filterQuery = (q: URLSearchParams) =>
     .map((k) => [k, q.get(k) ?? ""] as const)
     .filter(([, v]) => v !== "")
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
-    .join("&amp;")
+    .join("&")
 
 const filters = (ctx: CabinetContext) => {
   const t = ctx.t.transactions
   const q = ctx.query
-  const types = Ledger.TransactionType.literals
-    .map((ty) => `<option value="${ty}"${q.get("type") === ty ? " selected" : ""}>${esc(t.types[ty] ?? ty)}</option>`)
-    .join("")
-  return `<form method="get" action="${ctx.base}/transactions" class="inline">
-<label>${esc(t.type)} <select name="type"><option value="">${esc(t.allTypes)}</option>${types}</select></label>
-<label>${esc(t.dateFrom)} <input type="date" name="dateFrom" value="${esc(q.get("dateFrom"))}"></label>
-<label>${esc(t.dateTo)} <input type="date" name="dateTo" value="${esc(q.get("dateTo"))}"></label>
-<button type="submit">${esc(ctx.t.filter)}</button>
-<a class="button" href="${ctx.base}/transactions.csv?${filterQuery(q)}" download data-testid="csv">${esc(t.csv)}</a></form>`
+  const types = Ledger.TransactionType.literals.map(
+    (ty) => html`<option value="${ty}"${q.get("type") === ty ? " selected" : ""}>${t.types[ty] ?? ty}</option>`
+  )
+  return html`<form method="get" action="${ctx.base}/transactions" class="inline">
+<label>${t.type} <select name="type"><option value="">${t.allTypes}</option>${types}</select></label>
+<label>${t.dateFrom} <input type="date" name="dateFrom" value="${q.get("dateFrom")}"></label>
+<label>${t.dateTo} <input type="date" name="dateTo" value="${q.get("dateTo")}"></label>
+<button type="submit">${ctx.t.filter}</button>
+<a class="button" href="${ctx.base}/transactions.csv?${filterQuery(q)}" download data-testid="csv">${t.csv}</a></form>`
 }
 
 const row = (ctx: CabinetContext, e: Ledger.LedgerEntry) => {
   const t = ctx.t.transactions
-  return `<tr data-testid="transaction-row"><td>${esc(formatDate(ctx.t, e.occurredAt))}</td><td>${esc(t.types[e.type] ?? e.type)}</td>
-<td>${esc(e.kind)}</td><td class="num">${esc(ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(e.amountMinor))))}</td><td>${esc(e.description || e.label)}</td></tr>`
+  return html`<tr data-testid="transaction-row"><td class="nowrap">${formatDate(ctx.t, e.occurredAt)}</td><td>${t.types[e.type] ?? e.type}</td>
+<td>${e.kind}</td><td class="num">${ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(e.amountMinor)))}</td><td>${e.description || e.label}</td></tr>`
 }
 
 const pager = (ctx: CabinetContext, pageNo: number, pages: number) => {
   const link = (n: number, text: string, rel: string) =>
-    `<a href="${ctx.base}/transactions?${filterQuery(ctx.query)}${filterQuery(ctx.query) === "" ? "" : "&amp;"}page=${n}" rel="${rel}">${esc(text)}</a>`
-  return `<nav aria-label="${esc(ctx.t.pageOf(pageNo, pages))}" class="inline"><p>${pageNo > 1 ? link(pageNo - 1, ctx.t.previous, "prev") : ""}
- <span data-testid="page-of">${esc(ctx.t.pageOf(pageNo, pages))}</span> ${pageNo < pages ? link(pageNo + 1, ctx.t.next, "next") : ""}</p></nav>`
+    html`<a href="${ctx.base}/transactions?${filterQuery(ctx.query)}${filterQuery(ctx.query) === "" ? "" : "&"}page=${n}" rel="${rel}">${text}</a>`
+  return html`<nav aria-label="${ctx.t.pageOf(pageNo, pages)}" class="inline"><p>${pageNo > 1 ? link(pageNo - 1, ctx.t.previous, "prev") : ""}
+ <span data-testid="page-of">${ctx.t.pageOf(pageNo, pages)}</span> ${pageNo < pages ? link(pageNo + 1, ctx.t.next, "next") : ""}</p></nav>`
 }
 
 export const transactionsRoutes = Effect.gen(function* () {
@@ -68,10 +68,10 @@ export const transactionsRoutes = Effect.gen(function* () {
         ledger.listEntries(ctx.partnerId, filterOf(ctx.query), (pageNo - 1) * PAGE_SIZE, PAGE_SIZE)
       )
       const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE))
-      const table = `<div class="scroll"><table><thead><tr><th scope="col">${esc(t.date)}</th><th scope="col">${esc(t.type)}</th><th scope="col">${esc(t.kind)}</th><th scope="col" class="num">${esc(t.amount)}</th><th scope="col">${esc(t.description)}</th></tr></thead>
-<tbody>${result.items.map((e) => row(ctx, e)).join("")}</tbody></table></div>${result.items.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}`
+      const table = html`<div class="scroll"><table><thead><tr><th scope="col">${t.date}</th><th scope="col">${t.type}</th><th scope="col">${t.kind}</th><th scope="col" class="num">${t.amount}</th><th scope="col">${t.description}</th></tr></thead>
+<tbody>${result.items.map((e) => row(ctx, e))}</tbody></table></div>${result.items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
       return htmlResponse(
-        page(ctx, "transactions", t.title, `<section>${filters(ctx)}${table}${pager(ctx, pageNo, pages)}</section>`)
+        page(ctx, "transactions", t.title, html`<section>${filters(ctx)}${table}${pager(ctx, pageNo, pages)}</section>`)
       )
     })
 

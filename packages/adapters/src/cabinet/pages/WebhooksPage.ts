@@ -9,7 +9,7 @@ import { idOr } from "@frank/core/http"
 import { Clock, Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { esc, formatDate, htmlResponse, type Notice, page, secretBox } from "../html.js"
+import { formatDate, type Html, html, htmlResponse, type Notice, page, secretBox } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
 /** Active, paused by the partner, or paused by the health rule (with since when it fails). */
@@ -22,51 +22,49 @@ const endpointState = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint): string
 const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
   const t = ctx.t.webhooks
   const act = (path: string, label: string, cls = "") =>
-    `<form method="post" action="${ctx.base}/webhooks/${esc(e.id)}/${path}"><button type="submit"${cls === "" ? "" : ` class="${cls}"`}>${esc(label)}</button></form>`
-  return `<tr data-testid="endpoint-row" data-url="${esc(e.url)}"><td class="wrap">${esc(e.url)}</td>
-<td>${esc(e.eventTypes === null ? t.allEvents : e.eventTypes.join(", "))}</td>
-<td data-testid="endpoint-state">${esc(endpointState(ctx, e))}</td>
+    html`<form method="post" action="${ctx.base}/webhooks/${e.id}/${path}"><button type="submit"${cls !== "" && html` class="${cls}"`}>${label}</button></form>`
+  return html`<tr data-testid="endpoint-row" data-url="${e.url}"><td class="wrap">${e.url}</td>
+<td>${e.eventTypes === null ? t.allEvents : e.eventTypes.join(", ")}</td>
+<td data-testid="endpoint-state">${endpointState(ctx, e)}</td>
 <td class="actions">${act(e.active ? "pause" : "resume", e.active ? t.pause : t.resume)}${act("rotate", t.rotate)}${act("test", t.test)}${act("delete", t.delete, "danger")}</td></tr>`
 }
 
 const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
   const t = ctx.t.webhooks
   const replayable = d.status === "delivered" || d.status === "uncertain" || d.status === "dead_lettered"
-  return `<tr data-testid="delivery-row" data-status="${d.status}"><td>${esc(d.eventType)}<br><small><code>${esc(d.eventId)}</code></small></td>
-<td>${esc(d.status)}</td><td>${d.attempts}</td><td>${esc(d.responseCodes.map((c) => c ?? "—").join(", "))}</td>
-<td class="wrap">${esc(d.lastError ?? "")}</td><td>${esc(d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : "")}</td>
-<td>${esc(formatDate(ctx.t, d.createdAt))}</td>
-<td>${replayable ? `<form method="post" action="${ctx.base}/webhooks/deliveries/${esc(d.id)}/replay"><button type="submit">${esc(t.replay)}</button></form>` : ""}</td></tr>`
+  return html`<tr data-testid="delivery-row" data-status="${d.status}"><td>${d.eventType}<br><small><code>${d.eventId}</code></small></td>
+<td>${d.status}</td><td>${d.attempts}</td><td>${d.responseCodes.map((c) => c ?? "—").join(", ")}</td>
+<td class="wrap">${d.lastError ?? ""}</td><td class="nowrap">${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
+<td class="nowrap">${formatDate(ctx.t, d.createdAt)}</td>
+<td>${replayable ? html`<form method="post" action="${ctx.base}/webhooks/deliveries/${d.id}/replay"><button type="submit">${t.replay}</button></form>` : ""}</td></tr>`
 }
 
 const createForm = (ctx: CabinetContext) => {
   const t = ctx.t.webhooks
-  return `<section aria-labelledby="create-title"><h2 id="create-title">${esc(t.createTitle)}</h2>
+  return html`<section aria-labelledby="create-title"><h2 id="create-title">${t.createTitle}</h2>
 <form method="post" action="${ctx.base}/webhooks" class="stack">
-<label>${esc(t.url)} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
-<fieldset><legend>${esc(t.events)}</legend><p><small>${esc(t.eventsHint)}</small></p>
-${Events.allEventTypes.map((e) => `<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`).join("")}</fieldset>
-<button type="submit">${esc(t.create)}</button></form></section>`
+<label>${t.url} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
+<fieldset><legend>${t.events}</legend><p><small>${t.eventsHint}</small></p>
+${Events.allEventTypes.map((e) => html`<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`)}</fieldset>
+<button type="submit">${t.create}</button></form></section>`
 }
 
 const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<Webhooks.DeliveryRecord>, next: string | null) => {
   const t = ctx.t.webhooks
   const status = ctx.query.get("status") ?? ""
-  const options = [`<option value="">${esc(t.allStatuses)}</option>`]
-    .concat(
-      Webhooks.DeliveryStatus.literals.map(
-        (s) => `<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
-      )
+  const options = [html`<option value="">${t.allStatuses}</option>`].concat(
+    Webhooks.DeliveryStatus.literals.map(
+      (s) => html`<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
     )
-    .join("")
+  )
   const more =
     next === null
       ? ""
-      : `<p><a href="${ctx.base}/webhooks?status=${esc(status)}&amp;cursor=${encodeURIComponent(next)}">${esc(t.more)}</a></p>`
-  return `<section aria-labelledby="log-title"><h2 id="log-title">${esc(t.deliveries)}</h2>
-<form method="get" action="${ctx.base}/webhooks" class="inline"><label>${esc(t.status)} <select name="status">${options}</select></label> <button type="submit">${esc(ctx.t.filter)}</button></form>
-<div class="scroll"><table><thead><tr><th scope="col">${esc(t.event)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.attempts)}</th><th scope="col">${esc(t.codes)}</th><th scope="col">${esc(t.lastError)}</th><th scope="col">${esc(t.nextAttempt)}</th><th scope="col">${esc(t.created)}</th><th scope="col"><span class="sr-only">${esc(t.replay)}</span></th></tr></thead>
-<tbody>${deliveries.map((d) => deliveryRow(ctx, d)).join("")}</tbody></table></div>${deliveries.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}${more}</section>`
+      : html`<p><a href="${ctx.base}/webhooks?status=${status}&amp;cursor=${encodeURIComponent(next)}">${t.more}</a></p>`
+  return html`<section aria-labelledby="log-title"><h2 id="log-title">${t.deliveries}</h2>
+<form method="get" action="${ctx.base}/webhooks" class="inline"><label>${t.status} <select name="status">${options}</select></label> <button type="submit">${ctx.t.filter}</button></form>
+<div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.event}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col">${t.codes}</th><th scope="col">${t.lastError}</th><th scope="col">${t.nextAttempt}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.replay}</span></th></tr></thead>
+<tbody>${deliveries.map((d) => deliveryRow(ctx, d))}</tbody></table></div>${deliveries.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}${more}</section>`
 }
 
 export const webhooksRoutes = Effect.gen(function* () {
@@ -79,7 +77,7 @@ export const webhooksRoutes = Effect.gen(function* () {
     idOr(Ids.DeliveryId, p.id ?? "", () => new Webhooks.DeliveryNotFound({ message: "no such delivery" }))
   )
 
-  const show = (ctx: CabinetContext, status: number, notice?: Notice, extra = "") =>
+  const show = (ctx: CabinetContext, status: number, notice?: Notice, extra?: Html) =>
     Effect.gen(function* () {
       const t = ctx.t.webhooks
       const endpoints = yield* Effect.orDie(webhooks.listEndpoints(ctx.partnerId))
@@ -92,11 +90,11 @@ export const webhooksRoutes = Effect.gen(function* () {
           ),
           Effect.orDie
         )
-      const table = `<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${esc(t.endpoints)}</h2>
-<div class="scroll"><table><thead><tr><th scope="col">${esc(t.url)}</th><th scope="col">${esc(t.events)}</th><th scope="col">${esc(t.state)}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
-<tbody>${endpoints.map((e) => endpointRow(ctx, e)).join("")}</tbody></table></div>${endpoints.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}</section>`
+      const table = html`<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${t.endpoints}</h2>
+<div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.url}</th><th scope="col">${t.events}</th><th scope="col">${t.state}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
+<tbody>${endpoints.map((e) => endpointRow(ctx, e))}</tbody></table></div>${endpoints.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
       const next = log.next === null ? null : Webhooks.encodeCursor(log.next)
-      const body = `${extra}${table}${endpoints.length < 10 ? createForm(ctx) : ""}${deliveryLog(ctx, log.deliveries, next)}`
+      const body = html`${extra}${table}${endpoints.length < 10 && createForm(ctx)}${deliveryLog(ctx, log.deliveries, next)}`
       return htmlResponse(page(ctx, "webhooks", t.title, body, notice), status)
     })
   const failed =

@@ -5,7 +5,7 @@
  */
 import type { Invoices } from "@frank/core"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { esc } from "../html.js"
+import { html, join } from "../html.js"
 
 export const PROFILE_FIELDS = [
   "companyName",
@@ -51,16 +51,16 @@ export const profileForm = (
   const t = ctx.t.invoices
   const field = (f: ProfileField) => {
     const problems = errors[f] ?? []
-    const described = problems.length === 0 ? "" : ` aria-invalid="true" aria-describedby="err-${f}"`
+    const described = problems.length === 0 ? "" : html` aria-invalid="true" aria-describedby="err-${f}"`
     const type = f === "email" ? "email" : f === "phone" ? "tel" : "text"
-    return `<label>${esc(t.fields[f] ?? f)} <input name="${f}" type="${type}" value="${esc(values[f])}"${described}></label>${
+    return html`<label>${t.fields[f] ?? f} <input name="${f}" type="${type}" value="${values[f]}"${described}></label>${
       problems.length === 0
         ? ""
-        : `<p class="field-error" id="err-${f}" data-testid="error-${f}">${problems.map(esc).join("; ")}</p>`
+        : html`<p class="field-error" id="err-${f}" data-testid="error-${f}">${problems.join("; ")}</p>`
     }`
   }
-  return `<form method="post" action="${ctx.base}/invoices/profile" class="stack">
+  return html`<form method="post" action="${ctx.base}/invoices/profile" class="stack">
 <input type="hidden" name="expectedProfileRevision" value="${revision}">
-${PROFILE_FIELDS.map(field).join("\n")}
-<button type="submit">${esc(t.saveProfile)}</button></form>`
+${join(PROFILE_FIELDS.map(field), "\n")}
+<button type="submit">${t.saveProfile}</button></form>`
 }
