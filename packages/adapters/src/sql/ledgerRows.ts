@@ -71,8 +71,18 @@ export const toTotals = (row: AccountRow | undefined): Ledger.AccountTotals =>
     ? Ledger.emptyTotals
     : { totalMinor: row.totalMinor, usedMinor: row.usedMinor, reservedMinor: row.reservedMinor }
 
-/** Insert record of an entry; `seq` is assigned by the identity column. */
-export const entryRecord = (e: Ledger.NewLedgerEntry): Record<string, unknown> => ({
+/** Insert record of a numbered entry (ledgerCounters.ts); `seq` is assigned by the identity column. */
+export const entryRecord = ({
+  entry: e,
+  accountSeq,
+  typeSeq
+}: {
+  readonly entry: Ledger.NewLedgerEntry
+  readonly accountSeq: number
+  readonly typeSeq: number
+}): Record<string, unknown> => ({
+  accountSeq,
+  typeSeq,
   partnerId: e.partnerId,
   id: e.id,
   type: e.type,
