@@ -13,7 +13,7 @@ import type { Errors, Ids, Ledger } from "@frank/core"
 import { Chunk, Effect, Option, Stream } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
 import { typeCountColumn } from "./ledgerCounters.js"
-import { ENTRY_COLUMNS } from "./ledgerRows.js"
+import { ENTRY_COLUMNS, ENTRY_FIELDS } from "./ledgerRows.js"
 
 /** Rows read per round trip when streaming an export: memory stays flat however long the ledger. */
 export const STREAM_PAGE_ROWS = 1_000
@@ -30,6 +30,7 @@ const sizeOf = (r: SeqRange) => Math.max(0, r.hi - r.lo + 1)
 
 export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
   const columns = sql.literal(ENTRY_COLUMNS)
+  const fields = sql.literal(ENTRY_FIELDS)
 
   const where = (partnerId: Ids.PartnerId, f: Ledger.EntryFilter) =>
     sql.and([
@@ -73,8 +74,9 @@ export const makeLedgerReads = (sql: SqlClient.SqlClient) => {
   const slice = (partnerId: Ids.PartnerId, f: Ledger.EntryFilter, bottom: number, top: number) => {
     const seq = seqColumn(f)
     const ofType = f.type === undefined ? sql`` : sql` AND type = ${f.type}`
-    return sql<Ledger.LedgerEntry>`SELECT ${columns} FROM ledger_entries
+    return sql<Ledger.LedgerEntry>`SELECT ${fields} FROM ledger_entries
       WHERE partner_id = ${partnerId}${ofType} AND ${seq} BETWEEN ${bottom} AND ${top} ORDER BY ${seq} DESC`
+      .withoutTransform
   }
 
   /** The rows of an attribution filter (top-ups), counted and skipped on the attributed rows' index. */

@@ -23,6 +23,17 @@ export const ENTRY_COLUMNS = [
   "occurred_at"
 ].join(", ")
 
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
+
+/**
+ * ENTRY_COLUMNS named as the fields of a LedgerEntry (`amount_minor AS "amountMinor"`), for reads
+ * sent `withoutTransform`: the client's per-row renaming cost as much as fetching the row, which a
+ * 10,000-row export pays 10,000 times.
+ */
+export const ENTRY_FIELDS = ENTRY_COLUMNS.split(", ")
+  .map((c) => (camel(c) === c ? c : `${c} AS "${camel(c)}"`))
+  .join(", ")
+
 export const HOLD_COLUMNS = [
   "partner_id",
   "task_id",
