@@ -49,12 +49,13 @@ DECLARE
   moved bigint;
 BEGIN
   FOR account IN SELECT partner_id FROM ledger_accounts ORDER BY partner_id LOOP
-    after_at := NULL;
-    after_seq := NULL;
+    -- Below every key, so the first batch's condition is the same index range as the others'.
+    after_at := -9223372036854775808;
+    after_seq := -9223372036854775808;
     LOOP
       WITH page AS (
         SELECT id, type, amount_minor, task_id, occurred_at, seq FROM ledger_entries
-        WHERE partner_id = account AND (after_at IS NULL OR (occurred_at, seq) > (after_at, after_seq))
+        WHERE partner_id = account AND (occurred_at, seq) > (after_at, after_seq)
         ORDER BY occurred_at, seq
         LIMIT 10000
       ), numbered AS (
