@@ -43,7 +43,9 @@ const main = Effect.gen(function* () {
   const t = performance.now()
   const applied = yield* Migrations.run
   const seconds = (performance.now() - t) / 1000
-  console.log(`migration ${applied.map(([id, name]) => `${id}_${name}`).join(", ")} on ${ROWS.toLocaleString("en")} rows: ${seconds.toFixed(1)} s`)
+  console.log(
+    `migration ${applied.map(([id, name]) => `${id}_${name}`).join(", ")} on ${ROWS.toLocaleString("en")} rows: ${seconds.toFixed(1)} s`
+  )
 })
 
 const schema = `frank_b_${randomUUID().replaceAll("-", "").slice(0, 12)}`
