@@ -75,20 +75,25 @@ if (unknownParts.length > 0) {
 // Baseline: the engine's statements, written out by hand against node-postgres.
 
 const SQL = {
-  lockAccount: "SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = $1 FOR UPDATE",
+  lockAccount:
+    "SELECT total_minor, used_minor, reserved_minor, entry_count, topup_count, reservation_count, confirm_count, refund_count, debit_count, bonus_reversal_count, last_entry_at FROM ledger_accounts WHERE partner_id = $1 FOR UPDATE",
   lockHold:
     "SELECT partner_id, task_id, status, reserved_minor, charged_minor, released_minor, reservation_entry_id, settlement_entry_id, created_at, expires_at, settled_at, grant_draws AS draws FROM ledger_holds WHERE partner_id = $1 AND task_id = $2 FOR UPDATE",
   liveGrants:
     "SELECT partner_id, id, granted_minor, remaining_minor, reserved_minor, priority, expires_at, created_at, expired_at FROM ledger_credit_grants WHERE partner_id = $1 AND remaining_minor > 0 ORDER BY created_at, id",
   insertEntries: (rows: number) =>
-    `INSERT INTO ledger_entries ("partner_id","id","type","kind","amount_minor","unit_price_micros","task_id","attribution","reference","label","description","occurred_at") VALUES ${Array.from(
+    `INSERT INTO ledger_entries ("account_seq","type_seq","partner_id","id","type","kind","amount_minor","unit_price_micros","task_id","attribution","reference","label","description","occurred_at") VALUES ${Array.from(
       { length: rows },
-      (_, r) => `(${Array.from({ length: 12 }, (_, c) => `$${r * 12 + c + 1}`).join(",")})`
+      (_, r) => `(${Array.from({ length: 14 }, (_, c) => `$${r * 14 + c + 1}`).join(",")})`
     ).join(",")}`,
   upsertHold:
     'INSERT INTO ledger_holds ("partner_id","task_id","status","reserved_minor","charged_minor","released_minor","reservation_entry_id","settlement_entry_id","created_at","expires_at","settled_at","grant_draws") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (partner_id, task_id) DO UPDATE SET status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor, settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at',
+  // The totals and the counts reads use (migration 0027): entries, then one count per type.
   updateAccount:
-    "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3 WHERE partner_id = $4",
+    "UPDATE ledger_accounts SET total_minor = $1, used_minor = $2, reserved_minor = $3, entry_count = $4, topup_count = $5, reservation_count = $6, confirm_count = $7, refund_count = $8, debit_count = $9, bonus_reversal_count = $10, last_entry_at = $11 WHERE partner_id = $12",
+  // A confirm adds its charge to the day's usage.
+  addUsage:
+    'INSERT INTO ledger_usage_days ("partner_id","day_start_ms","spent_minor") VALUES ($1,$2,$3) ON CONFLICT (partner_id, day_start_ms) DO UPDATE SET spent_minor = ledger_usage_days.spent_minor + EXCLUDED.spent_minor',
   // Every movement moves the partner's balance alerts (none here) in its transaction.
   settleAlerts: `UPDATE ledger_balance_alerts
       SET state = CASE WHEN $1 < threshold_minor THEN 'triggered' ELSE 'ok' END, crossings = crossings + 1
@@ -118,6 +123,41 @@ interface Baseline {
   recording: boolean
 }
 
+/** The account row's counts (migration 0027) as the engine reads them under the lock. */
+interface Counts {
+  readonly entries: number
+  readonly topup: number
+  readonly reservation: number
+  readonly confirm: number
+  readonly refund: number
+  readonly debit: number
+  readonly reversal: number
+  readonly lastAt: number | null
+}
+
+const counts = (row: Record<string, unknown>): Counts => ({
+  entries: Number(row.entry_count),
+  topup: Number(row.topup_count),
+  reservation: Number(row.reservation_count),
+  confirm: Number(row.confirm_count),
+  refund: Number(row.refund_count),
+  debit: Number(row.debit_count),
+  reversal: Number(row.bonus_reversal_count),
+  lastAt: row.last_entry_at === null ? null : Number(row.last_entry_at)
+})
+
+/** updateAccount's count parameters, in its column order. */
+const countColumns = (n: Counts, now: number) => [
+  n.entries,
+  n.topup,
+  n.reservation,
+  n.confirm,
+  n.refund,
+  n.debit,
+  n.reversal,
+  Math.max(now, n.lastAt ?? now)
+]
+
 const makeBaseline = (pool: pg.Pool): Baseline => {
   const self: Baseline = {
     recorded: [],
@@ -128,7 +168,12 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
         await q(SQL.lockHold, [partnerId, taskId])
         await q(SQL.liveGrants, [partnerId])
         const id = randomUUID()
-        await q(SQL.insertEntries(1), entry(partnerId, id, "reservation", "task_hold", RESERVE, taskId, now))
+        const n = counts(account)
+        await q(SQL.insertEntries(1), [
+          n.entries + 1,
+          n.reservation + 1,
+          ...entry(partnerId, id, "reservation", "task_hold", RESERVE, taskId, now)
+        ])
         await q(SQL.upsertHold, [
           partnerId,
           taskId,
@@ -149,6 +194,7 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
           Number(account.total_minor),
           Number(account.used_minor),
           Number(account.reserved_minor) + RESERVE,
+          ...countColumns({ ...n, entries: n.entries + 1, reservation: n.reservation + 1 }, now),
           partnerId
         ])
         await q(SQL.settleAlerts, [available, partnerId, available])
@@ -159,8 +205,13 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
         const hold = (await q(SQL.lockHold, [partnerId, taskId])).rows[0]
         await q(SQL.liveGrants, [partnerId])
         const charge = randomUUID()
+        const n = counts(account)
         await q(SQL.insertEntries(2), [
+          n.entries + 1,
+          n.confirm + 1,
           ...entry(partnerId, charge, "confirm", "task_charge", CHARGE, taskId, now),
+          n.entries + 2,
+          n.refund + 1,
           ...entry(partnerId, randomUUID(), "refund", "task_release", RESERVE - CHARGE, taskId, now)
         ])
         await q(SQL.upsertHold, [
@@ -181,8 +232,10 @@ const makeBaseline = (pool: pg.Pool): Baseline => {
           Number(account.total_minor),
           Number(account.used_minor) + CHARGE,
           Number(account.reserved_minor) - RESERVE,
+          ...countColumns({ ...n, entries: n.entries + 2, confirm: n.confirm + 1, refund: n.refund + 1 }, now),
           partnerId
         ])
+        await q(SQL.addUsage, [partnerId, Math.floor(now / 86_400_000) * 86_400_000, CHARGE])
         await q(SQL.appendEvent, settledEvent(partnerId, taskId, charge, now))
         const available =
           Number(account.total_minor) - Number(account.used_minor) - CHARGE - (Number(account.reserved_minor) - RESERVE)

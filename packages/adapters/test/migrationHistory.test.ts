@@ -157,8 +157,9 @@ describe("migration history", () => {
               return [
                 yield* sql`SELECT partner_id, total_minor FROM ledger_accounts`,
                 // The identity sequence moved with its table and still numbers new rows.
-                yield* sql`INSERT INTO ledger_entries (partner_id, id, type, kind, amount_minor, label, description, occurred_at)
-                  VALUES ('p_old', gen_random_uuid(), 'topup', 'bonus', 5, 'Bonus', 'after the move', 2) RETURNING seq`,
+                yield* sql`INSERT INTO ledger_entries (partner_id, id, type, kind, amount_minor, label, description, occurred_at,
+                    account_seq, type_seq)
+                  VALUES ('p_old', gen_random_uuid(), 'topup', 'bonus', 5, 'Bonus', 'after the move', 2, 1, 1) RETURNING seq`,
                 // Moved functions find their tables (unqualified in their bodies) in the schema.
                 yield* sql`SELECT (SELECT count(*) FROM webhook_claim_due(10, 20, 5, 'token'))::int AS claimed,
                   webhook_delete_expired_deliveries(10, 5) AS deleted`,

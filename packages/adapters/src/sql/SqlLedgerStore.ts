@@ -10,15 +10,32 @@ import { toStoreError } from "./ledgerErrors.js"
 import { makeLedgerReads } from "./ledgerReads.js"
 import { makeGrantSql } from "./ledgerGrantsSql.js"
 import { type AccountRow, ENTRY_COLUMNS, entryRecord, HOLD_COLUMNS, holdRecord, toTotals } from "./ledgerRows.js"
+import {
+  COUNTER_COLUMNS,
+  type CounterColumns,
+  type EntryCounters,
+  numberEntries,
+  type NumberedEntry,
+  toCounters,
+  typeCountColumn,
+  usageDeltas
+} from "./ledgerCounters.js"
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const entryColumns = sql.literal(ENTRY_COLUMNS)
   const holdColumns = sql.literal(HOLD_COLUMNS)
+  const counterColumns = sql.literal(COUNTER_COLUMNS)
   const grantSql = makeGrantSql(sql)
 
   const selectAccountForUpdate = (partnerId: Ids.PartnerId) =>
-    sql<AccountRow>`SELECT total_minor, used_minor, reserved_minor FROM ledger_accounts WHERE partner_id = ${partnerId} FOR UPDATE`
+    sql<AccountRow & CounterColumns>`SELECT total_minor, used_minor, reserved_minor, ${counterColumns}
+      FROM ledger_accounts WHERE partner_id = ${partnerId} FOR UPDATE`
+
+  const lockedState = (row: (AccountRow & CounterColumns) | undefined) => ({
+    totals: toTotals(row),
+    counters: toCounters(row)
+  })
 
   /**
    * Locks the partner's account row, creating it on the first movement. The common case is one
@@ -28,10 +45,10 @@ export const make = Effect.gen(function* () {
   const lockAccount = (partnerId: Ids.PartnerId) =>
     Effect.gen(function* () {
       const locked = yield* selectAccountForUpdate(partnerId)
-      if (locked[0] !== undefined) return toTotals(locked[0])
+      if (locked[0] !== undefined) return lockedState(locked[0])
       yield* sql`INSERT INTO ledger_accounts (partner_id) VALUES (${partnerId}) ON CONFLICT (partner_id) DO NOTHING`
       const created = yield* selectAccountForUpdate(partnerId)
-      return toTotals(created[0])
+      return lockedState(created[0])
     })
 
   const selectHold = (partnerId: Ids.PartnerId, taskId: string, forUpdate: boolean) =>
@@ -49,17 +66,42 @@ export const make = Effect.gen(function* () {
   /** What the rule sees: the locked account plus the hold and referenced entry the request names. */
   const loadSnapshot = (request: Ledger.TransactRequest) =>
     Effect.gen(function* () {
-      const totals = yield* lockAccount(request.partnerId)
+      const { totals, counters } = yield* lockAccount(request.partnerId)
       const hold = request.taskId === undefined ? undefined : yield* selectHold(request.partnerId, request.taskId, true)
       const referenced =
         request.reference === undefined ? undefined : yield* selectReferenced(request.partnerId, request.reference)
       const grants = yield* grantSql.liveGrants(request.partnerId)
-      const snapshot: Ledger.Snapshot = { partnerId: request.partnerId, totals, hold, referenced, grants }
-      return snapshot
+      const snapshot: Ledger.Snapshot = {
+        partnerId: request.partnerId,
+        totals,
+        hold,
+        referenced,
+        grants,
+        lastEntryAt: counters.lastEntryAt
+      }
+      return { snapshot, counters }
     })
 
-  const insertEntries = (entries: ReadonlyArray<Ledger.NewLedgerEntry>) =>
+  const insertEntries = (entries: ReadonlyArray<NumberedEntry>) =>
     sql`INSERT INTO ledger_entries ${sql.insert(entries.map(entryRecord))}`
+
+  /** The account row after a movement with entries: totals and the counters reads use. */
+  const updateAccount = (partnerId: Ids.PartnerId, totals: Ledger.AccountTotals, counters: EntryCounters) => {
+    const typeCounts = Object.entries(counters.byType).map(
+      ([type, n]) => sql`${sql.literal(typeCountColumn(type as Ledger.TransactionType))} = ${n}`
+    )
+    return sql`UPDATE ledger_accounts SET total_minor = ${totals.totalMinor}, used_minor = ${totals.usedMinor},
+      reserved_minor = ${totals.reservedMinor}, entry_count = ${counters.entryCount},
+      ${sql.csv(typeCounts)}, last_entry_at = ${counters.lastEntryAt ?? null} WHERE partner_id = ${partnerId}`
+  }
+
+  // Daily usage grows in the movement's transaction; the account lock orders concurrent writers.
+  const addUsage = (partnerId: Ids.PartnerId, entries: ReadonlyArray<Ledger.NewLedgerEntry>) => {
+    const days = usageDeltas(entries)
+    if (days.length === 0) return Effect.void
+    return sql`INSERT INTO ledger_usage_days ${sql.insert(days.map((d) => ({ partnerId, ...d })))}
+      ON CONFLICT (partner_id, day_start_ms) DO UPDATE SET spent_minor = ledger_usage_days.spent_minor + EXCLUDED.spent_minor`
+  }
 
   // A hold is inserted open and later replaced by its settled state; its identity never changes.
   const upsertHold = (h: Ledger.Hold) =>
@@ -72,17 +114,20 @@ export const make = Effect.gen(function* () {
     sql
       .withTransaction(
         Effect.gen(function* () {
-          const decided = rule(yield* loadSnapshot(request))
+          const loaded = yield* loadSnapshot(request)
+          const decided = rule(loaded.snapshot)
           // A refusal fails inside the transaction, so it (or the savepoint of an enclosing
           // transaction) rolls back, including an account row created just now.
           if (Either.isLeft(decided)) return yield* Effect.fail(decided.left)
           const d = decided.right
-          if (d.entries.length > 0) yield* insertEntries(d.entries)
+          const numbered = numberEntries(loaded.counters, d.entries)
+          if (d.entries.length > 0) yield* insertEntries(numbered.numbered)
           if (d.hold !== undefined) yield* upsertHold(d.hold)
           if (d.grants.length > 0) yield* grantSql.upsertGrants(d.grants)
-          if (d.entries.length > 0)
-            yield* sql`UPDATE ledger_accounts SET total_minor = ${d.totals.totalMinor}, used_minor = ${d.totals.usedMinor},
-              reserved_minor = ${d.totals.reservedMinor} WHERE partner_id = ${request.partnerId}`
+          if (d.entries.length > 0) {
+            yield* updateAccount(request.partnerId, d.totals, numbered.counters)
+            yield* addUsage(request.partnerId, d.entries)
+          }
           if (followUp !== undefined) yield* followUp(d.result)
           return d.result
         })

@@ -23,6 +23,17 @@ export const ENTRY_COLUMNS = [
   "occurred_at"
 ].join(", ")
 
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
+
+/**
+ * ENTRY_COLUMNS named as the fields of a LedgerEntry (`amount_minor AS "amountMinor"`), for reads
+ * sent `withoutTransform`: the client's per-row renaming cost as much as fetching the row, which a
+ * 10,000-row export pays 10,000 times.
+ */
+export const ENTRY_FIELDS = ENTRY_COLUMNS.split(", ")
+  .map((c) => (camel(c) === c ? c : `${c} AS "${camel(c)}"`))
+  .join(", ")
+
 export const HOLD_COLUMNS = [
   "partner_id",
   "task_id",
@@ -71,8 +82,18 @@ export const toTotals = (row: AccountRow | undefined): Ledger.AccountTotals =>
     ? Ledger.emptyTotals
     : { totalMinor: row.totalMinor, usedMinor: row.usedMinor, reservedMinor: row.reservedMinor }
 
-/** Insert record of an entry; `seq` is assigned by the identity column. */
-export const entryRecord = (e: Ledger.NewLedgerEntry): Record<string, unknown> => ({
+/** Insert record of a numbered entry (ledgerCounters.ts); `seq` is assigned by the identity column. */
+export const entryRecord = ({
+  entry: e,
+  accountSeq,
+  typeSeq
+}: {
+  readonly entry: Ledger.NewLedgerEntry
+  readonly accountSeq: number
+  readonly typeSeq: number
+}): Record<string, unknown> => ({
+  accountSeq,
+  typeSeq,
   partnerId: e.partnerId,
   id: e.id,
   type: e.type,

@@ -156,7 +156,9 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
             const result = yield* store
               .transact(
                 request(partnerId, cmd),
-                (snap) => rule(snap, cmd, { now, entryIds }),
+                // The clock is read before the lock: a movement that waited behind a later one
+                // takes that one's time, so stores can find a date range by write order.
+                (snap) => rule(snap, cmd, { now: Math.max(now, snap.lastEntryAt ?? now), entryIds }),
                 (r) =>
                   Effect.gen(function* () {
                     for (const draft of fx.events(r)) emitted += (yield* outbox.emit(partnerId, draft)).deliveries

@@ -26,5 +26,5 @@ export {
 } from "./LedgerStore.js"
 export { GrantExpiry } from "./GrantExpiry.js"
 export { CSV_EXPORT_MAX_ROWS, csvExportStream } from "./csvExport.js"
-export { dailyUsageView, dayStart, sumUsageByDay, type UsageDay } from "./dailyUsage.js"
+export { dailyUsageView, dayStart, sumUsageByDay, type UsageDay, usageContribution } from "./dailyUsage.js"
 export type { Decision, Snapshot } from "./rules.js"

@@ -40,6 +40,11 @@ export interface Snapshot {
   readonly referenced: LedgerEntry | undefined
   /** The partner's grants with money left (spent-out grants are not loaded). */
   readonly grants: ReadonlyArray<CreditGrant>
+  /**
+   * `occurredAt` of the partner's newest entry, undefined before the first. A movement never
+   * writes an earlier time (Ledger.ts), so write order and time order of a partner's rows agree.
+   */
+  readonly lastEntryAt?: number | undefined
 }
 
 /** Values from the outside world a rule needs, drawn before the lock is taken. */

@@ -86,7 +86,8 @@ export const makeMemoryLedgerStore = Effect.gen(function* () {
             totals: b.totals,
             hold: request.taskId === undefined ? undefined : b.holds.get(request.taskId),
             referenced: request.reference === undefined ? undefined : b.byReference.get(request.reference),
-            grants: [...b.grants.values()].filter((g) => g.remainingMinor > 0)
+            grants: [...b.grants.values()].filter((g) => g.remainingMinor > 0),
+            lastEntryAt: b.entries.at(-1)?.occurredAt
           })
           if (Either.isLeft(decided)) return Effect.fail(decided.left)
           const d = decided.right
