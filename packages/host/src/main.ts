@@ -6,7 +6,7 @@
 import { Migrations } from "@frank/adapters"
 import { NodeRuntime } from "@effect/platform-node"
 import { Ids } from "@frank/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HostConfig, hostConfig } from "./config/HostConfig.js"
 import { migratedDatabaseLayer } from "./db/database.js"
 import { engineLayer, loadCatalog } from "./engine.js"
@@ -14,6 +14,8 @@ import { jsonLogging } from "./logging/jsonLogger.js"
 import { Metrics } from "./metrics/Metrics.js"
 import { webhookBacklogGauges } from "./metrics/webhookMetrics.js"
 import { SandboxClock } from "./sandbox/SandboxClock.js"
+import { otelSettings } from "./telemetry/otelConfig.js"
+import { telemetryLayers } from "./telemetry/otlpLayer.js"
 import { announceAdminToken } from "./secrets/adminTokenNotice.js"
 import { loadOrCreateSecret } from "./secrets/fileSecret.js"
 import { httpLayer } from "./server/HttpLive.js"
@@ -27,6 +29,8 @@ import { taskExpirySweeperLayer } from "./workers/taskExpirySweeper.js"
 
 const program = Effect.gen(function* () {
   const config = yield* hostConfig
+  // OTEL_EXPORTER_OTLP_ENDPOINT unset: no exporter is loaded and Effect's tracer stays off.
+  const telemetry = telemetryLayers(Option.getOrUndefined(yield* otelSettings))
   const adminToken = yield* loadOrCreateSecret(config.dataDir, "admin-token", config.adminToken)
   const pepper = yield* loadOrCreateSecret(config.dataDir, "key-pepper", config.keyPepper)
   // Shown once, on the first start; afterwards only where it is kept.
@@ -67,13 +71,14 @@ const program = Effect.gen(function* () {
     Layer.provide(Readiness.layer(Migrations.count)),
     Layer.provide(Engine),
     Layer.provide(Database),
+    // Built before the database and the engine, so their spans and logs go to the exporter too.
+    Layer.provide(telemetry.exporters),
     Layer.provide(
       Layer.mergeAll(Metrics.layer, SandboxClock.layer(sandbox), Layer.succeed(HostConfig, config), Ids.Ids.layer)
     ),
-    // No span exporter is configured in the reference host, so spans would only cost CPU per
-    // request and per query (docs/performance.md, "Spans"). Embedders with
-    // OpenTelemetry keep Effect's tracer on.
-    Layer.provide(Layer.setTracerEnabled(false))
+    // Without an exporter spans would only cost CPU per request and per query
+    // (docs/performance.md, "Spans"), so Effect's tracer is on only with OTLP export.
+    Layer.provide(telemetry.tracing)
   )
   yield* Effect.logInfo("starting Frank host").pipe(
     Effect.annotateLogs({ port: config.port, database: config.databaseUrl._tag === "Some" ? "postgres" : "embedded" })
@@ -95,7 +100,7 @@ const program = Effect.gen(function* () {
   ).pipe(Effect.onInterrupt(() => Effect.logInfo("Frank host stopped")))
   return yield* serve.pipe(
     config.sandboxClock ? Effect.withClock(sandbox.clock) : (e) => e,
-    Effect.withTracerEnabled(false)
+    Effect.withTracerEnabled(telemetry.enabled)
   )
 })
 

@@ -31,6 +31,8 @@ export interface WebhookEvent {
   readonly occurredAt: number
   /** The envelope exactly as sent (UTF-8 JSON). */
   readonly payload: string
+  /** W3C `traceparent` of the span that wrote the event, when tracing recorded one; attempts link to it. */
+  readonly traceParent?: string | undefined
 }
 
 /** Where an event goes: every active endpoint subscribed to its type, or exactly one endpoint (webhook.test). */

@@ -20,6 +20,7 @@ import {
 } from "./Event.js"
 import { EventAnnouncer } from "./EventAnnouncer.js"
 import { EventStore } from "./EventStore.js"
+import { currentTraceParent } from "./traceParent.js"
 import type { PartnerId } from "../EntityIds.js"
 
 export interface EmittedEvent {
@@ -59,10 +60,21 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
           const id =
             draft.sourceId === undefined ? yield* ids.next : sourceEventId(partnerId, draft.type, draft.sourceId)
           const head = { partnerId, id, type: draft.type, occurredAt: now }
-          const event: WebhookEvent = { ...head, payload: encodeEnvelope(head, encodeEventData(draft)) }
-          const deliveries = yield* store.appendEvent(event, target, now)
+          // The write's own span is what every attempt of this event links to (traceParent.ts).
+          const traceParent = yield* currentTraceParent
+          const event: WebhookEvent = { ...head, payload: encodeEnvelope(head, encodeEventData(draft)), traceParent }
+          yield* Effect.annotateCurrentSpan({ "frank.event_id": id })
+          // One statement writes the event and fans it out into a delivery per endpoint.
+          const deliveries = yield* store.appendEvent(event, target, now).pipe(
+            Effect.tap((n) => Effect.annotateCurrentSpan("frank.webhook.deliveries", n)),
+            Effect.withSpan("frank.webhook.fan_out", { attributes: { "frank.partner_id": partnerId } })
+          )
           return { event, deliveries }
-        })
+        }).pipe(
+          Effect.withSpan("frank.outbox.write", {
+            attributes: { "frank.partner_id": partnerId, "frank.event_type": draft.type }
+          })
+        )
 
       // This process's worker first: it is the one that can attempt the delivery at once.
       const wakeNow = Option.match(announcer, {

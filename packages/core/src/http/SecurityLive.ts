@@ -88,7 +88,7 @@ const makeGuards = Effect.gen(function* () {
   }
 
   /** Attributes the request's changes to `actor` (the audit log's origin). */
-  const attribute = (request: HttpServerRequest.HttpServerRequest, ip: string, actor: AuditActor) =>
+  const attribute = (request: HttpServerRequest.HttpServerRequest, ip: string, actor: AuditActor, partnerId: string) =>
     Effect.flatMap(currentRequestId, (requestId) =>
       setAuditOrigin({
         actor,
@@ -96,6 +96,9 @@ const makeGuards = Effect.gen(function* () {
         ip,
         idempotencyKey: auditIdempotencyKey(request.headers["idempotency-key"])
       })
+    ).pipe(
+      // The request's server span (when tracing is on) names whose request it is.
+      Effect.zipLeft(Effect.annotateCurrentSpan("frank.partner_id", partnerId))
     )
 
   /** Counts the request against every applicable limit and reports the tightest in its headers. */
@@ -173,12 +176,15 @@ const makeGuards = Effect.gen(function* () {
                   : `this operation needs the scope ${required}`
               )
             )
-          return Effect.as(attribute(request, base.ip, { type: "api_key", id: key.id, label: key.label }), {
-            partnerId: key.partnerId,
-            keyId: key.id,
-            access: key.access,
-            scopes: key.access === "full" ? [] : key.scopes
-          })
+          return Effect.as(
+            attribute(request, base.ip, { type: "api_key", id: key.id, label: key.label }, key.partnerId),
+            {
+              partnerId: key.partnerId,
+              keyId: key.id,
+              access: key.access,
+              scopes: key.access === "full" ? [] : key.scopes
+            }
+          )
         })
     })
   }
@@ -214,7 +220,12 @@ const makeGuards = Effect.gen(function* () {
         Effect.as(
           Effect.zipRight(
             limit(request, { ...base, sessionPartnerId: found.partnerId, partnerId: found.partnerId }),
-            attribute(request, base.ip, { type: "session", id: found.sessionId, label: "cabinet session" })
+            attribute(
+              request,
+              base.ip,
+              { type: "session", id: found.sessionId, label: "cabinet session" },
+              found.partnerId
+            )
           ),
           { partnerId: found.partnerId }
         )

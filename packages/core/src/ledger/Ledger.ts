@@ -140,8 +140,11 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
           return deliveries
         })
 
+      // Each command is a span (`frank.ledger.credit`, …): the transaction, its events' outbox
+      // writes and the wake-up below it in a trace.
       const run =
         <C, A extends { readonly replayed: boolean; readonly totals: AccountTotals }>(
+          command: string,
           request: (partnerId: PartnerId, cmd: C) => TransactRequest,
           rule: (snap: rules.Snapshot, cmd: C, ctx: rules.RuleContext) => Either.Either<rules.Decision<A>, LedgerError>,
           effects: (cmd: C) => Effects<A>
@@ -169,8 +172,9 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
               )
               .pipe(Effect.locally(currentAlongside, undefined))
             if (emitted > 0) yield* outbox.wake
+            yield* Effect.annotateCurrentSpan("frank.ledger.replayed", result.replayed)
             return result
-          })
+          }).pipe(Effect.withSpan(`frank.ledger.${command}`, { attributes: { "frank.partner_id": partnerId } }))
 
       const byReference = (partnerId: PartnerId, cmd: { reference?: string | undefined }): TransactRequest => ({
         partnerId,
@@ -183,25 +187,25 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
       })
 
       return {
-        credit: run(byReference, rules.credit, (cmd) => ({
+        credit: run("credit", byReference, rules.credit, (cmd) => ({
           events: (r) => creditEvents(cmd.kind, r),
           // A negative adjustment takes money away.
           lowersAvailable: (r) => cmd.amountMinor < 0 && !r.replayed
         })),
-        reverseBonus: run(byReference, rules.reverseBonus, () => lowering),
-        debit: run(byReference, rules.debit, () => lowering),
-        refundSpend: run(byReference, rules.refundSpend, () => none),
-        reserve: run(byTask, rules.reserve, () => lowering),
-        confirm: run(byTask, rules.confirm, () => ({
+        reverseBonus: run("reverseBonus", byReference, rules.reverseBonus, () => lowering),
+        debit: run("debit", byReference, rules.debit, () => lowering),
+        refundSpend: run("refundSpend", byReference, rules.refundSpend, () => none),
+        reserve: run("reserve", byTask, rules.reserve, () => lowering),
+        confirm: run("confirm", byTask, rules.confirm, () => ({
           events: (r) => [...confirmEvents(r), ...bonusExpiredEvents(r.expired)],
           lowersAvailable: () => false
         })),
-        refund: run(byTask, rules.refund, () => ({
+        refund: run("refund", byTask, rules.refund, () => ({
           events: (r) => [...refundEvents(r), ...bonusExpiredEvents(r.expired)],
           lowersAvailable: () => false
         })),
         expireGrant: (partnerId, grantId) =>
-          run(byPartner, rules.expireGrant, () => ({
+          run("expireGrant", byPartner, rules.expireGrant, () => ({
             events: (r) => bonusExpiredEvents(r.expired),
             lowersAvailable: (r) => r.expired.length > 0
           }))(partnerId, { grantId }),

@@ -55,6 +55,8 @@ export interface ClaimedDelivery {
   readonly previousSecret: string | null
   readonly previousSecretValidUntil: number | null
   readonly signatureScheme: SignatureScheme
+  /** W3C `traceparent` of the span that wrote the event (null when none was recorded): the attempt's span links to it. */
+  readonly traceParent?: string | null | undefined
   /** The state after the claim (status `delivering`, attempt counted, lease set). */
   readonly state: DeliveryState
   /** Fences the outcome: only the claimer may record it, and only while it still holds the claim. */

@@ -72,9 +72,14 @@ const serving = (
   const Served = Layer.unwrapEffect(
     Effect.gen(function* () {
       const metrics = yield* Metrics
-      const observed = frankServerMiddleware((o) =>
-        metrics.observeRequest(o.method, label(o.method, o.path), o.status, o.durationMs)
-      )
+      const observed = frankServerMiddleware((o) => {
+        const route = label(o.method, o.path)
+        // The server span (tracing on) gets the route template, as the conventions name it.
+        return Effect.zipRight(
+          Effect.annotateCurrentSpan("http.route", route),
+          metrics.observeRequest(o.method, route, o.status, o.durationMs)
+        )
+      })
       const refuse = refuseCutOffBodies(options.limits)
       const timed = answerWithin(options.limits)
       const served = HttpApiBuilder.serve((app) => observed(refuse(timed(app)))).pipe(
@@ -84,9 +89,9 @@ const serving = (
         Layer.provide(SandboxBankRoutes),
         Layer.provide(PaymentNotificationRoute)
       )
-      // With Effect's tracer off (the reference host has no exporter) the platform's per-request
+      // With Effect's tracer off (no OTLP endpoint) the platform's per-request
       // server span would only cost CPU: a URL parse, a copy of the headers with redactions, the
-      // span and its parent-span context. An embedder with tracing on keeps it.
+      // span and its parent-span context. With tracing on it is the request's server span.
       return (yield* FiberRef.get(FiberRef.currentTracerEnabled))
         ? served
         : HttpMiddleware.withTracerDisabledWhen(served, () => true)

@@ -33,8 +33,12 @@ export const answerWithin =
         // The platform runs a request uninterruptibly (the router makes each route interruptible
         // again); the race needs the app interruptible to stop waiting for it.
         Effect.interruptible(Effect.disconnect(app)),
-        Effect.sleep(limits.requestTimeoutMs).pipe(
-          Effect.zipRight(Effect.suspend(() => (arrived(request) ? Effect.succeed(timedOut) : Effect.never)))
+        // Interruptible too: the race waits for its loser, and an uninterruptible timer would
+        // hold the request's fiber (and its server span) until the deadline.
+        Effect.interruptible(
+          Effect.sleep(limits.requestTimeoutMs).pipe(
+            Effect.zipRight(Effect.suspend(() => (arrived(request) ? Effect.succeed(timedOut) : Effect.never)))
+          )
         )
       )
     )

@@ -35,6 +35,7 @@ interface ClaimRow {
   readonly previous_secret: string | null
   readonly previous_secret_valid_until: number | null
   readonly signature_scheme: WebhookSigning.SignatureScheme
+  readonly trace_parent: string | null
 }
 
 const claimFromRow =
@@ -51,6 +52,7 @@ const claimFromRow =
     previousSecret: r.previous_secret,
     previousSecretValidUntil: r.previous_secret_valid_until,
     signatureScheme: r.signature_scheme,
+    traceParent: r.trace_parent,
     state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.lease_until },
     claimToken
   })

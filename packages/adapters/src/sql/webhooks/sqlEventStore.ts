@@ -23,8 +23,8 @@ export const sqlEventStore = ({ sql, notifyInTransaction, notifyPayload }: Webho
         : sql`e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))`
     return sql<{ n: number }>`
       WITH ev AS (
-        INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
-        VALUES (${event.partnerId}, ${event.id}::uuid, ${event.type}, ${event.occurredAt}, ${event.payload})
+        INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, trace_parent)
+        VALUES (${event.partnerId}, ${event.id}::uuid, ${event.type}, ${event.occurredAt}, ${event.payload}, ${event.traceParent ?? null})
         ON CONFLICT (partner_id, id) DO NOTHING
         RETURNING partner_id, id, type
       ), d AS (

@@ -50,6 +50,7 @@ export const memoryClaim = (
             previousSecret: e.previousSecret,
             previousSecretValidUntil: e.previousSecretValidUntil,
             signatureScheme: e.signatureScheme,
+            traceParent: event.traceParent ?? null,
             state: t.state,
             claimToken
           })

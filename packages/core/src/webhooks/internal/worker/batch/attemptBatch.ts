@@ -18,6 +18,7 @@ import { attemptRequests } from "../../../transport/attemptRequest.js"
 import type { ClaimedDelivery } from "../../../Delivery.js"
 import type { AttemptRequest } from "../../../transport/WebhookTransport.js"
 import type { AnswerSink } from "./answerInbox.js"
+import { startAttemptSpans } from "./attemptSpans.js"
 import type { BatchSlots } from "./batchSlots.js"
 import type { BatchMessage } from "./BatchMessage.js"
 import type { WorkerParts } from "../WorkerParts.js"
@@ -53,6 +54,7 @@ export const attemptBatch = (
       )
     )
     if (requests.length === 0) return yield* Effect.asVoid(mark)
+    const endSpan = yield* startAttemptSpans(requests, (j) => claims[claimIndex[j] ?? -1] as ClaimedDelivery, clock)
     // The transport enforces `timeoutMs` itself (WebhookTransport contract), so no timer here.
     yield* transport.sendBatch(
       requests,
@@ -60,6 +62,7 @@ export const attemptBatch = (
         const index = claimIndex[j] ?? -1
         const claim = claims[index]
         if (claim === undefined) return
+        endSpan(j, outcome)
         const answeredAt = clock.unsafeCurrentTimeMillis()
         answers.unsafeOffer({ _tag: "Answered", slots, index, claim, outcome, startedAt, answeredAt })
       },
