@@ -1,9 +1,11 @@
 -- Per-endpoint delivery rate (issue 34; core's webhooks/deliveryRate.ts). An endpoint with a
--- `rateLimitPerSecond` has a row here, an unlimited one none: the limit and the grants of the last
--- second (claim time and how many attempts each claim started there, oldest first). The claim
--- takes an endpoint's deliveries only while the grants made after `now - 1 s` leave room, so no
--- sliding one-second window holds more attempts than the limit, whichever host claims. Deliveries
--- past it are deferred (their due time moved to when room frees), their attempts unchanged.
+-- `rateLimitPerSecond` has a row here, an unlimited one none: the limit, the grants of the last
+-- second (claim time and how many attempts each claim started there) and the next slot of the
+-- spacing (slots 1 s / limit apart, in microseconds). The claim takes an endpoint's deliveries
+-- only as slots come due and while the grants made after `now - 1 s` leave room, so no sliding
+-- one-second window holds more attempts than the limit, whichever host claims, and attempts go
+-- out evenly. Deliveries past it are deferred (their due time moved to their slot), their
+-- attempts unchanged.
 --
 -- A table of its own rather than a column of webhook_endpoints: its row is locked and rewritten
 -- by every claim of a limited endpoint, and those locks never meet the endpoint row's (patches,
@@ -22,12 +24,14 @@ CREATE TABLE webhook_endpoint_rates (
   per_second integer NOT NULL CHECK (per_second BETWEEN 1 AND 10000),
   grant_times bigint[] NOT NULL DEFAULT '{}',
   grant_counts integer[] NOT NULL DEFAULT '{}',
+  next_slot_us bigint,
   PRIMARY KEY (partner_id, endpoint_id)
 );
 
--- Takes up to p_wanted attempts for the endpoint at p_now (core's takeRate): locks its rate row
--- (claims on several hosts take turns here), drops grants older than a second, grants what the
--- limit leaves and records it. retry_at: when the oldest grant leaves the window. An endpoint
+-- Takes up to p_wanted attempts for the endpoint at p_now (core's takeRate, the same arithmetic):
+-- locks its rate row (claims on several hosts take turns here), drops grants older than a second,
+-- grants the due slots (catching up at most a tenth of the limit) that the window
+-- leaves room for, and records them. retry_at: when the next attempt may start. An endpoint
 -- without a row (unlimited, or made so meanwhile) gets everything.
 CREATE FUNCTION webhook_take_rate(p_partner_id text, p_endpoint_id uuid, p_wanted integer, p_now bigint,
   OUT granted integer, OUT retry_at bigint)
@@ -37,10 +41,15 @@ DECLARE
   v_per_second integer;
   v_times bigint[];
   v_counts integer[];
+  v_next bigint;
   v_used integer;
   v_last integer;
+  v_step bigint;
+  v_first bigint;
+  v_slots bigint;
+  v_window_frees bigint;
 BEGIN
-  SELECT r.per_second, r.grant_times, r.grant_counts INTO v_per_second, v_times, v_counts
+  SELECT r.per_second, r.grant_times, r.grant_counts, r.next_slot_us INTO v_per_second, v_times, v_counts, v_next
   FROM webhook_endpoint_rates r WHERE r.partner_id = p_partner_id AND r.endpoint_id = p_endpoint_id
   FOR UPDATE;
   IF NOT FOUND THEN
@@ -51,7 +60,13 @@ BEGIN
   SELECT coalesce(array_agg(g.t ORDER BY g.t), '{}'), coalesce(array_agg(g.c ORDER BY g.t), '{}'), coalesce(sum(g.c), 0)
   INTO v_times, v_counts, v_used
   FROM unnest(v_times, v_counts) AS g(t, c) WHERE g.t > p_now - 1000;
-  granted := greatest(0, least(p_wanted, v_per_second - v_used));
+  v_step := ceil(1000000.0 / v_per_second)::bigint;
+  v_first := p_now * 1000 - (ceil(v_per_second / 10.0)::bigint - 1) * v_step;
+  IF v_next IS NOT NULL AND v_next > v_first THEN
+    v_first := v_next;
+  END IF;
+  v_slots := CASE WHEN v_first > p_now * 1000 THEN 0 ELSE (p_now * 1000 - v_first) / v_step + 1 END;
+  granted := greatest(0, least(p_wanted::bigint, v_slots, (v_per_second - v_used)::bigint))::integer;
   IF granted > 0 THEN
     v_last := cardinality(v_times);
     IF v_last > 0 AND v_times[v_last] = p_now THEN
@@ -60,10 +75,12 @@ BEGIN
       v_times := v_times || p_now;
       v_counts := v_counts || granted;
     END IF;
+    v_next := v_first + granted * v_step;
   END IF;
-  UPDATE webhook_endpoint_rates r SET grant_times = v_times, grant_counts = v_counts
+  UPDATE webhook_endpoint_rates r SET grant_times = v_times, grant_counts = v_counts, next_slot_us = v_next
   WHERE r.partner_id = p_partner_id AND r.endpoint_id = p_endpoint_id;
-  retry_at := coalesce(v_times[1], p_now) + 1000;
+  v_window_frees := CASE WHEN v_used + granted >= v_per_second THEN coalesce(v_times[1], p_now) + 1000 ELSE p_now END;
+  retry_at := greatest(v_window_frees, CASE WHEN v_next IS NULL THEN p_now ELSE ceil(v_next / 1000.0)::bigint END, p_now + 1);
 END
 $fn$;
 
@@ -77,7 +94,7 @@ DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text);
 -- With limited endpoints (a row in webhook_endpoint_rates) the claim goes in rounds: lock the due
 -- candidates as before, let each limited endpoint among them take its rate (in key order, so two
 -- claims never wait on each other's rate rows crosswise), defer the rest of its candidates (the
--- k-th to retry_at plus a second per full limit: a backlog spreads over the seconds it needs),
+-- k-th to retry_at plus k slots: a backlog comes due at the rate, core's deferredUntil),
 -- claim the others, and go again while deferrals left the batch short (at most 8 rounds).
 CREATE FUNCTION webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)
 RETURNS TABLE (partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
@@ -153,7 +170,7 @@ BEGIN
     LOOP
       SELECT * INTO t FROM webhook_take_rate(r.partner_id, r.endpoint_id, r.wanted, p_now);
       IF t.granted < r.wanted THEN
-        UPDATE webhook_deliveries d SET next_attempt_at = t.retry_at + ((x.k - 1) / r.per_second) * 1000
+        UPDATE webhook_deliveries d SET next_attempt_at = t.retry_at + ((x.k - 1) * 1000) / r.per_second
         FROM unnest(r.ids[t.granted + 1:]) WITH ORDINALITY AS x(id, k)
         WHERE d.partner_id = r.partner_id AND d.id = x.id;
         v_deferred := v_deferred + r.wanted - t.granted;

@@ -9,7 +9,7 @@ import type { WebhookEvent } from "../../../events/Event.js"
 import type { AttemptRecord, ClaimedDelivery } from "../../../webhooks/Delivery.js"
 import { isClaimable } from "../../../webhooks/internal/claimable.js"
 import { transition } from "../../../webhooks/DeliveryState.js"
-import { deferredUntil, takeRate } from "../../../webhooks/deliveryRate.js"
+import { deferredUntil, emptyRateState, takeRate } from "../../../webhooks/deliveryRate.js"
 import type { DeliveryQueueShape } from "../../../webhooks/store/DeliveryQueue.js"
 import {
   endpointOf,
@@ -31,8 +31,8 @@ const rateAdmission = (state: MemoryWebhookState, now: number) => {
     const perSecond = endpointOf(state, d)?.rateLimitPerSecond ?? null
     if (perSecond === null) return true
     const k = key(d.partnerId, d.endpointId)
-    const take = takeRate(state.rateWindows.get(k) ?? [], perSecond, 1, now)
-    state.rateWindows.set(k, take.window)
+    const take = takeRate(state.rateWindows.get(k) ?? emptyRateState, perSecond, 1, now)
+    state.rateWindows.set(k, take.state)
     if (take.granted === 1) return true
     const n = deferred.get(k) ?? 0
     deferred.set(k, n + 1)

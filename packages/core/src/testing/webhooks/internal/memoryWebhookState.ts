@@ -8,7 +8,7 @@ import type { DeliveryId, PartnerId } from "../../../EntityIds.js"
 import type { WebhookEvent } from "../../../events/Event.js"
 import type { AttemptRecord, DeliveryRecord } from "../../../webhooks/Delivery.js"
 import type { WebhookEndpoint } from "../../../webhooks/Endpoint.js"
-import type { RateWindow } from "../../../webhooks/deliveryRate.js"
+import type { RateState } from "../../../webhooks/deliveryRate.js"
 import type { EndpointCondition } from "../../../webhooks/store/storeTypes.js"
 
 export interface StoredEndpoint extends WebhookEndpoint {
@@ -26,8 +26,8 @@ export interface MemoryWebhookState {
   readonly endpoints: Map<string, StoredEndpoint>
   readonly events: Map<string, WebhookEvent>
   readonly deliveries: Map<string, StoredDelivery>
-  /** Each rate-limited endpoint's grants of the last second, by endpoint key (deliveryRate.ts). */
-  readonly rateWindows: Map<string, RateWindow>
+  /** Each rate-limited endpoint's rate state (grants of the last second, next slot), by endpoint key (deliveryRate.ts). */
+  readonly rateWindows: Map<string, RateState>
   /** Runs `f` holding the store's one lock. */
   readonly locked: <A>(f: () => A) => Effect.Effect<A>
   /** Ids are v4-shaped but ordered, so the newest-first listing breaks ties like the SQL store. */
