@@ -14,6 +14,7 @@ import { Access, Events, Ids, Webhooks } from "@frank/core"
 import { testPartner } from "@frank/core/testing"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted, Ref } from "effect"
+import pg from "pg"
 import { busiestSecond } from "./contract/deliveryRateContract.js"
 
 /** A local receiver answering 200 at once; answers the arrival times (wall clock, ms) of its requests. */
@@ -176,6 +177,90 @@ if (url !== undefined && url.length > 0) {
             expect(attempts?.n).toBe(EACH)
           })
         )
+      )
+
+      it.effect(
+        "the claim's plans: unchanged while no endpoint is limited; with one, index lookups only (migration 0026)",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
+            const connection = TestDatabase.withSearchPath(url, row?.schema ?? "public")
+            const tag = randomUUID().slice(0, 8)
+            const partner = `p_plan_${tag}`
+            yield* Effect.addFinalizer(() =>
+              Effect.ignore(
+                Effect.all([
+                  sql`DELETE FROM webhook_deliveries WHERE partner_id = ${partner}`,
+                  sql`DELETE FROM webhook_events WHERE partner_id = ${partner}`,
+                  sql`DELETE FROM webhook_endpoint_rates WHERE partner_id = ${partner}`,
+                  sql`DELETE FROM webhook_endpoints WHERE partner_id = ${partner}`
+                ])
+              )
+            )
+            // Other tests' limits gone (the first plan is the unlimited one); four endpoints, 400 due deliveries.
+            yield* sql`DELETE FROM webhook_endpoint_rates`
+            yield* sql`INSERT INTO webhook_endpoints (partner_id, id, url, event_types, active, secret, created_at, updated_at)
+            SELECT ${partner}, md5(${tag} || 'ep' || k)::uuid, 'https://receiver.example/plan', NULL, true, 'whsec_plan', 0, 0
+            FROM generate_series(1, 4) k`
+            yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
+            SELECT ${partner}, md5(${tag} || 'ev' || g)::uuid, 'webhook.test', g, '{}' FROM generate_series(1, 400) g`
+            yield* sql`INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+            SELECT ${partner}, md5(${tag} || 'd' || g)::uuid, md5(${tag} || 'ep' || (g % 4 + 1))::uuid, md5(${tag} || 'ev' || g)::uuid,
+              'webhook.test', 'pending', 0, g, g, g
+            FROM generate_series(1, 400) g`
+            yield* sql`ANALYZE webhook_deliveries, webhook_events, webhook_endpoints, webhook_endpoint_rates`
+            /** The claim's statements as auto_explain reports them, and how many rows it took (rolled back). */
+            const explainClaim = Effect.acquireUseRelease(
+              Effect.promise(async () => {
+                const client = new pg.Client({ connectionString: connection })
+                await client.connect()
+                return client
+              }),
+              (client) =>
+                Effect.promise(async () => {
+                  const notices: Array<string> = []
+                  client.on("notice", (n) => notices.push(n.message ?? ""))
+                  await client.query("LOAD 'auto_explain'")
+                  await client.query(
+                    "SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice"
+                  )
+                  await client.query("BEGIN")
+                  const claimed = await client.query("SELECT * FROM webhook_claim_due($1, $2, $3, $4)", [
+                    1_000,
+                    60_000,
+                    40,
+                    "plan"
+                  ])
+                  await client.query("ROLLBACK")
+                  return { plan: notices.join("\n"), taken: claimed.rowCount }
+                }),
+              (client) => Effect.promise(() => client.end())
+            )
+            const unlimited = yield* explainClaim
+            expect(unlimited.taken).toBe(40)
+            // No rate row: the 0021 statement, the due index then updates by primary key; nothing of the rate.
+            expect(unlimited.plan).toMatch(/Index Scan using webhook_deliveries_due on webhook_deliveries/)
+            expect(unlimited.plan).toMatch(
+              /Index Scan using webhook_deliveries_pkey on webhook_deliveries \w+[^\n]*\n\s*Index Cond: \(\(partner_id = due\.partner_id\) AND \(id = due\.id\)\)/
+            )
+            expect(unlimited.plan).not.toMatch(/webhook_take_rate|unnest|Seq Scan|Hash Join|Merge Join/)
+
+            yield* sql`INSERT INTO webhook_endpoint_rates (partner_id, endpoint_id, per_second)
+            VALUES (${partner}, md5(${tag} || 'ep' || 1)::uuid, 5)`
+            const limited = yield* explainClaim
+            // A quarter of the candidates are the limited endpoint's: one slot of them, the rest deferred
+            // and the batch filled up in further rounds.
+            expect(limited.taken).toBe(40)
+            expect(limited.plan).toMatch(/Index Scan using webhook_deliveries_due on webhook_deliveries/)
+            expect(limited.plan).toMatch(/Index Scan using webhook_endpoint_rates_pkey on webhook_endpoint_rates/)
+            expect(limited.plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries/)
+            expect(limited.plan).not.toMatch(/Seq Scan on webhook_(deliveries|events|endpoints)|Hash Join|Merge Join/)
+            const [deferred] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries
+            WHERE partner_id = ${partner} AND next_attempt_at > 1000`
+            // Rolled back: nothing was deferred for good.
+            expect(deferred?.n).toBe(0)
+          }).pipe(Effect.scoped)
       )
     }
   )
