@@ -26,6 +26,7 @@ const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
   return `<tr data-testid="endpoint-row" data-url="${esc(e.url)}"><td class="wrap">${esc(e.url)}</td>
 <td>${esc(e.eventTypes === null ? t.allEvents : e.eventTypes.join(", "))}</td>
 <td data-testid="endpoint-state">${esc(endpointState(ctx, e))}</td>
+<td><form method="post" action="${ctx.base}/webhooks/${esc(e.id)}/rate" class="inline"><label><span class="sr-only">${esc(t.rate)}</span> <input name="rateLimitPerSecond" type="number" min="1" max="10000" step="1" size="6" value="${e.rateLimitPerSecond ?? ""}" placeholder="${esc(t.unlimited)}" data-testid="endpoint-rate"></label> <button type="submit">${esc(t.setRate)}</button></form></td>
 <td class="actions">${act(e.active ? "pause" : "resume", e.active ? t.pause : t.resume)}${act("rotate", t.rotate)}${act("test", t.test)}${act("delete", t.delete, "danger")}</td></tr>`
 }
 
@@ -39,6 +40,12 @@ const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
 <td>${replayable ? `<form method="post" action="${ctx.base}/webhooks/deliveries/${esc(d.id)}/replay"><button type="submit">${esc(t.replay)}</button></form>` : ""}</td></tr>`
 }
 
+/** The form's rate field: empty is unlimited; anything else goes to the service's check as a number. */
+const rateField = (raw: string | null | undefined): number | null => {
+  const text = (raw ?? "").trim()
+  return text === "" ? null : Number(text)
+}
+
 const createForm = (ctx: CabinetContext) => {
   const t = ctx.t.webhooks
   return `<section aria-labelledby="create-title"><h2 id="create-title">${esc(t.createTitle)}</h2>
@@ -46,6 +53,8 @@ const createForm = (ctx: CabinetContext) => {
 <label>${esc(t.url)} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
 <fieldset><legend>${esc(t.events)}</legend><p><small>${esc(t.eventsHint)}</small></p>
 ${Events.allEventTypes.map((e) => `<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`).join("")}</fieldset>
+<label>${esc(t.rate)} <input name="rateLimitPerSecond" type="number" min="1" max="10000" step="1" placeholder="${esc(t.unlimited)}"></label>
+<p><small>${esc(t.rateHint)}</small></p>
 <button type="submit">${esc(t.create)}</button></form></section>`
 }
 
@@ -93,7 +102,7 @@ export const webhooksRoutes = Effect.gen(function* () {
           Effect.orDie
         )
       const table = `<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${esc(t.endpoints)}</h2>
-<div class="scroll"><table><thead><tr><th scope="col">${esc(t.url)}</th><th scope="col">${esc(t.events)}</th><th scope="col">${esc(t.state)}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
+<div class="scroll"><table><thead><tr><th scope="col">${esc(t.url)}</th><th scope="col">${esc(t.events)}</th><th scope="col">${esc(t.state)}</th><th scope="col">${esc(t.rate)}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
 <tbody>${endpoints.map((e) => endpointRow(ctx, e)).join("")}</tbody></table></div>${endpoints.length === 0 ? `<p>${esc(ctx.t.empty)}</p>` : ""}</section>`
       const next = log.next === null ? null : Webhooks.encodeCursor(log.next)
       const body = `${extra}${table}${endpoints.length < 10 ? createForm(ctx) : ""}${deliveryLog(ctx, log.deliveries, next)}`
@@ -125,7 +134,8 @@ export const webhooksRoutes = Effect.gen(function* () {
         const created = yield* orDieOnStore(
           webhooks.createEndpoint(ctx.partnerId, {
             url: (form.get("url") ?? "").trim(),
-            eventTypes: types.length === 0 ? undefined : types
+            eventTypes: types.length === 0 ? undefined : types,
+            rateLimitPerSecond: rateField(form.get("rateLimitPerSecond"))
           })
         ).pipe(Effect.either)
         if (created._tag === "Left") return yield* failed(ctx)(created.left)
@@ -136,6 +146,17 @@ export const webhooksRoutes = Effect.gen(function* () {
     ),
     action("/webhooks/:id/pause", (p, id) => webhooks.updateEndpoint(p, id, { active: false }), "paused"),
     action("/webhooks/:id/resume", (p, id) => webhooks.updateEndpoint(p, id, { active: true }), "resumed"),
+    post("/webhooks/:id/rate", (ctx) =>
+      Effect.gen(function* () {
+        const rate = rateField((yield* formBody).get("rateLimitPerSecond"))
+        return yield* orDieOnStore(
+          Effect.flatMap(endpointId, (id) => webhooks.updateEndpoint(ctx.partnerId, id, { rateLimitPerSecond: rate }))
+        ).pipe(
+          Effect.as(redirect(`${ctx.base}/webhooks?done=rated`)),
+          Effect.catchAll((e) => failed(ctx)(e as never))
+        )
+      })
+    ),
     action("/webhooks/:id/test", (p, id) => webhooks.sendTest(p, id), "tested"),
     action("/webhooks/:id/delete", (p, id) => webhooks.deleteEndpoint(p, id), "deleted"),
     post("/webhooks/:id/rotate", (ctx) =>
