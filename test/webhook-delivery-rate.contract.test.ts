@@ -4,7 +4,9 @@
  */
 import { SqlLedgerStore, SqlWebhookStore, TestDatabase } from "@frank/adapters"
 import { MemoryLedgerStore, MemoryWebhookStore } from "@frank/core/testing"
+import { expect, it } from "@effect/vitest"
 import { Layer } from "effect"
+import { deliveryRateApiContract, openApiRate } from "./contract/deliveryRateApiContract.js"
 import { deliveryRateContract } from "./contract/deliveryRateContract.js"
 
 const sqlOn = (database: Layer.Layer<TestDatabase.TestDatabase, unknown>) =>
@@ -14,3 +16,11 @@ deliveryRateContract("memory", Layer.mergeAll(MemoryLedgerStore, MemoryWebhookSt
 deliveryRateContract("PGlite", sqlOn(TestDatabase.layerPglite()))
 const url = process.env.DATABASE_URL
 if (url !== undefined && url.length > 0) deliveryRateContract("PostgreSQL", sqlOn(TestDatabase.layerPostgres(url)))
+
+deliveryRateApiContract("memory", Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore.layer))
+deliveryRateApiContract("PGlite", sqlOn(TestDatabase.layerPglite()))
+if (url !== undefined && url.length > 0) deliveryRateApiContract("PostgreSQL", sqlOn(TestDatabase.layerPostgres(url)))
+
+it("the OpenAPI document describes rateLimitPerSecond on the endpoint and both requests", () => {
+  for (const description of openApiRate()) expect(description).toContain("WEBHOOK_RATE_LIMIT_INVALID")
+})
