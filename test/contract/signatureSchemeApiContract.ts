@@ -145,6 +145,7 @@ export const signatureSchemeApiContract = (engine: string, stores: Layer.Layer<E
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
+              rateLimitPerSecond: null,
               health: Webhooks.newEndpointHealth,
               createdAt: now,
               updatedAt: now

@@ -144,6 +144,7 @@ export const signatureSchemeDeliveryContract = (engine: string, stores: Layer.La
               previousSecret: null,
               previousSecretValidUntil: null,
               signatureScheme: "frank",
+              rateLimitPerSecond: null,
               health: Webhooks.newEndpointHealth,
               createdAt: T0,
               updatedAt: T0

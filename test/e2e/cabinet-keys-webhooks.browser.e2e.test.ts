@@ -102,10 +102,21 @@ describeBrowser("partner cabinet: sign-in, API keys, webhooks, CSRF, expiry, lan
     await screenshots(page, "webhooks")
 
     await page.getByLabel("URL").fill(receiver.url)
+    await page.locator('#create-title ~ form input[name="rateLimitPerSecond"]').fill("3")
     await page.getByRole("button", { name: "Add endpoint" }).click()
     expect(await page.getByTestId("endpoint-secret").textContent()).toMatch(/^whsec_/)
     const row = page.getByTestId("endpoint-row").filter({ hasText: receiver.url })
     expect(await row.getByTestId("endpoint-state").textContent()).toBe("Active")
+    // The rate limit: set at creation, refused out of range in words, removed by emptying it.
+    expect(await row.getByTestId("endpoint-rate").inputValue()).toBe("3")
+    await row.getByTestId("endpoint-rate").evaluate((input: HTMLInputElement) => input.removeAttribute("min"))
+    await row.getByTestId("endpoint-rate").fill("0")
+    await row.getByRole("button", { name: "Set" }).click()
+    expect(await page.getByTestId("notice").textContent()).toContain("whole number from 1 to 10,000")
+    await row.getByTestId("endpoint-rate").fill("")
+    await row.getByRole("button", { name: "Set" }).click()
+    expect(await page.getByTestId("notice").textContent()).toContain("Rate limit saved")
+    expect(await row.getByTestId("endpoint-rate").inputValue()).toBe("")
 
     await row.getByRole("button", { name: "Send test" }).click()
     expect(await page.getByTestId("notice").textContent()).toContain("Test event queued")

@@ -27,6 +27,8 @@ export interface WebhookEndpoint {
   readonly previousSecretValidUntil: number | null
   /** Which headers sign its deliveries (SignatureScheme.ts). */
   readonly signatureScheme: SignatureScheme
+  /** At most this many attempts start in any one second (deliveryRate.ts); null: unlimited. */
+  readonly rateLimitPerSecond: number | null
   readonly createdAt: number
   readonly updatedAt: number
   /** Last success, failing span, pause (EndpointHealth.ts). */
@@ -39,6 +41,8 @@ export interface EndpointPatch {
   readonly eventTypes?: ReadonlyArray<EventType> | null | undefined
   readonly active?: boolean | undefined
   readonly signatureScheme?: SignatureScheme | undefined
+  /** null: unlimited. */
+  readonly rateLimitPerSecond?: number | null | undefined
 }
 
 /** PATCH semantics: absent fields stay; `eventTypes: null` subscribes to everything; `active` moves the health's pause. */
@@ -48,6 +52,7 @@ export const applyPatch = (endpoint: WebhookEndpoint, patch: EndpointPatch, now:
   eventTypes: patch.eventTypes === undefined ? endpoint.eventTypes : patch.eventTypes,
   active: patch.active ?? endpoint.active,
   signatureScheme: patch.signatureScheme ?? endpoint.signatureScheme,
+  rateLimitPerSecond: patch.rateLimitPerSecond === undefined ? endpoint.rateLimitPerSecond : patch.rateLimitPerSecond,
   updatedAt: now,
   health: afterActiveChange(endpoint.health, endpoint.active, patch.active ?? endpoint.active, now)
 })

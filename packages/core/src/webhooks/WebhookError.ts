@@ -27,6 +27,11 @@ export class EventTypeUnknown extends Schema.TaggedError<EventTypeUnknown>()(
   "EventTypeUnknown",
   fields("WEBHOOK_EVENT_TYPE_UNKNOWN", 400)
 ) {}
+/** `rateLimitPerSecond` is neither null nor an integer in 1..10,000 (WEBHOOK_RATE_LIMIT_INVALID, 400). */
+export class EndpointRateInvalid extends Schema.TaggedError<EndpointRateInvalid>()(
+  "EndpointRateInvalid",
+  fields("WEBHOOK_RATE_LIMIT_INVALID", 400)
+) {}
 /** Several registration rules failed at once: every message, so one answer says everything that is wrong. */
 export class EndpointRequestInvalid extends Schema.TaggedError<EndpointRequestInvalid>()("EndpointRequestInvalid", {
   ...fields("VALIDATION_FAILED", 400),

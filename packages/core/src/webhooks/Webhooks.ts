@@ -32,6 +32,7 @@ import {
   EndpointInactive,
   EndpointLimitExceeded,
   EndpointNotFound,
+  EndpointRateInvalid,
   EndpointRequestInvalid,
   EndpointSecretNeedsRotation,
   EndpointUrlRejected,
@@ -40,6 +41,7 @@ import {
   type ReplayError
 } from "./WebhookError.js"
 import { retentionMs, WebhookSettings } from "./WebhookSettings.js"
+import { isValidRate, MAX_RATE_PER_SECOND, MIN_RATE_PER_SECOND } from "./deliveryRate.js"
 import { DeliveryLog } from "./store/DeliveryLog.js"
 import { EndpointStore } from "./store/EndpointStore.js"
 
@@ -49,6 +51,8 @@ export interface NewEndpoint {
   readonly eventTypes?: ReadonlyArray<string> | undefined
   /** Omitted: `frank`. */
   readonly signatureScheme?: SignatureScheme | undefined
+  /** Omitted or null: unlimited; else an integer in 1..10,000. */
+  readonly rateLimitPerSecond?: number | null | undefined
 }
 
 export interface EndpointChange {
@@ -56,9 +60,11 @@ export interface EndpointChange {
   readonly eventTypes?: ReadonlyArray<string> | null | undefined
   readonly active?: boolean | undefined
   readonly signatureScheme?: SignatureScheme | undefined
+  /** null: unlimited. */
+  readonly rateLimitPerSecond?: number | null | undefined
 }
 
-type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointRequestInvalid
+type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointRequestInvalid | EndpointRateInvalid
 
 export interface WebhooksShape {
   readonly createEndpoint: (
@@ -168,6 +174,15 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
         return Effect.succeed({ url: u.right, eventTypes: t.right })
       }
 
+      const checkRate = (rate: number | null | undefined) =>
+        rate === undefined || isValidRate(rate)
+          ? Effect.void
+          : Effect.fail(
+              new EndpointRateInvalid({
+                message: `rateLimitPerSecond must be null (unlimited) or an integer from ${MIN_RATE_PER_SECOND} to ${MAX_RATE_PER_SECOND}`
+              })
+            )
+
       const notFound = (id: string) => new EndpointNotFound({ message: `no webhook endpoint ${id}` })
       const orNotFound = <A>(id: string, found: A | undefined) =>
         found === undefined ? Effect.fail(notFound(id)) : Effect.succeed(found)
@@ -193,6 +208,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const createEndpoint: WebhooksShape["createEndpoint"] = (partnerId, input) =>
         Effect.gen(function* () {
           const checked = yield* checkRegistration(input.url, input.eventTypes)
+          yield* checkRate(input.rateLimitPerSecond)
           const url = checked.url ?? input.url
           const eventTypes = checked.eventTypes ?? null
           const now = yield* Clock.currentTimeMillis
@@ -206,6 +222,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
             previousSecret: null,
             previousSecretValidUntil: null,
             signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
+            rateLimitPerSecond: input.rateLimitPerSecond ?? null,
             createdAt: now,
             updatedAt: now,
             health: newEndpointHealth
@@ -221,11 +238,13 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
       const updateEndpoint: WebhooksShape["updateEndpoint"] = (partnerId, id, change) =>
         Effect.gen(function* () {
           const checked = yield* checkRegistration(change.url, change.eventTypes)
+          yield* checkRate(change.rateLimitPerSecond)
           const patch: EndpointPatch = {
             url: checked.url,
             eventTypes: checked.eventTypes,
             active: change.active,
-            signatureScheme: change.signatureScheme
+            signatureScheme: change.signatureScheme,
+            rateLimitPerSecond: change.rateLimitPerSecond
           }
           if (change.signatureScheme !== undefined && signsStandard(change.signatureScheme))
             yield* checkStandardSecret(partnerId, id)

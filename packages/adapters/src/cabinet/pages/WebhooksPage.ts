@@ -26,6 +26,7 @@ const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
   return html`<tr data-testid="endpoint-row" data-url="${e.url}"><td class="wrap">${e.url}</td>
 <td>${e.eventTypes === null ? t.allEvents : e.eventTypes.join(", ")}</td>
 <td data-testid="endpoint-state">${endpointState(ctx, e)}</td>
+<td><form method="post" action="${ctx.base}/webhooks/${e.id}/rate" class="inline"><label><span class="sr-only">${t.rate}</span> <input name="rateLimitPerSecond" type="number" min="1" max="10000" step="1" size="6" value="${e.rateLimitPerSecond ?? ""}" placeholder="${t.unlimited}" data-testid="endpoint-rate"></label> <button type="submit">${t.setRate}</button></form></td>
 <td class="actions">${act(e.active ? "pause" : "resume", e.active ? t.pause : t.resume)}${act("rotate", t.rotate)}${act("test", t.test)}${act("delete", t.delete, "danger")}</td></tr>`
 }
 
@@ -39,6 +40,12 @@ const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
 <td>${replayable ? html`<form method="post" action="${ctx.base}/webhooks/deliveries/${d.id}/replay"><button type="submit">${t.replay}</button></form>` : ""}</td></tr>`
 }
 
+/** The form's rate field: empty is unlimited; anything else goes to the service's check as a number. */
+const rateField = (raw: string | null | undefined): number | null => {
+  const text = (raw ?? "").trim()
+  return text === "" ? null : Number(text)
+}
+
 const createForm = (ctx: CabinetContext) => {
   const t = ctx.t.webhooks
   return html`<section aria-labelledby="create-title"><h2 id="create-title">${t.createTitle}</h2>
@@ -46,6 +53,8 @@ const createForm = (ctx: CabinetContext) => {
 <label>${t.url} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
 <fieldset><legend>${t.events}</legend><p><small>${t.eventsHint}</small></p>
 ${Events.allEventTypes.map((e) => html`<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`)}</fieldset>
+<label>${t.rate} <input name="rateLimitPerSecond" type="number" min="1" max="10000" step="1" placeholder="${t.unlimited}"></label>
+<p><small>${t.rateHint}</small></p>
 <button type="submit">${t.create}</button></form></section>`
 }
 
@@ -91,7 +100,7 @@ export const webhooksRoutes = Effect.gen(function* () {
           Effect.orDie
         )
       const table = html`<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${t.endpoints}</h2>
-<div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.url}</th><th scope="col">${t.events}</th><th scope="col">${t.state}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
+<div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.url}</th><th scope="col">${t.events}</th><th scope="col">${t.state}</th><th scope="col">${t.rate}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
 <tbody>${endpoints.map((e) => endpointRow(ctx, e))}</tbody></table></div>${endpoints.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
       const next = log.next === null ? null : Webhooks.encodeCursor(log.next)
       const body = html`${extra}${table}${endpoints.length < 10 && createForm(ctx)}${deliveryLog(ctx, log.deliveries, next)}`
@@ -123,7 +132,8 @@ export const webhooksRoutes = Effect.gen(function* () {
         const created = yield* orDieOnStore(
           webhooks.createEndpoint(ctx.partnerId, {
             url: (form.get("url") ?? "").trim(),
-            eventTypes: types.length === 0 ? undefined : types
+            eventTypes: types.length === 0 ? undefined : types,
+            rateLimitPerSecond: rateField(form.get("rateLimitPerSecond"))
           })
         ).pipe(Effect.either)
         if (created._tag === "Left") return yield* failed(ctx)(created.left)
@@ -134,6 +144,17 @@ export const webhooksRoutes = Effect.gen(function* () {
     ),
     action("/webhooks/:id/pause", (p, id) => webhooks.updateEndpoint(p, id, { active: false }), "paused"),
     action("/webhooks/:id/resume", (p, id) => webhooks.updateEndpoint(p, id, { active: true }), "resumed"),
+    post("/webhooks/:id/rate", (ctx) =>
+      Effect.gen(function* () {
+        const rate = rateField((yield* formBody).get("rateLimitPerSecond"))
+        return yield* orDieOnStore(
+          Effect.flatMap(endpointId, (id) => webhooks.updateEndpoint(ctx.partnerId, id, { rateLimitPerSecond: rate }))
+        ).pipe(
+          Effect.as(redirect(`${ctx.base}/webhooks?done=rated`)),
+          Effect.catchAll((e) => failed(ctx)(e as never))
+        )
+      })
+    ),
     action("/webhooks/:id/test", (p, id) => webhooks.sendTest(p, id), "tested"),
     action("/webhooks/:id/delete", (p, id) => webhooks.deleteEndpoint(p, id), "deleted"),
     post("/webhooks/:id/rotate", (ctx) =>

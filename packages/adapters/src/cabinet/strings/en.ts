@@ -58,6 +58,7 @@ export const en = {
       WEBHOOK_ENDPOINT_NOT_FOUND: "The endpoint was not found.",
       WEBHOOK_ENDPOINT_LIMIT_EXCEEDED: "You already have 10 endpoints. Delete one first.",
       WEBHOOK_ENDPOINT_INACTIVE: "The endpoint is paused. Resume it first.",
+      WEBHOOK_RATE_LIMIT_INVALID: "The rate limit must be a whole number from 1 to 10,000, or empty for unlimited.",
       DELIVERY_NOT_FOUND: "This delivery does not exist (any more).",
       DELIVERY_NOT_REPLAYABLE: "This delivery is still queued or being sent; it cannot be replayed now.",
       DELIVERY_ENDPOINT_DELETED: "The delivery's endpoint was deleted, so it cannot be replayed.",
@@ -216,6 +217,11 @@ export const en = {
     events: "Event types",
     allEvents: "All event types",
     eventsHint: "Leave all unchecked to receive every event type.",
+    rate: "Rate limit, per second",
+    rateHint: "At most this many deliveries start in any second (1–10,000); empty: unlimited.",
+    unlimited: "Unlimited",
+    perSecond: (n: number) => `${n}/s`,
+    setRate: "Set",
     state: "State",
     active: "Active",
     paused: "Paused",
@@ -250,7 +256,8 @@ export const en = {
       deleted: "Endpoint deleted; its pending deliveries were removed.",
       tested: "Test event queued.",
       replayed: "Delivery queued again under the same event id.",
-      rotated: "Secret rotated."
+      rotated: "Secret rotated.",
+      rated: "Rate limit saved."
     } as Record<string, string>
   },
   topups: {

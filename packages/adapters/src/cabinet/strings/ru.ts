@@ -61,6 +61,7 @@ export const ru: Strings = {
       WEBHOOK_ENDPOINT_NOT_FOUND: "Адрес не найден.",
       WEBHOOK_ENDPOINT_LIMIT_EXCEEDED: "У вас уже 10 адресов. Сначала удалите один.",
       WEBHOOK_ENDPOINT_INACTIVE: "Адрес приостановлен. Сначала возобновите его.",
+      WEBHOOK_RATE_LIMIT_INVALID: "Лимит скорости — целое число от 1 до 10 000 или пусто (без лимита).",
       DELIVERY_NOT_FOUND: "Такой доставки нет (больше нет).",
       DELIVERY_NOT_REPLAYABLE: "Доставка ещё в очереди или отправляется; повторить её сейчас нельзя.",
       DELIVERY_ENDPOINT_DELETED: "Адрес этой доставки удалён, повторить её нельзя.",
@@ -219,6 +220,11 @@ export const ru: Strings = {
     events: "Типы событий",
     allEvents: "Все типы событий",
     eventsHint: "Не отмечайте ничего, чтобы получать все типы событий.",
+    rate: "Лимит скорости, в секунду",
+    rateHint: "Не больше стольких доставок начинается за любую секунду (1–10 000); пусто — без лимита.",
+    unlimited: "Без лимита",
+    perSecond: (n: number) => `${n}/с`,
+    setRate: "Задать",
     state: "Состояние",
     active: "Активен",
     paused: "Приостановлен",
@@ -253,7 +259,8 @@ export const ru: Strings = {
       deleted: "Адрес удалён вместе с ожидающими доставками.",
       tested: "Тестовое событие поставлено в очередь.",
       replayed: "Доставка снова в очереди с тем же eventId.",
-      rotated: "Секрет сменён."
+      rotated: "Секрет сменён.",
+      rated: "Лимит скорости сохранён."
     }
   },
   topups: {

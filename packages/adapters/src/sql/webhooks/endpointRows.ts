@@ -10,7 +10,10 @@ export type EndpointRow = Omit<Webhooks.WebhookEndpoint, "health"> & Webhooks.En
 export const ENDPOINT_COLUMNS =
   "partner_id, id, url, event_types, active, secret, previous_secret, previous_secret_valid_until, created_at, updated_at" +
   // Migration 0017.
-  ", signature_scheme"
+  ", signature_scheme" +
+  // Migration 0029: the rate beside the endpoint, a row only for a limited one (null: unlimited).
+  ", (SELECT r.per_second FROM webhook_endpoint_rates r" +
+  " WHERE r.partner_id = webhook_endpoints.partner_id AND r.endpoint_id = webhook_endpoints.id) AS rate_limit_per_second"
 
 export const endpointFromRow = (r: EndpointRow): Webhooks.WebhookEndpoint => {
   const { lastSuccessAt, failingSince, disabledAt, disabledReason, strikes, strikesSince, ...endpoint } = r

@@ -30,6 +30,17 @@ export const endpointWrites = (sql: SqlClient.SqlClient) => {
     updated_at = ${e.updatedAt} WHERE partner_id = ${e.partnerId} AND id = ${e.id}::uuid`
 
   /**
+   * The endpoint's rate row (migration 0029): written when limited, removed when unlimited. A
+   * changed limit keeps the window's grants, so lowering it cannot start a fresh burst.
+   */
+  const writeRate = (e: Webhooks.WebhookEndpoint) =>
+    e.rateLimitPerSecond === null
+      ? sql`DELETE FROM webhook_endpoint_rates WHERE partner_id = ${e.partnerId} AND endpoint_id = ${e.id}::uuid`
+      : sql`INSERT INTO webhook_endpoint_rates (partner_id, endpoint_id, per_second)
+        VALUES (${e.partnerId}, ${e.id}::uuid, ${e.rateLimitPerSecond})
+        ON CONFLICT (partner_id, endpoint_id) DO UPDATE SET per_second = excluded.per_second`
+
+  /**
    * Replaces the locked live endpoint with what `change` decides (nothing when it decides
    * nothing) and runs `alongside` on the result, all in one transaction.
    */
@@ -52,12 +63,15 @@ export const endpointWrites = (sql: SqlClient.SqlClient) => {
         if (next.active !== current.active)
           yield* sql`UPDATE webhook_deliveries SET endpoint_paused = ${!next.active}
               WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid AND status = 'pending' AND endpoint_paused = ${next.active}`
+        // After the deliveries above: a claim holding some of them waits for this row at most,
+        // never the other way round (migration 0029).
+        if (next.rateLimitPerSecond !== current.rateLimitPerSecond) yield* writeRate(next)
         yield* alongside(next)
         return next
       })
     )
 
-  return { endpointColumns, health, selectEndpoint, changeEndpoint }
+  return { endpointColumns, health, selectEndpoint, changeEndpoint, writeRate }
 }
 
 export type EndpointWrites = ReturnType<typeof endpointWrites>

@@ -16,7 +16,7 @@ export const sqlEndpointStore = (
   endpoints: EndpointWrites,
   { markDeleted, dropPending, purgeIfHeld }: PendingGuardSql
 ): Webhooks.EndpointStoreShape => {
-  const { endpointColumns, health, selectEndpoint, changeEndpoint } = endpoints
+  const { endpointColumns, health, selectEndpoint, changeEndpoint, writeRate } = endpoints
   return {
     insertEndpoint: (endpoint, maxPerPartner) =>
       sql
@@ -40,6 +40,7 @@ export const sqlEndpointStore = (
               createdAt: endpoint.createdAt,
               updatedAt: endpoint.updatedAt
             })}`
+            if (endpoint.rateLimitPerSecond !== null) yield* writeRate(endpoint)
             return true
           })
         )

@@ -12,6 +12,7 @@ import { allEventTypes } from "../../events/EventType.js"
 import { DeliveryStatus } from "../../webhooks/DeliveryState.js"
 import { MAX_RECOVERED_PER_CALL, MAX_RECOVERY_WINDOW_DAYS } from "../../webhooks/recoveryWindow.js"
 import { SignatureScheme } from "../../webhooks/signing/SignatureScheme.js"
+import { MAX_RATE_PER_SECOND, MIN_RATE_PER_SECOND } from "../../webhooks/deliveryRate.js"
 import { BadRequest, Conflict, NotFound } from "../errors/ApiError.js"
 import { QueryInt, requestParseOptions } from "../internal/coerce.js"
 import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
@@ -24,6 +25,12 @@ const Scheme = SignatureScheme.annotations({
     "How deliveries are signed: `frank` (X-Service-* headers), `standard-webhooks` (webhook-id, webhook-timestamp, " +
     "webhook-signature per the Standard Webhooks specification) or `both` header sets"
 })
+const rateDescription =
+  `At most this many delivery attempts start in any one second (a sliding window, across every host); ` +
+  `null: unlimited. An integer from ${MIN_RATE_PER_SECOND} to ${MAX_RATE_PER_SECOND}; other values answer 400 ` +
+  "WEBHOOK_RATE_LIMIT_INVALID. Deliveries waiting for the rate are not attempts"
+/** Any number or null: the service checks the range, so a bad value answers its own code. */
+const RateLimit = Schema.NullOr(Schema.Number).annotations({ description: rateDescription })
 /** An endpoint's health (docs/contract.md §5 "endpoint health"). */
 const EndpointHealthFields = {
   lastSuccessAt: Schema.NullOr(Timestamp).annotations({
@@ -55,6 +62,7 @@ export const EndpointView = Schema.Struct({
     description: "Until when the previous secret still signs (6 h after a rotation)"
   }),
   signatureScheme: Scheme,
+  rateLimitPerSecond: Schema.NullOr(Schema.Int).annotations({ description: rateDescription }),
   ...EndpointHealthFields,
   createdAt: Timestamp,
   updatedAt: Timestamp
@@ -83,7 +91,8 @@ export const CreateEndpointRequest = Schema.Struct({
   eventTypes: Schema.optionalWith(SubscribedTypes, { exact: true }).annotations({
     description: "Event types to receive; omitted: all"
   }),
-  signatureScheme: Schema.optional(Scheme).annotations({ description: "Omitted: `frank`" })
+  signatureScheme: Schema.optional(Scheme).annotations({ description: "Omitted: `frank`" }),
+  rateLimitPerSecond: Schema.optional(RateLimit).annotations({ description: `Omitted: unlimited. ${rateDescription}` })
 }).annotations({ identifier: "CreateWebhookEndpointRequest", ...requestParseOptions })
 
 export const UpdateEndpointRequest = Schema.Struct({
@@ -99,7 +108,8 @@ export const UpdateEndpointRequest = Schema.Struct({
     description:
       "A Standard Webhooks scheme needs a secret issued since that scheme exists: an older one answers 409 " +
       "WEBHOOK_SECRET_ROTATION_REQUIRED until the secret is rotated"
-  })
+  }),
+  rateLimitPerSecond: Schema.optional(RateLimit)
 }).annotations({ identifier: "UpdateWebhookEndpointRequest", ...requestParseOptions })
 
 export const DeletedEndpoint = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean }).annotations({

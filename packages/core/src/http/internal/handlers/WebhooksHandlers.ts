@@ -39,6 +39,7 @@ export const endpointView = (e: WebhookEndpoint, now: number): EndpointView => (
   previousSecretValidUntil:
     e.previousSecretValidUntil !== null && e.previousSecretValidUntil > now ? iso(e.previousSecretValidUntil) : null,
   signatureScheme: e.signatureScheme,
+  rateLimitPerSecond: e.rateLimitPerSecond,
   ...healthView(e.health),
   createdAt: iso(e.createdAt),
   updatedAt: iso(e.updatedAt)

@@ -9,6 +9,7 @@ import type { WebhookEvent } from "../../../events/Event.js"
 import type { AttemptRecord, ClaimedDelivery } from "../../../webhooks/Delivery.js"
 import { isClaimable } from "../../../webhooks/internal/claimable.js"
 import { transition } from "../../../webhooks/DeliveryState.js"
+import { deferredUntil, emptyRateState, takeRate } from "../../../webhooks/deliveryRate.js"
 import type { DeliveryQueueShape } from "../../../webhooks/store/DeliveryQueue.js"
 import {
   endpointOf,
@@ -18,6 +19,27 @@ import {
   type StoredDelivery,
   type StoredEndpoint
 } from "./memoryWebhookState.js"
+
+/**
+ * The endpoint's rate at `now`, one delivery at a time in due order: true when the claim may take
+ * it (unlimited, or room in its window); otherwise the delivery is deferred to when room frees,
+ * its attempts unchanged, the k-th deferred of an endpoint a second further per `perSecond`.
+ */
+const rateAdmission = (state: MemoryWebhookState, now: number) => {
+  const deferred = new Map<string, number>()
+  return (d: StoredDelivery): boolean => {
+    const perSecond = endpointOf(state, d)?.rateLimitPerSecond ?? null
+    if (perSecond === null) return true
+    const k = key(d.partnerId, d.endpointId)
+    const take = takeRate(state.rateWindows.get(k) ?? emptyRateState, perSecond, 1, now)
+    state.rateWindows.set(k, take.state)
+    if (take.granted === 1) return true
+    const n = deferred.get(k) ?? 0
+    deferred.set(k, n + 1)
+    state.deliveries.set(key(d.partnerId, d.id), { ...d, nextAttemptAt: deferredUntil(take.retryAt, n, perSecond) })
+    return false
+  }
+}
 
 export const memoryClaim = (
   state: MemoryWebhookState
@@ -29,9 +51,11 @@ export const memoryClaim = (
         const due = [...deliveries.values()]
           .filter((d) => isClaimable(d, endpointOf(state, d), now))
           .sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0))
-          .slice(0, limit)
+        const admit = rateAdmission(state, now)
         const claimed: Array<ClaimedDelivery> = []
         for (const d of due) {
+          if (claimed.length >= limit) break
+          if (!admit(d)) continue
           const t = transition(d, { _tag: "Claim", leaseMs }, now)
           if (t._tag === "Rejected") continue
           const next: StoredDelivery = { ...d, ...t.state, claimToken, sentAt: null, updatedAt: now }

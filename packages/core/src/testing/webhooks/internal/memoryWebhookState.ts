@@ -8,6 +8,7 @@ import type { DeliveryId, PartnerId } from "../../../EntityIds.js"
 import type { WebhookEvent } from "../../../events/Event.js"
 import type { AttemptRecord, DeliveryRecord } from "../../../webhooks/Delivery.js"
 import type { WebhookEndpoint } from "../../../webhooks/Endpoint.js"
+import type { RateState } from "../../../webhooks/deliveryRate.js"
 import type { EndpointCondition } from "../../../webhooks/store/storeTypes.js"
 
 export interface StoredEndpoint extends WebhookEndpoint {
@@ -25,6 +26,8 @@ export interface MemoryWebhookState {
   readonly endpoints: Map<string, StoredEndpoint>
   readonly events: Map<string, WebhookEvent>
   readonly deliveries: Map<string, StoredDelivery>
+  /** Each rate-limited endpoint's rate state (grants of the last second, next slot), by endpoint key (deliveryRate.ts). */
+  readonly rateWindows: Map<string, RateState>
   /** Runs `f` holding the store's one lock. */
   readonly locked: <A>(f: () => A) => Effect.Effect<A>
   /** Ids are v4-shaped but ordered, so the newest-first listing breaks ties like the SQL store. */
@@ -37,6 +40,7 @@ export const makeMemoryWebhookState: Effect.Effect<MemoryWebhookState> = Effect.
     endpoints: new Map(),
     events: new Map(),
     deliveries: new Map(),
+    rateWindows: new Map(),
     locked: (f) => lock.withPermits(1)(Effect.sync(f)),
     nextDeliveryId: () => `00000000-0000-4000-8000-${String(++deliverySeq).padStart(12, "0")}` as DeliveryId
   }
