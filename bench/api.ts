@@ -215,6 +215,8 @@ try {
   console.log("|---|---|---:|---:|---:|")
   const ratios: Array<string> = []
   let writeErrors = 0
+  /** Answers other than 2xx by status, so a failing round says what failed. */
+  const statusesOff: Record<string, number> = {}
   for (const [label, targets] of [
     ["one endpoint", oneRow],
     [`${spread.length} endpoints`, spread]
@@ -231,6 +233,9 @@ try {
     const plain = bestWrite(false)
     const keyed = bestWrite(true)
     writeErrors += writes.reduce((n, x) => n + x.r.errors + x.r.non2xx, 0)
+    for (const w of writes)
+      for (const [code, stat] of Object.entries(w.r.statusCodeStats ?? {}))
+        if (!code.startsWith("2")) statusesOff[code] = (statusesOff[code] ?? 0) + (stat.count ?? 0)
     for (const [what, r] of [
       ["without Idempotency-Key", plain],
       ["a fresh Idempotency-Key each", keyed]
@@ -248,7 +253,7 @@ try {
     body: JSON.stringify({ url: "https://bench.invalid/hook" })
   })
   console.log(
-    `ratio requests/s with keys / without: ${ratios.join(", ")} (target ≥ 0.8); non-2xx or errors: ${writeErrors}; a stored key replays: ${replay.headers.get("idempotent-replayed") === "true"}`
+    `ratio requests/s with keys / without: ${ratios.join(", ")} (target ≥ 0.8); non-2xx or errors: ${writeErrors} ${JSON.stringify(statusesOff)}; a stored key replays: ${replay.headers.get("idempotent-replayed") === "true"}`
   )
 } finally {
   for (const c of children) c.kill("SIGTERM")
