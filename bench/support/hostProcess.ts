@@ -3,7 +3,7 @@
  * answers, and read how much CPU it has used.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { openSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 
 export const ROOT = resolve(import.meta.dirname, "../..")
@@ -12,7 +12,10 @@ export const ROOT = resolve(import.meta.dirname, "../..")
 export const nodeFlags = (v: string | undefined, fallback: string): ReadonlyArray<string> =>
   (v ?? fallback).split(" ").filter(Boolean)
 
-/** A Node process running TypeScript sources (`args[0]` is the entry file), stderr passed through. */
+/**
+ * A Node process running TypeScript sources (`args[0]` is the entry file), stderr passed through;
+ * stdout (the host's JSON log) appended to BENCH_SERVER_LOG when set, else dropped.
+ */
 export const startSource = (
   flags: ReadonlyArray<string>,
   args: ReadonlyArray<string>,
@@ -21,7 +24,7 @@ export const startSource = (
   spawn(process.execPath, [...flags, "--conditions=@frank/source", "--import", "tsx", ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, "a") : "ignore", "inherit"]
   })
 
 /** Polls `check` every 200 ms for up to a minute; throws when it never passes. */

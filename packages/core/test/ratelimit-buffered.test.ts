@@ -5,12 +5,15 @@
  * (docs/decisions.md) allows.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Scope, TestClock } from "effect"
+import { Context, Effect, Exit, Layer, Option, Scope, TestClock } from "effect"
 import { BufferedRateLimitStore } from "../src/ratelimit/BufferedRateLimitStore.js"
 import type { LimitRule } from "../src/ratelimit/FixedWindow.js"
 import { RateLimitStore } from "../src/ratelimit/RateLimitStore.js"
 import { SharedRateLimitCounters } from "../src/ratelimit/SharedRateLimitCounters.js"
 import { StoreError } from "../src/StoreError.js"
+
+/** Stands for a service of the request that scheduled a flush, as @effect/sql's open transaction is. */
+class RequestTransaction extends Context.Tag("test/RequestTransaction")<RequestTransaction, string>() {}
 
 const FLUSH_MS = 250
 const MINUTE = 60_000
@@ -22,6 +25,8 @@ const ipRule: LimitRule = { key: "ip:203.0.113.1:GET /x", name: "ip_method", lim
 const sharedCounters = () => {
   const counts = new Map<string, number>()
   const calls = { read: 0, add: 0, failAdds: 0 }
+  /** The request transaction (if any) each add ran in. */
+  const addedIn: Array<string | null> = []
   const id = (key: string, start: number) => `${start} ${key}`
   const layer = Layer.succeed(SharedRateLimitCounters, {
     read: (windows) =>
@@ -30,7 +35,8 @@ const sharedCounters = () => {
         return windows.map((w) => counts.get(id(w.key, w.windowStartMs)) ?? 0)
       }),
     add: (increments) =>
-      Effect.suspend(() => {
+      Effect.flatMap(Effect.serviceOption(RequestTransaction), (transaction) => {
+        addedIn.push(Option.getOrNull(transaction))
         calls.add++
         if (calls.failAdds > 0) {
           calls.failAdds--
@@ -45,7 +51,7 @@ const sharedCounters = () => {
         )
       })
   })
-  return { counts, calls, layer, id }
+  return { counts, calls, layer, id, addedIn }
 }
 
 /** A store instance (one host) in its own scope, so a test can close it. */
@@ -85,6 +91,20 @@ describe("BufferedRateLimitStore", () => {
       yield* TestClock.adjust(FLUSH_MS * 4)
       // A thousand refusals later: no read and no add.
       expect(shared.calls).toEqual(calls)
+      yield* host.close
+    })
+  )
+
+  it.effect("a flush runs in the store's own context, never in the request's that scheduled it", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const shared = sharedCounters()
+      const host = yield* instance(shared)
+      // The first admission schedules the flush from inside a request's (stand-in) transaction.
+      expect(yield* host.admitted(3).pipe(Effect.provideService(RequestTransaction, "request-1"))).toBe(3)
+      yield* TestClock.adjust(FLUSH_MS)
+      expect(shared.addedIn).toEqual([null])
+      expect(shared.counts.get(shared.id(keyRule.key, T0 - 10_000))).toBe(3)
       yield* host.close
     })
   )

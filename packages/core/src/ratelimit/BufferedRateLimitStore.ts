@@ -69,22 +69,28 @@ const make = (options: BufferedRateLimitOptions) =>
       Effect.logWarning("rate-limit counters not shared; retrying at the next flush", e)
     )
     // A flush is scheduled only while admissions wait to be shared: an idle store has no timer
-    // (nor does a test that moves the TestClock by years).
+    // (nor does a test that moves the TestClock by years). It runs in the store's own context,
+    // not the request's that scheduled it: inheriting a request's SQL transaction, it would write
+    // the counters on that connection, locks held to the request's commit or lost in its rollback.
     const scope = yield* Effect.scope
+    const own = yield* Effect.context<never>()
     let scheduled = false
     const flushLater: Effect.Effect<void> = Effect.suspend(() => {
       scheduled = true
       return Effect.asVoid(
         Effect.forkIn(
-          Effect.zipRight(
-            Effect.sleep(Duration.millis(options.flushEveryMs)),
-            Effect.suspend(() => {
-              scheduled = false
-              return Effect.zipRight(
-                flushLogged,
-                Effect.suspend(() => ([...entries.values()].some((e) => e.pending > 0) ? flushLater : Effect.void))
-              )
-            })
+          Effect.mapInputContext(
+            Effect.zipRight(
+              Effect.sleep(Duration.millis(options.flushEveryMs)),
+              Effect.suspend(() => {
+                scheduled = false
+                return Effect.zipRight(
+                  flushLogged,
+                  Effect.suspend(() => ([...entries.values()].some((e) => e.pending > 0) ? flushLater : Effect.void))
+                )
+              })
+            ),
+            () => own
           ),
           scope
         )
