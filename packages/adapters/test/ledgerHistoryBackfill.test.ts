@@ -145,7 +145,8 @@ const backfill = Effect.gen(function* () {
   yield* migrateUpTo(BEFORE)
   yield* writeHistory
   const applied = yield* Migrations.run
-  expect(applied.map(([id]) => id)).toEqual([BEFORE + 1])
+  // 0027 first, then whatever later migrations exist.
+  expect(applied.map(([id]) => id)[0]).toBe(BEFORE + 1)
   expect((yield* misnumbered)[0]?.n).toBe(0)
   expect(yield* miscounted).toEqual([])
   expect((yield* misusedDays)[0]?.n).toBe(0)
