@@ -72,6 +72,7 @@ export class StoreProbe extends Context.Tag("test/simulation/StoreProbe")<StoreP
 
 export type StoreKind = "memory" | "sql"
 
+const injectedMarker = "simulated-store-failure"
 const injectedFault = () => new Errors.StoreError({ message: "simulated store failure" })
 
 const probedLedgerStore = (kind: StoreKind) =>
@@ -92,13 +93,15 @@ const probedLedgerStore = (kind: StoreKind) =>
           probe.injected++
           // Memory cannot roll back, so its failure comes where SQL's rollback leaves things: after
           // the rule decided (a refusal stays a refusal), before anything is applied.
+          // The marker is matched by value: inside a span Effect hands the error back wrapped in a
+          // Proxy that carries the span, so identity does not survive.
           if (kind === "memory") {
-            const decided = new Ledger.HoldNotFound({ message: "simulated store failure", taskId: "" })
+            const decided = new Ledger.HoldNotFound({ message: "simulated store failure", taskId: injectedMarker })
             return store
               .transact<A>(request, (snap) => Either.flatMap(rule(snap), () => Either.left(decided)))
               .pipe(
                 Effect.catchIf(
-                  (e) => e === decided,
+                  (e) => e._tag === "HoldNotFound" && e.taskId === injectedMarker,
                   () => Effect.fail(injectedFault())
                 )
               )
