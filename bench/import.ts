@@ -31,6 +31,7 @@ import { Effect, ManagedRuntime } from "effect"
 import { request } from "undici"
 import { filesEngine } from "../test/support/filesEngine.js"
 import { testPartner } from "@frank/core/testing"
+import { BlobStore } from "@frank/core/stores"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const MIB = 1024 * 1024
@@ -118,7 +119,7 @@ const main = async () => {
       const m = imported.file.measurements
       lastImport = `${imported.file.mimeType}, ${imported.file.sizeBytes} bytes, ${m.width}x${m.height}, ${m.durationSeconds} s, ${m.fps} fps`
       // Keep the disk use of the run bounded.
-      await runtime.runPromise(Effect.flatMap(Files.BlobStore, (blobs) => blobs.delete(imported.file.blobKey)))
+      await runtime.runPromise(Effect.flatMap(BlobStore, (blobs) => blobs.delete(imported.file.blobKey)))
     }
     // Warm-up (reported too): TLS session, the WASM instance, JIT, first buffers.
     const coldPlain = await measure(plain)

@@ -19,11 +19,11 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { SqlWebhookStore, TestDatabase } from "@frank/adapters"
-import { Events, Webhooks } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
 import { CLAIM_DUE_0012 } from "./support/pastWorkerFunctions.js"
 import { testPartner } from "@frank/core/testing"
+import { DeliveryQueue, EventStore } from "@frank/core/stores"
 
 const url = databaseUrlOrExit("bench/webhooks-deleted")
 const DELETED = Number(process.env.DELETED ?? 5_000)
@@ -59,8 +59,8 @@ interface Side {
 const measure = (side: Side) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const store = yield* Webhooks.DeliveryQueue
-    const events = yield* Events.EventStore
+    const store = yield* DeliveryQueue
+    const events = yield* EventStore
     for (const statement of side.ddl) yield* sql.unsafe(statement)
     // The side runs the claim it names: 0013's looks endpoints up LATERAL, 0012's did not.
     const [fn] = yield* sql<{

@@ -13,10 +13,11 @@
  */
 import { SqlClient } from "@effect/sql"
 import { SqlWebhookStore, TestDatabase } from "@frank/adapters"
-import { Ids, Webhooks } from "@frank/core"
+import { Ids } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { databaseUrlOrExit } from "./support/local.js"
 import { testPartner } from "@frank/core/testing"
+import { DeliveryQueue, EndpointStore } from "@frank/core/stores"
 
 const url = databaseUrlOrExit("bench/webhooks-paused")
 const BACKLOG = Number(process.env.BACKLOG ?? 20_000)
@@ -44,10 +45,10 @@ const pendingDeliveries = (endpoint: typeof PAUSED, n: number, from: number) =>
 const claimMs = (paused: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const store = yield* Webhooks.DeliveryQueue
+    const store = yield* DeliveryQueue
     if (paused > 0) {
       yield* pendingDeliveries(PAUSED, paused, 0)
-      yield* (yield* Webhooks.EndpointStore).modifyEndpoint(PAUSED.partnerId, PAUSED.id, (e) => ({
+      yield* (yield* EndpointStore).modifyEndpoint(PAUSED.partnerId, PAUSED.id, (e) => ({
         ...e,
         active: false
       }))

@@ -35,6 +35,7 @@ import {
   FINISH_ATTEMPTS_0008,
   FINISH_ATTEMPTS_0012
 } from "./support/pastWorkerFunctions.js"
+import { DeliveryQueue } from "@frank/core/stores"
 
 const url = databaseUrlOrExit("bench/webhooks-statements")
 const DELIVERIES = Number(process.env.DELIVERIES ?? 12_000)
@@ -83,7 +84,7 @@ interface Side {
   readonly name: string
   /** Whether its cycle marks the claimed batch sent between claim and outcome (issue 31). */
   readonly mark: boolean
-  readonly context: Context.Context<Webhooks.DeliveryQueue | SqlClient.SqlClient>
+  readonly context: Context.Context<DeliveryQueue | SqlClient.SqlClient>
   pid: number
   delivered: number
   cpuUs: number
@@ -117,7 +118,7 @@ const makeSide = (name: string, ddl: ReadonlyArray<string>, mark = true) =>
 /** One claim of BATCH and the write of their outcomes; measured unless warming up. */
 const cycle = (side: Side, i: number, measured: boolean) =>
   Effect.gen(function* () {
-    const store = Context.get(side.context, Webhooks.DeliveryQueue)
+    const store = Context.get(side.context, DeliveryQueue)
     // The pool may have replaced its connection while the other sides ran (idle timeout).
     const [backend] = yield* Context.get(side.context, SqlClient.SqlClient)<{
       pid: number

@@ -7,13 +7,14 @@ import { MemoryAccessStores } from "@frank/adapters"
 import { Access, Ids } from "@frank/core"
 import { expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Redacted, TestClock } from "effect"
+import { ApiKeyStore } from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 2, 9, 0, 0)
 
 /** The memory key store, counting lookups by hash. */
 const CountingKeys = Layer.effect(
-  Access.ApiKeyStore,
-  Effect.map(Access.ApiKeyStore, (store) => {
+  ApiKeyStore,
+  Effect.map(ApiKeyStore, (store) => {
     const counted = {
       ...store,
       findByHash: (hash: string) =>
@@ -41,7 +42,7 @@ it.effect("every request re-reads its key; a revocation anywhere refuses the ver
   Effect.gen(function* () {
     yield* TestClock.setTime(T0)
     const access = yield* Access.Access
-    const store = yield* Access.ApiKeyStore
+    const store = yield* ApiKeyStore
     const partner = yield* access.createPartner("Revoke LLC")
     const a = yield* access.issueKey(partner.id, {})
     const b = yield* access.issueKey(partner.id, {})

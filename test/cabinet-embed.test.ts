@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Access, type Ids, Webhooks } from "@frank/core"
 import { Effect } from "effect"
 import { PORTAL, startExample } from "../examples/cabinet-embed/server.js"
+import { DeliveryQueue } from "@frank/core/stores"
 
 const freePort = () =>
   new Promise<number>((done) => {
@@ -59,7 +60,7 @@ describe("cabinet embedded in a plain Node server", () => {
           url: "https://hooks.embedded.example/a"
         })
         // The state the health rule leaves an endpoint in (its own contract tests how it gets there).
-        yield* (yield* Webhooks.DeliveryQueue).disableEndpoint(
+        yield* (yield* DeliveryQueue).disableEndpoint(
           partnerId,
           endpoint.id,
           (e) => ({

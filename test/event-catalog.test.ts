@@ -6,7 +6,7 @@
  * same way, which adds the task, invoice and payment events to these.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Events, Ledger, Tariffs, Webhooks } from "@frank/core"
+import { Events, Ledger, Webhooks } from "@frank/core"
 import {
   MemoryLedgerStore,
   MemoryWebhookStore,
@@ -18,6 +18,16 @@ import {
 } from "@frank/core/testing"
 import { Context, Effect, Either, Layer, Schema, TestClock } from "effect"
 import { dataViolations, eventViolations } from "./support/eventCatalogCheck.js"
+import {
+  DeliveryLog,
+  DeliveryQueue,
+  EndpointStore,
+  EventStore,
+  LedgerStore,
+  TariffStore,
+  WebhookRetentionStore,
+  type WebhookStores
+} from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 const DAY = 86_400_000
@@ -60,21 +70,21 @@ describe("the event catalog", () => {
       // The engine's stores, the outbox's one recording every event it is asked to write.
       const Recording = Layer.effectContext(
         Effect.gen(function* () {
-          const events = yield* Events.EventStore
+          const events = yield* EventStore
           const recording: typeof events = {
             ...events,
             appendEvent: (event, target, now) =>
               Effect.tap(events.appendEvent(event, target, now), () => Effect.sync(() => emitted.push(event)))
           }
-          const stores = yield* Effect.context<Webhooks.WebhookStores | Ledger.LedgerStore | Tariffs.TariffStore>()
+          const stores = yield* Effect.context<WebhookStores | LedgerStore | TariffStore>()
           return Context.pick(
-            Webhooks.EndpointStore,
-            Webhooks.DeliveryQueue,
-            Webhooks.DeliveryLog,
-            Webhooks.WebhookRetentionStore,
-            Ledger.LedgerStore,
-            Tariffs.TariffStore
-          )(stores).pipe(Context.add(Events.EventStore, recording))
+            EndpointStore,
+            DeliveryQueue,
+            DeliveryLog,
+            WebhookRetentionStore,
+            LedgerStore,
+            TariffStore
+          )(stores).pipe(Context.add(EventStore, recording))
         })
       ).pipe(Layer.provide(Layer.mergeAll(MemoryLedgerStore, MemoryWebhookStore.layer)))
       const run = Effect.gen(function* () {

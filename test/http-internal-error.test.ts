@@ -19,6 +19,7 @@ import {
 } from "@frank/core/testing"
 import { expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Logger, Redacted } from "effect"
+import { LedgerStore, TariffStore } from "@frank/core/stores"
 
 const logged: Array<{ message: unknown; annotations: Record<string, unknown>; cause: string }> = []
 const CapturingLogger = Logger.replace(
@@ -31,7 +32,7 @@ const CapturingLogger = Logger.replace(
 /** A ledger store whose balance read fails like a lost database connection. */
 const BrokenBalances = Layer.effectContext(
   Effect.map(makeMemoryLedgerStore, (store) =>
-    Context.make(Ledger.LedgerStore, {
+    Context.make(LedgerStore, {
       ...store,
       totals: () =>
         Effect.fail(
@@ -40,7 +41,7 @@ const BrokenBalances = Layer.effectContext(
             cause: new Error("connection to 10.0.0.5:5432 refused")
           })
         )
-    }).pipe(Context.add(Tariffs.TariffStore, store))
+    }).pipe(Context.add(TariffStore, store))
   )
 )
 

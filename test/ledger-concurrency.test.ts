@@ -9,8 +9,9 @@ import { Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer } from "effect"
 import { eventsOf, recordingOutbox } from "./contract/recordingOutbox.js"
+import type { LedgerStore } from "@frank/core/stores"
 
-type Engine = readonly [name: string, store: () => Layer.Layer<Ledger.LedgerStore, unknown>]
+type Engine = readonly [name: string, store: () => Layer.Layer<LedgerStore, unknown>]
 
 // The list is fixed at module load: the PostgreSQL cases exist only when there is a server.
 const engines: Array<Engine> = [["PGlite", TestDatabase.layerPgliteWithLedger]]

@@ -4,12 +4,13 @@
  * the ledger confirm and `billing.settled` all roll back, and the task can still settle later.
  */
 import { SqlLedgerStore, SqlTaskStore, SqlWebhookStore, TestDatabase } from "@frank/adapters"
-import { Errors, type Events, Ledger, Tasks, Webhooks } from "@frank/core"
+import { Errors, Ledger, Tasks, Webhooks } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 import { tasksEngine } from "./contract/tasksContract.js"
 import { testPartner } from "@frank/core/testing"
+import { type EventStoreShape, webhookStoresContext } from "@frank/core/stores"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase.TestDatabase, unknown>]> = [
   ["PGlite", () => TestDatabase.layerPglite()]
@@ -25,7 +26,7 @@ const breakSucceeded = Ref.unsafeMake(false)
 const FlakyWebhookStore = Layer.effectContext(
   Effect.map(SqlWebhookStore.make(), (stores) => {
     const store = stores.events
-    const events: Events.EventStoreShape = {
+    const events: EventStoreShape = {
       ...store,
       appendEvent: (event, target, now) =>
         Effect.flatMap(Ref.get(breakSucceeded), (broken) =>
@@ -34,7 +35,7 @@ const FlakyWebhookStore = Layer.effectContext(
             : store.appendEvent(event, target, now)
         )
     }
-    return Webhooks.webhookStoresContext({ ...stores, events })
+    return webhookStoresContext({ ...stores, events })
   })
 )
 

@@ -11,6 +11,7 @@ import { Clock, Context, Deferred, Effect, Either, Fiber, Layer, Option, Redacte
 import { randomUUID } from "node:crypto"
 import pg from "pg"
 import { testPartner } from "@frank/core/testing"
+import { DeliveryQueue, EventStore } from "@frank/core/stores"
 
 const engines: Array<[string, () => Layer.Layer<TestDatabase.TestDatabase, unknown>]> = [
   ["PGlite", () => TestDatabase.layerPglite()]
@@ -263,7 +264,7 @@ for (const [engine, database] of engines) {
     it.effect("a paused endpoint's pending deliveries leave the claim's due index and return on reactivation", () =>
       Effect.gen(function* () {
         const webhooks = yield* Webhooks.Webhooks
-        const store = yield* Webhooks.DeliveryQueue
+        const store = yield* DeliveryQueue
         const sql = yield* SqlClient.SqlClient
         const partnerId = testPartner(`p_${randomUUID()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/paused" })
@@ -298,7 +299,7 @@ for (const [engine, database] of engines) {
     it.effect("a retry recorded after its endpoint was paused is neither claimed nor counted in the due backlog", () =>
       Effect.gen(function* () {
         const webhooks = yield* Webhooks.Webhooks
-        const store = yield* Webhooks.DeliveryQueue
+        const store = yield* DeliveryQueue
         const partnerId = testPartner(`p_${randomUUID()}`)
         const endpoint = yield* webhooks.createEndpoint(partnerId, {
           url: "https://receiver.example/paused-mid-attempt"
@@ -571,7 +572,7 @@ for (const [engine, database] of engines) {
             () =>
               Effect.gen(function* () {
                 const webhooks = yield* Webhooks.Webhooks
-                const store = yield* Webhooks.DeliveryQueue
+                const store = yield* DeliveryQueue
                 const ledger = yield* Ledger.Ledger
                 const sql = yield* SqlClient.SqlClient
                 const partnerId = testPartner(`p_${randomUUID()}`)
@@ -659,7 +660,7 @@ for (const [engine, database] of engines) {
         () =>
           Effect.gen(function* () {
             const webhooks = yield* Webhooks.Webhooks
-            const store = yield* Events.EventStore
+            const store = yield* EventStore
             const sql = yield* SqlClient.SqlClient
             const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/late-fan-out" })
@@ -709,7 +710,7 @@ for (const [engine, database] of engines) {
         () =>
           Effect.gen(function* () {
             const webhooks = yield* Webhooks.Webhooks
-            const store = yield* Webhooks.DeliveryQueue
+            const store = yield* DeliveryQueue
             const sql = yield* SqlClient.SqlClient
             const partnerId = testPartner(`p_${randomUUID()}`)
             const endpoint = yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/cut-short" })

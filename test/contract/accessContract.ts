@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto"
 import { Access, Ids, RateLimit } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option, Redacted, TestClock } from "effect"
+import type { ApiKeyStore, PartnerStore, RateLimitStore, SessionStore } from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0)
 
@@ -14,13 +15,7 @@ const DAY = 86_400_000
 
 export const accessContract = (
   engine: string,
-  stores: Layer.Layer<
-    | import("@frank/core").Access.PartnerStore
-    | import("@frank/core").Access.ApiKeyStore
-    | import("@frank/core").Access.SessionStore
-    | RateLimit.RateLimitStore,
-    unknown
-  >
+  stores: Layer.Layer<ApiKeyStore | PartnerStore | SessionStore | RateLimitStore, unknown>
 ) => {
   const config: RateLimit.RateLimitConfig = {
     ...RateLimit.defaultRateLimitConfig,

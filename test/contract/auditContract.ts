@@ -7,9 +7,10 @@
  */
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { Access, Audit, Ids } from "@frank/core"
+import { Audit, Ids } from "@frank/core"
 import { testPartner } from "@frank/core/testing"
 import { Effect, Either, Layer, TestClock } from "effect"
+import { type AuditStore, PartnerStore } from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0)
 const DAY = 86_400_000
@@ -42,7 +43,7 @@ const allPages = (log: Audit.AuditLogShape, partnerId: Ids.PartnerId, limit: num
 
 export const auditContract = (
   engine: string,
-  stores: Layer.Layer<Audit.AuditStore | Access.PartnerStore, unknown>,
+  stores: Layer.Layer<AuditStore | PartnerStore, unknown>,
   options: { readonly transactional: boolean }
 ) => {
   const config = { ...Audit.defaultAuditConfig, retentionDays: 30, batchSize: 3 }
@@ -162,7 +163,7 @@ export const auditContract = (
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
         const log = yield* Audit.AuditLog
-        const partners = yield* Access.PartnerStore
+        const partners = yield* PartnerStore
         const p = testPartner(`p_${randomUUID()}`)
         const failed = yield* Effect.either(
           Audit.withAuditOrigin(origin("x"))(

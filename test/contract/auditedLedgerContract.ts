@@ -10,6 +10,7 @@ import { Audit, Ids, Ledger } from "@frank/core"
 import { testPartner } from "@frank/core/testing"
 import { Effect, Either, Layer, TestClock } from "effect"
 import { recordingOutbox } from "./recordingOutbox.js"
+import type { AuditStore, LedgerStore } from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0)
 const DAY = 86_400_000
@@ -31,7 +32,7 @@ const logOf = (p: Ids.PartnerId) =>
 
 export const auditedLedgerContract = (
   engine: string,
-  stores: Layer.Layer<Ledger.LedgerStore | Audit.AuditStore, unknown>,
+  stores: Layer.Layer<LedgerStore | AuditStore, unknown>,
   options: { readonly transactional: boolean }
 ) => {
   const Env = Audit.AuditedLedger.pipe(

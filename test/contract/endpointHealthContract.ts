@@ -11,6 +11,7 @@ import { type Ids, Webhooks } from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, type Layer, TestClock } from "effect"
 import { eventViolations } from "../support/eventCatalogCheck.js"
+import { DeliveryQueue } from "@frank/core/stores"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -93,7 +94,7 @@ export const endpointHealthContract = (engine: string, stores: Layer.Layer<Engin
         // Earlier than every other case's deliveries, so the claim below takes only this case's.
         const at = T0 - 30 * DAY
         yield* TestClock.setTime(at)
-        const store = yield* Webhooks.DeliveryQueue
+        const store = yield* DeliveryQueue
         const partnerId = newPartner()
         const endpoint = yield* endpointAt(partnerId, [])
         yield* sendTests(partnerId, endpoint.id, 3)

@@ -5,11 +5,12 @@
  * event per crossing, the limit and deletion.
  */
 import { testPartner, testTask } from "@frank/core/testing"
-import { Ids, Ledger, type Tariffs } from "@frank/core"
+import { Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { randomUUID as uuid } from "node:crypto"
 import { eventsOf, recordingOutbox } from "./recordingOutbox.js"
+import type { LedgerStore, Snapshot, TariffStore } from "@frank/core/stores"
 
 const DAY = 86_400_000
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
@@ -26,12 +27,9 @@ const expectGrantsAddUp = (partnerId: Ids.PartnerId, nonExpiringMinor: number) =
     expect(remaining + nonExpiringMinor).toBe(t.totalMinor - t.usedMinor)
   })
 
-const byId = (grants: Ledger.Snapshot["grants"]) => new Map(grants.map((g) => [g.id, g]))
+const byId = (grants: Snapshot["grants"]) => new Map(grants.map((g) => [g.id, g]))
 
-export const grantsAlertsContract = (
-  engine: string,
-  storeLayer: Layer.Layer<Ledger.LedgerStore | Tariffs.TariffStore, unknown>
-) => {
+export const grantsAlertsContract = (engine: string, storeLayer: Layer.Layer<LedgerStore | TariffStore, unknown>) => {
   const EngineLayer = Layer.mergeAll(Ledger.GrantExpiry.layer({ sweepIntervalMs: 60_000, batchSize: 2 })).pipe(
     Layer.provideMerge(Ledger.Ledger.layer),
     Layer.provideMerge(storeLayer),

@@ -8,6 +8,7 @@ import { Access, Ids } from "@frank/core"
 import { Idempotency } from "@frank/core/http"
 import { expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Either, Exit, Fiber, Layer, Redacted, Ref, TestClock } from "effect"
+import type { ApiKeyStore, PartnerStore, SessionStore } from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0)
 const HOUR = 3_600_000
@@ -29,10 +30,7 @@ const keep = (exit: Exit.Exit<string, unknown>) => (Exit.isSuccess(exit) ? answe
 export const idempotencyContract = (
   engine: string,
   options: IdempotencyEngine,
-  stores: Layer.Layer<
-    Idempotency.IdempotencyStore | Access.PartnerStore | Access.ApiKeyStore | Access.SessionStore,
-    unknown
-  >
+  stores: Layer.Layer<Idempotency.IdempotencyStore | PartnerStore | ApiKeyStore | SessionStore, unknown>
 ) => {
   const Env = Access.Access.layer.pipe(
     Layer.provideMerge(stores),

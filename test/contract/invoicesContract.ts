@@ -16,10 +16,11 @@ import {
   testPartner
 } from "@frank/core/testing"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
+import { type CompanyProfileStore, InvoiceStore } from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0)
 
-export type InvoiceContractStores = EngineStores | Invoices.InvoiceStore | Invoices.CompanyProfileStore
+export type InvoiceContractStores = EngineStores | InvoiceStore | CompanyProfileStore
 
 export const romashka: Invoices.ProfileInput = {
   companyName: "ООО «Ромашка»",
@@ -368,7 +369,7 @@ export const invoicesContract = (
           const { invoices, partnerId } = yield* setup
           const ledger = yield* Ledger.Ledger
           const invoice = yield* invoices.create(partnerId, { amountRub: 250, expectedProfileRevision: 1 })
-          const store = yield* Invoices.InvoiceStore
+          const store = yield* InvoiceStore
           const failed = yield* Effect.either(
             store.modify(partnerId, invoice.id, (current) =>
               Effect.gen(function* () {

@@ -6,10 +6,11 @@
  * to the same answers as the memory store's plain filtering.
  */
 import { OutboxOnMemory, testPartner, testTask } from "@frank/core/testing"
-import { Ids, Ledger, type Tariffs } from "@frank/core"
+import { Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Layer, Stream, TestClock } from "effect"
 import { randomUUID as uuid } from "node:crypto"
+import type { LedgerStore, TariffStore } from "@frank/core/stores"
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -68,10 +69,7 @@ const FILTERS: ReadonlyArray<Ledger.EntryFilter> = [
   { type: "reservation", fromMs: T0 + 2 * HOUR, untilMs: T0 + 2 * DAY }
 ]
 
-export const ledgerHistoryContract = (
-  engine: string,
-  storeLayer: Layer.Layer<Ledger.LedgerStore | Tariffs.TariffStore, unknown>
-) => {
+export const ledgerHistoryContract = (engine: string, storeLayer: Layer.Layer<LedgerStore | TariffStore, unknown>) => {
   const EngineLayer = Ledger.Ledger.layer.pipe(
     Layer.provideMerge(storeLayer),
     Layer.provideMerge(OutboxOnMemory),

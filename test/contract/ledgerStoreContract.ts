@@ -3,10 +3,11 @@
  * implementation (memory, PGlite, Postgres). A store is done when it passes them all.
  */
 import { OutboxOnMemory, testPartner, testTask } from "@frank/core/testing"
-import { Ids, Ledger, Tariffs } from "@frank/core"
+import { Ids, Ledger } from "@frank/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Stream, TestClock } from "effect"
 import { randomUUID as uuid } from "node:crypto"
+import { type LedgerStore, TariffStore } from "@frank/core/stores"
 
 const DAY = 86_400_000
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0) // 2026-11-01T10:00Z, a fixed simulated time
@@ -26,10 +27,7 @@ const expectFolded = (partnerId: Ids.PartnerId) =>
     expect(Ledger.foldEntries(rows)).toEqual(totals)
   })
 
-export const ledgerStoreContract = (
-  engine: string,
-  storeLayer: Layer.Layer<Ledger.LedgerStore | Tariffs.TariffStore, unknown>
-) => {
+export const ledgerStoreContract = (engine: string, storeLayer: Layer.Layer<LedgerStore | TariffStore, unknown>) => {
   const EngineLayer = Ledger.Ledger.layer.pipe(
     Layer.provideMerge(storeLayer),
     Layer.provideMerge(OutboxOnMemory),
@@ -362,7 +360,7 @@ export const ledgerStoreContract = (
 
     it.effect("assigned plan defaults to base and can be changed", () =>
       Effect.gen(function* () {
-        const store = yield* Tariffs.TariffStore
+        const store = yield* TariffStore
         const p = newPartner()
         expect(yield* store.assignedPlan(p)).toBe("base")
         yield* store.setAssignedPlan(p, "max")

@@ -12,11 +12,12 @@ import { Access, Events, Ids, Ledger, Payments, Webhooks } from "@frank/core"
 import type { EngineStores } from "@frank/core/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { testPartner } from "@frank/core/testing"
+import type { PaymentStore } from "@frank/core/stores"
 
 const SANDBOX_SECRET = Redacted.make("contract-sandbox-secret")
 const BASE_URL = "https://frank.test"
 
-export type PaymentStores = EngineStores | Payments.PaymentStore | SandboxAcquirerStore
+export type PaymentStores = EngineStores | PaymentStore | SandboxAcquirerStore
 
 /** The engine as the host wires it, on the given stores. */
 export const paymentsEngine = <E>(stores: Layer.Layer<PaymentStores, E>) => {

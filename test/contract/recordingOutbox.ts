@@ -4,6 +4,7 @@
  */
 import { Events } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { EventStore } from "@frank/core/stores"
 
 /** Every event emitted through `recordingOutbox`, in emission order. */
 export const recordedEvents: Array<Events.WebhookEvent> = []
@@ -11,7 +12,7 @@ export const recordedEvents: Array<Events.WebhookEvent> = []
 /** The outbox over a recording event store; needs Ids. */
 export const recordingOutbox = Events.Outbox.layerWithWakeup.pipe(
   Layer.provide(
-    Layer.succeed(Events.EventStore, {
+    Layer.succeed(EventStore, {
       appendEvent: (event) =>
         Effect.sync(() => {
           recordedEvents.push(event)

@@ -11,6 +11,7 @@ import { Access, Ids, Webhooks } from "@frank/core"
 import type { EngineStores } from "@frank/core/testing"
 import { Effect, type Layer, Schema } from "effect"
 import { partnerApiServer } from "../support/partnerApiServer.js"
+import { EndpointStore } from "@frank/core/stores"
 
 const NEW_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
 
@@ -132,7 +133,7 @@ export const signatureSchemeApiContract = (engine: string, stores: Layer.Layer<E
           const id = Schema.decodeSync(Ids.EndpointId)(randomUUID())
           const legacy = `whsec_${Buffer.alloc(32, 0xfb).toString("base64url")}`
           // As an endpoint registered before migration 0017 reads: base64url secret, scheme frank.
-          const store = yield* Webhooks.EndpointStore
+          const store = yield* EndpointStore
           const now = Date.now()
           yield* store.insertEndpoint(
             {

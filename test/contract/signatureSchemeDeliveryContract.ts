@@ -18,6 +18,7 @@ import {
 } from "@frank/core/testing"
 import { Effect, type Layer, Schema, TestClock } from "effect"
 import { libraries, libraryVerdict } from "../support/standardLibraries.js"
+import { EndpointStore } from "@frank/core/stores"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -128,7 +129,7 @@ export const signatureSchemeDeliveryContract = (engine: string, stores: Layer.La
         Effect.gen(function* () {
           yield* TestClock.setTime(T0)
           const webhooks = yield* Webhooks.Webhooks
-          const store = yield* Webhooks.EndpointStore
+          const store = yield* EndpointStore
           const partnerId = testPartner(`p_${uuid()}`)
           const url = newUrl()
           const id = Schema.decodeSync(Ids.EndpointId)(uuid())

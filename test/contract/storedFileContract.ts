@@ -8,6 +8,7 @@ import { expect, layer } from "@effect/vitest"
 import { Files, Ids } from "@frank/core"
 import { Effect, type Layer, Option, Schema } from "effect"
 import { testPartner } from "@frank/core/testing"
+import { StoredFileStore } from "@frank/core/stores"
 
 const newId = () => Ids.StoredFileId.make(uuid())
 
@@ -28,12 +29,12 @@ const file = (partnerId: Ids.PartnerId, overrides: Partial<Files.StoredFile> = {
 
 export const storedFileContract = (
   engine: string,
-  stores: Layer.Layer<Files.StoredFileStore | Files.StoredFileLookup, unknown>
+  stores: Layer.Layer<StoredFileStore | Files.StoredFileLookup, unknown>
 ) => {
   layer(stores, { timeout: 120_000 })(`stored files on ${engine}`, (it) => {
     it.effect("round-trips every kind with exactly its measurements", () =>
       Effect.gen(function* () {
-        const store = yield* Files.StoredFileStore
+        const store = yield* StoredFileStore
         const partner = testPartner(`p_${uuid()}`)
         const files = [
           file(partner),
@@ -67,7 +68,7 @@ export const storedFileContract = (
 
     it.effect("a foreign, unknown or malformed id behaves like a missing one", () =>
       Effect.gen(function* () {
-        const store = yield* Files.StoredFileStore
+        const store = yield* StoredFileStore
         const lookup = yield* Files.StoredFileLookup
         const mine = file(testPartner(`p_${uuid()}`))
         yield* store.insert(mine)
@@ -91,7 +92,7 @@ export const storedFileContract = (
 
     it.effect("refuses a second record with the same id", () =>
       Effect.gen(function* () {
-        const store = yield* Files.StoredFileStore
+        const store = yield* StoredFileStore
         const f = file(testPartner(`p_${uuid()}`))
         yield* store.insert(f)
         const again = yield* Effect.either(store.insert({ ...f, sizeBytes: 1 }))

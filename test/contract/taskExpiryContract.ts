@@ -20,6 +20,7 @@ import {
   tasksEngine,
   withCost
 } from "./tasksContract.js"
+import type { TaskStore } from "@frank/core/stores"
 
 const TTL = 86_400_000
 
@@ -42,7 +43,7 @@ const settlements = (partnerId: Ids.PartnerId, taskId: string) =>
 
 export const taskExpiryContract = (
   engine: string,
-  stores: Layer.Layer<EngineStores | Tasks.TaskStore, unknown>,
+  stores: Layer.Layer<EngineStores | TaskStore, unknown>,
   options: { readonly racingTasks: number } = { racingTasks: 12 }
 ) =>
   layer(tasksEngine(stores), { timeout: 120_000 })(`task hold expiry on ${engine}`, (it) => {

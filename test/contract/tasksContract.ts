@@ -19,6 +19,7 @@ import {
   testPartner
 } from "@frank/core/testing"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
+import type { TaskStore } from "@frank/core/stores"
 
 export const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 const BASE_URL = "https://frank.test"
@@ -26,7 +27,7 @@ const BASE_URL = "https://frank.test"
 /** The expiry sweep of the contract: small batches, so a sweep of a few dozen tasks takes several. */
 export const contractExpiry = { sweepIntervalMs: 60_000, batchSize: 7, concurrency: 4 }
 
-export const tasksEngine = (stores: Layer.Layer<EngineStores | Tasks.TaskStore, unknown>) =>
+export const tasksEngine = (stores: Layer.Layer<EngineStores | TaskStore, unknown>) =>
   // The kit's Simulation again, over the tasks: `advance` then runs the expiry sweep too (fresh:
   // the layer is memoized by reference, and SimulationEngine below built it without tasks).
   Layer.fresh(Simulation.layer).pipe(
@@ -34,7 +35,7 @@ export const tasksEngine = (stores: Layer.Layer<EngineStores | Tasks.TaskStore, 
     Layer.provideMerge(tasksServices(stores))
   )
 
-const tasksServices = (stores: Layer.Layer<EngineStores | Tasks.TaskStore, unknown>) =>
+const tasksServices = (stores: Layer.Layer<EngineStores | TaskStore, unknown>) =>
   Tasks.Tasks.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
@@ -103,7 +104,7 @@ export const failure: Tasks.TaskOutcome = {
   failure: { code: "PROVIDER_ERROR", message: "the model crashed" }
 }
 
-export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores | Tasks.TaskStore, unknown>) => {
+export const tasksContract = (engine: string, stores: Layer.Layer<EngineStores | TaskStore, unknown>) => {
   layer(tasksEngine(stores), { timeout: 120_000 })(`generation tasks on ${engine}`, (it) => {
     it.effect(
       "launch prices like the estimate, reserves in one step with creating the task, and hands it to the provider",

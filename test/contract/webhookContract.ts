@@ -17,6 +17,7 @@ import {
   testTask
 } from "@frank/core/testing"
 import { Effect, Either, type Layer, Schema, TestClock } from "effect"
+import { DeliveryLog, DeliveryQueue, EndpointStore } from "@frank/core/stores"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -143,8 +144,8 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
           const at = T0 - 40 * 24 * HOUR
           yield* TestClock.setTime(at)
           const webhooks = yield* Webhooks.Webhooks
-          const store = yield* Webhooks.DeliveryQueue
-          const log = yield* Webhooks.DeliveryLog
+          const store = yield* DeliveryQueue
+          const log = yield* DeliveryLog
           const sim = yield* Simulation
           const partnerId = newPartner()
           const url = newUrl()
@@ -188,7 +189,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
         const at = T0 - 50 * 24 * HOUR
         yield* TestClock.setTime(at)
         const webhooks = yield* Webhooks.Webhooks
-        const store = yield* Webhooks.DeliveryQueue
+        const store = yield* DeliveryQueue
         const partnerId = newPartner()
         const endpoint = yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
         yield* webhooks.sendTest(partnerId, endpoint.id)
@@ -267,10 +268,10 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
           expect(yield* verify(s0, first, "X-Service-Signature")).toBe(false)
 
           // Inside the window the store keeps the old secret; the first sweep after it wipes it.
-          const store = yield* Webhooks.EndpointStore
+          const store = yield* EndpointStore
           expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
           // Nothing else is due: the window's end is the next thing to wake for (the wipe).
-          expect(yield* (yield* Webhooks.DeliveryQueue).nextWakeAt()).toBe(T0 + 6 * HOUR)
+          expect(yield* (yield* DeliveryQueue).nextWakeAt()).toBe(T0 + 6 * HOUR)
           yield* sim.advance(6 * HOUR - 1000)
           expect((yield* store.getEndpoint(partnerId, endpoint.id))?.previousSecret).toBe(s0)
           yield* sim.advance(2000)
@@ -367,7 +368,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
         yield* webhooks.deleteEndpoint(partnerId, endpoint.id)
         expect((yield* deliveriesOf(partnerId)).map((d) => d.status)).toEqual(["delivered"])
         // The deletion finished: the sweep finds nothing of it left to purge.
-        expect(yield* (yield* Webhooks.DeliveryQueue).purgeDeletedEndpoints(T0 + HOUR)).toBe(0)
+        expect(yield* (yield* DeliveryQueue).purgeDeletedEndpoints(T0 + HOUR)).toBe(0)
         expect(yield* webhooks.listEndpoints(partnerId)).toHaveLength(0)
         expect((yield* Effect.flip(webhooks.sendTest(partnerId, endpoint.id)))._tag).toBe("EndpointNotFound")
       })
@@ -505,7 +506,7 @@ export const webhookContract = (engine: string, stores: Layer.Layer<EngineStores
       () =>
         Effect.gen(function* () {
           const { webhooks, partnerId, endpoint } = yield* setup()
-          const store = yield* Webhooks.DeliveryQueue
+          const store = yield* DeliveryQueue
           const backlogAt = (now: number) => store.dueBacklog(now)
           // Other cases of this suite leave deliveries behind: every figure is relative to these.
           const [atT0, atT5] = [yield* backlogAt(T0), yield* backlogAt(T0 + 5 * MINUTE)]

@@ -10,6 +10,7 @@ import { expect, layer } from "@effect/vitest"
 import { Ids, Time, Webhooks } from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, Either, type Layer, TestClock } from "effect"
+import { DeliveryLog } from "@frank/core/stores"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -167,7 +168,7 @@ export const webhookRecoveryContract = (engine: string, stores: Layer.Layer<Engi
         const ds = yield* deliveriesOf(partnerId)
         expect(ds.every((d) => d.status === "dead_lettered")).toBe(true)
         // The service's limit is 10,000 a call; the store's takes any, here 2.
-        const store = yield* Webhooks.DeliveryLog
+        const store = yield* DeliveryLog
         const now = T0 + 5 * MINUTE + SCHEDULE
         const window = { since: T0, until: now }
         const rules = { endpoint: Webhooks.endpointReplayRule, delivery: Webhooks.replayRule(now) }

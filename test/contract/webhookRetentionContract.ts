@@ -6,9 +6,10 @@
  */
 import { randomUUID as uuid } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { Events, type Ids, Webhooks } from "@frank/core"
+import { type Ids, Webhooks } from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Context, Effect, Layer, Ref, TestClock } from "effect"
+import { EventStore, WebhookRetentionStore } from "@frank/core/stores"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -30,13 +31,13 @@ class RemovalCalls extends Context.Tag("test/RemovalCalls")<RemovalCalls, Ref.Re
 const recording = (stores: Layer.Layer<EngineStores, unknown>) =>
   Layer.effectContext(
     Effect.gen(function* () {
-      const store = yield* Webhooks.WebhookRetentionStore
+      const store = yield* WebhookRetentionStore
       const calls = yield* Ref.make<ReadonlyArray<RemovalCall>>([])
       const record =
         (kind: RemovalCall["kind"], remove: (before: number, limit: number) => Effect.Effect<number, unknown>) =>
         (before: number, limit: number) =>
           Effect.tap(remove(before, limit), (removed) => Ref.update(calls, (c) => [...c, { kind, limit, removed }]))
-      return Context.make(Webhooks.WebhookRetentionStore, {
+      return Context.make(WebhookRetentionStore, {
         ...store,
         deleteExpiredDeliveries: record("deliveries", store.deleteExpiredDeliveries),
         deleteExpiredEvents: record("events", store.deleteExpiredEvents)
@@ -155,7 +156,7 @@ export const webhookRetentionContract = (engine: string, stores: Layer.Layer<Eng
         yield* TestClock.setTime(T0 + 200 * DAY)
         const webhooks = yield* Webhooks.Webhooks
         const sim = yield* Simulation
-        const events = yield* Events.EventStore
+        const events = yield* EventStore
         const partnerId = testPartner(`p_${uuid()}`)
         yield* webhooks.createEndpoint(partnerId, { url: newUrl() })
         const at = T0 + 200 * DAY
@@ -183,7 +184,7 @@ export const webhookRetentionContract = (engine: string, stores: Layer.Layer<Eng
         const at = T0 + 400 * DAY
         yield* TestClock.setTime(at)
         const retention = yield* Webhooks.WebhookRetention
-        const store = yield* Webhooks.WebhookRetentionStore
+        const store = yield* WebhookRetentionStore
         const webhooks = yield* Webhooks.Webhooks
         const sim = yield* Simulation
         const partnerId = testPartner(`p_${uuid()}`)

@@ -35,6 +35,19 @@ import {
 import type { SqlClient } from "@effect/sql"
 import { Context, Effect, Either, Layer, Redacted } from "effect"
 import { ReceiversLive } from "./receiver.js"
+import {
+  type Decision,
+  DeliveryLog,
+  DeliveryQueue,
+  EndpointStore,
+  EventStore,
+  LedgerStore,
+  type Snapshot,
+  TariffStore,
+  type TransactRequest,
+  WebhookRetentionStore,
+  type WebhookStores
+} from "@frank/core/stores"
 
 export const SANDBOX_SECRET = Redacted.make("simulation-sandbox-secret")
 
@@ -77,15 +90,15 @@ const injectedFault = () => new Errors.StoreError({ message: "simulated store fa
 
 const probedLedgerStore = (kind: StoreKind) =>
   Layer.effect(
-    Ledger.LedgerStore,
+    LedgerStore,
     Effect.gen(function* () {
-      const store = yield* Ledger.LedgerStore
+      const store = yield* LedgerStore
       const probe = yield* StoreProbe
       return {
         ...store,
         transact: <A>(
-          request: Ledger.TransactRequest,
-          rule: (snap: Ledger.Snapshot) => Either.Either<Ledger.Decision<A>, Ledger.LedgerError>,
+          request: TransactRequest,
+          rule: (snap: Snapshot) => Either.Either<Decision<A>, Ledger.LedgerError>,
           followUp?: (result: A) => Effect.Effect<void, Errors.StoreError>
         ): Effect.Effect<A, Ledger.LedgerError | Errors.StoreError> => {
           if (!probe.failNextTransaction) return store.transact(request, rule, followUp)
@@ -115,9 +128,9 @@ const probedLedgerStore = (kind: StoreKind) =>
   )
 
 const recordingEventStore = Layer.effect(
-  Events.EventStore,
+  EventStore,
   Effect.gen(function* () {
-    const store = yield* Events.EventStore
+    const store = yield* EventStore
     const probe = yield* StoreProbe
     return {
       ...store,
@@ -175,14 +188,8 @@ export const campaignEngine = (seed: number, kind: StoreKind, database?: Context
   // LedgerStore and EventStore must not be shadowed by the originals).
   const untouched = Layer.effectContext(
     Effect.map(
-      Effect.context<Webhooks.WebhookStores | Tariffs.TariffStore>(),
-      Context.pick(
-        Webhooks.EndpointStore,
-        Webhooks.DeliveryQueue,
-        Webhooks.DeliveryLog,
-        Webhooks.WebhookRetentionStore,
-        Tariffs.TariffStore
-      )
+      Effect.context<WebhookStores | TariffStore>(),
+      Context.pick(EndpointStore, DeliveryQueue, DeliveryLog, WebhookRetentionStore, TariffStore)
     )
   )
   const decorated = Layer.mergeAll(untouched, probedLedgerStore(kind), recordingEventStore).pipe(

@@ -17,11 +17,12 @@ import {
   TasksOnMemory
 } from "@frank/core/testing"
 import { Layer, Redacted } from "effect"
+import type { AuditStore } from "@frank/core/stores"
 
 /** `audit`: where the audit log is kept (memory unless the test gives a SQL store over its database). */
 export const partnerApiServer = (
   stores: Layer.Layer<EngineStores, unknown>,
-  audit: Layer.Layer<Audit.AuditStore, unknown> = MemoryAuditStore
+  audit: Layer.Layer<AuditStore, unknown> = MemoryAuditStore
 ) => {
   const services = Layer.mergeAll(
     Ledger.Ledger.layer,

@@ -8,17 +8,18 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Errors, type Files } from "@frank/core"
+import { Errors } from "@frank/core"
 import { makeMemoryBlobStore } from "@frank/core/testing"
 import { Chunk, Effect, Stream } from "effect"
 import { FileBlobStore } from "../src/index.js"
+import type { BlobStoreShape } from "@frank/core/stores"
 
 const tempRoot = Effect.acquireRelease(
   Effect.promise(() => mkdtemp(join(tmpdir(), "frank-blobs-"))),
   (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
 )
 
-const bytesOf = (store: Files.BlobStoreShape, key: string) =>
+const bytesOf = (store: BlobStoreShape, key: string) =>
   Effect.gen(function* () {
     const blob = yield* store.get(key)
     if (blob === undefined) return undefined
@@ -26,9 +27,7 @@ const bytesOf = (store: Files.BlobStoreShape, key: string) =>
     return { sizeBytes: blob.sizeBytes, bytes: Buffer.concat(Chunk.toReadonlyArray(chunks)) }
   })
 
-const engines: ReadonlyArray<
-  readonly [string, Effect.Effect<Files.BlobStoreShape, never, import("effect").Scope.Scope>]
-> = [
+const engines: ReadonlyArray<readonly [string, Effect.Effect<BlobStoreShape, never, import("effect").Scope.Scope>]> = [
   ["memory", Effect.sync(makeMemoryBlobStore)],
   ["filesystem", Effect.map(tempRoot, FileBlobStore.make)]
 ]

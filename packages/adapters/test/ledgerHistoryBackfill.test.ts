@@ -22,6 +22,7 @@ import {
   TestDatabase
 } from "../src/index.js"
 import { runScript } from "./support/scratchDatabase.js"
+import { LedgerStore } from "@frank/core/stores"
 
 const url = process.env.DATABASE_URL
 const BEFORE = 26
@@ -104,7 +105,7 @@ const FILTERS: ReadonlyArray<Ledger.EntryFilter> = [
 const pagesMatchOffsetQuery = (partnerId: Ids.PartnerId, nonEmpty: boolean) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const store = yield* Ledger.LedgerStore
+    const store = yield* LedgerStore
     for (const f of FILTERS) {
       const where = sql.and([
         sql`partner_id = ${partnerId}`,

@@ -11,10 +11,11 @@ import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Either, Layer, Runtime, Stream } from "effect"
 import fc from "fast-check"
 import { STREAM_PAGE_ROWS, TestDatabase } from "../src/index.js"
+import { LedgerStore } from "@frank/core/stores"
 
 const DAY = 86_400_000
 
-const engines: Array<readonly [string, () => Layer.Layer<SqlClient.SqlClient | Ledger.LedgerStore, unknown>]> = [
+const engines: Array<readonly [string, () => Layer.Layer<SqlClient.SqlClient | LedgerStore, unknown>]> = [
   ["PGlite", TestDatabase.layerPgliteWithLedger]
 ]
 const url = process.env.DATABASE_URL
@@ -41,7 +42,7 @@ interface RawEntry {
 }
 
 const insertRaw = (partnerId: Ids.PartnerId, rows: ReadonlyArray<RawEntry>) =>
-  Effect.flatMap(Ledger.LedgerStore, (store) =>
+  Effect.flatMap(LedgerStore, (store) =>
     rows.length === 0
       ? Effect.void
       : store.transact({ partnerId }, (snap) =>
@@ -137,7 +138,7 @@ for (const [engine, store] of engines) {
 
     it.effect("totals that break the account CHECK are a StoreError naming the invariant; nothing is written", () =>
       Effect.gen(function* () {
-        const store = yield* Ledger.LedgerStore
+        const store = yield* LedgerStore
         const p = newPartner("check")
         // A deliberately wrong rule: it holds 100 on an empty account, bypassing the rules' own check.
         const error = yield* Effect.flip(
@@ -178,7 +179,7 @@ for (const [engine, store] of engines) {
     it.effect(`the export stream reads range pages of at most ${STREAM_PAGE_ROWS} rows and stops at maxRows`, () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const store = yield* Ledger.LedgerStore
+        const store = yield* LedgerStore
         const p = newPartner("stream")
         // 1234 rows, ten per millisecond: ties on occurred_at are broken by seq across page borders.
         const raw = Array.from({ length: 1234 }, (_, i) => ({
@@ -224,7 +225,7 @@ for (const [engine, store] of engines) {
 
     it.effect("daily usage in SQL equals the reference fold over the same rows (property)", () =>
       Effect.gen(function* () {
-        const runtime = yield* Effect.runtime<SqlClient.SqlClient | Ledger.LedgerStore>()
+        const runtime = yield* Effect.runtime<SqlClient.SqlClient | LedgerStore>()
         const kindOf: Record<Ledger.TransactionType, string> = {
           confirm: "task_charge",
           refund: "spend_refund",
@@ -266,7 +267,7 @@ for (const [engine, store] of engines) {
             fc.asyncProperty(fc.array(row, { maxLength: 40 }), time, time, (rows, a, b) =>
               Runtime.runPromise(runtime)(
                 Effect.gen(function* () {
-                  const store = yield* Ledger.LedgerStore
+                  const store = yield* LedgerStore
                   const p = newPartner("usage")
                   yield* insertRaw(p, rows)
                   const [from, until] = a <= b ? [a, b] : [b, a]
@@ -283,7 +284,7 @@ for (const [engine, store] of engines) {
 
     it.effect("an int8 beyond the exact integer range fails the read instead of rounding money", () =>
       Effect.gen(function* () {
-        const store = yield* Ledger.LedgerStore
+        const store = yield* LedgerStore
         const p = newPartner("int8")
         yield* insertRaw(p, [{ type: "topup", kind: "bonus", amountMinor: 1, taskId: null, occurredAt: 0 }])
         const sql = yield* SqlClient.SqlClient

@@ -1,6 +1,8 @@
 /**
  * `@frank/core`: Frank's engine, one namespace per concept (Effect's style): `Ledger.Ledger` is the
- * ledger service, `Ledger.LedgerStore` its store port, `Webhooks.Webhooks` the webhooks service.
+ * ledger service, `Webhooks.Webhooks` the webhooks service. The store ports an adapter implements
+ * (`LedgerStore`, `DeliveryQueue`, ...) are in `@frank/core/stores`, the HTTP API in
+ * `@frank/core/http`, the in-memory stores and simulation kit in `@frank/core/testing`.
  * Everything not listed in a namespace module is implementation and may change without notice.
  * The whole surface, with signatures, is in etc/core.api.md.
  */

@@ -14,6 +14,7 @@ import {
   testPartner
 } from "@frank/core/testing"
 import { Effect, Layer, TestClock } from "effect"
+import { webhookStoresContext } from "@frank/core/stores"
 
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0)
 const MINUTE = 60_000
@@ -22,7 +23,7 @@ const MINUTE = 60_000
 const markFailsOnce = Layer.effectContext(
   Effect.map(MemoryWebhookStore.make, (stores) => {
     let failures = 1
-    return Webhooks.webhookStoresContext({
+    return webhookStoresContext({
       ...stores,
       queue: {
         ...stores.queue,

@@ -7,6 +7,7 @@ import { Webhooks } from "@frank/core"
 import { MemoryWebhookStore, ScriptedReceiver, testPartner } from "@frank/core/testing"
 import { Clock, Duration, Effect, Fiber, Layer } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
+import { DeliveryQueue, webhookStoresContext } from "@frank/core/stores"
 
 // The dead instance's short lease ends well before the worker's second sweep (long interval).
 const DEAD_LEASE_MS = 50
@@ -25,7 +26,7 @@ describe("DeliveryWorker waiting", () => {
     let nextWakeAtCalls = 0
     const countingStore = Layer.effectContext(
       Effect.map(MemoryWebhookStore.make, (stores) =>
-        Webhooks.webhookStoresContext({
+        webhookStoresContext({
           ...stores,
           queue: {
             ...stores.queue,
@@ -37,7 +38,7 @@ describe("DeliveryWorker waiting", () => {
     const engine = workerEngine(config, countingStore, ScriptedReceiver.layer(200))
     return Effect.gen(function* () {
       const webhooks = yield* Webhooks.Webhooks
-      const store = yield* Webhooks.DeliveryQueue
+      const store = yield* DeliveryQueue
       const worker = yield* Webhooks.DeliveryWorker
       const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://a.example/hook" })
       yield* webhooks.sendTest(testPartner("p1"), endpoint.id)

@@ -10,8 +10,9 @@ import { randomUUID } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { copyFile, mkdir, open, rename, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
-import { Errors, Files } from "@frank/core"
+import { Errors } from "@frank/core"
 import { Effect, Layer, Stream } from "effect"
+import { BlobStore, type BlobStoreShape } from "@frank/core/stores"
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/
 
@@ -27,7 +28,7 @@ export const readFileStream = (path: string): Stream.Stream<Uint8Array, Errors.S
   )
 
 /** A BlobStore over files under `root`. */
-export const make = (root: string): Files.BlobStoreShape => {
+export const make = (root: string): BlobStoreShape => {
   const tmpDir = join(root, ".tmp")
   const fail = Errors.storeErrorFor("file blob store")
 
@@ -129,4 +130,4 @@ export const make = (root: string): Files.BlobStoreShape => {
 }
 
 /** `BlobStore` over files under `root`. */
-export const layer = (root: string): Layer.Layer<Files.BlobStore> => Layer.sync(Files.BlobStore, () => make(root))
+export const layer = (root: string): Layer.Layer<BlobStore> => Layer.sync(BlobStore, () => make(root))

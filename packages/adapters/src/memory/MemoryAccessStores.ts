@@ -4,9 +4,10 @@
  */
 import { Access, type Ids } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
+import { ApiKeyStore, type ApiKeyStoreShape, PartnerStore, SessionStore } from "@frank/core/stores"
 
 /** `PartnerStore` in memory. */
-export const partnerStoreLayer: Layer.Layer<Access.PartnerStore> = Layer.sync(Access.PartnerStore, () => {
+export const partnerStoreLayer: Layer.Layer<PartnerStore> = Layer.sync(PartnerStore, () => {
   const partners = new Map<string, Access.Partner>()
   return {
     create: (p) => Effect.sync(() => void partners.set(p.id, p)),
@@ -15,7 +16,7 @@ export const partnerStoreLayer: Layer.Layer<Access.PartnerStore> = Layer.sync(Ac
 })
 
 /** `SessionStore` in memory. */
-export const sessionStoreLayer: Layer.Layer<Access.SessionStore> = Layer.sync(Access.SessionStore, () => {
+export const sessionStoreLayer: Layer.Layer<SessionStore> = Layer.sync(SessionStore, () => {
   const byHash = new Map<string, Access.SessionRecord>()
   const signIns = new Map<string, { record: Access.SignInRecord; usedAt: number | null }>()
   return {
@@ -39,7 +40,7 @@ export const makeApiKeyStore = Effect.gen(function* () {
   const keys = new Map<string, Access.ApiKeyRecord>()
   const lock = yield* Effect.makeSemaphore(1)
   const ofPartner = (partnerId: Ids.PartnerId) => [...keys.values()].filter((k) => k.partnerId === partnerId)
-  const store: Access.ApiKeyStoreShape = {
+  const store: ApiKeyStoreShape = {
     issue: (partnerId, decide) =>
       lock.withPermits(1)(
         Effect.suspend(() => {
@@ -89,7 +90,7 @@ export const makeApiKeyStore = Effect.gen(function* () {
 })
 
 /** `ApiKeyStore` in memory. */
-export const apiKeyStoreLayer: Layer.Layer<Access.ApiKeyStore> = Layer.effect(Access.ApiKeyStore, makeApiKeyStore)
+export const apiKeyStoreLayer: Layer.Layer<ApiKeyStore> = Layer.effect(ApiKeyStore, makeApiKeyStore)
 
 /** The three access stores. */
 export const layer = Layer.mergeAll(partnerStoreLayer, sessionStoreLayer, apiKeyStoreLayer)

@@ -4,12 +4,13 @@
  */
 import { RateLimit } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { RateLimitStore } from "@frank/core/stores"
 
 /** Sweep expired windows every this many hits, so idle keys do not accumulate forever. */
 const SWEEP_EVERY_HITS = 1_000
 
 /** `RateLimitStore` in memory. */
-export const layer: Layer.Layer<RateLimit.RateLimitStore> = Layer.sync(RateLimit.RateLimitStore, () => {
+export const layer: Layer.Layer<RateLimitStore> = Layer.sync(RateLimitStore, () => {
   const counters = new Map<string, { windowStartMs: number; windowMs: number; count: number }>()
   let hits = 0
   return {

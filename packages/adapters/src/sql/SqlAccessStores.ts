@@ -5,6 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { Access, Errors } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
+import { ApiKeyStore, type ApiKeyStoreShape, PartnerStore, SessionStore } from "@frank/core/stores"
 
 const storeError = Errors.storeErrorFor("access store")
 
@@ -19,8 +20,8 @@ const fromRow = (r: KeyRow): Access.ApiKeyRecord => ({
 const toRow = (k: Access.ApiKeyRecord) => ({ ...k, scopes: k.scopes.join(",") })
 
 /** `PartnerStore` on SQL. */
-export const partnerStoreLayer: Layer.Layer<Access.PartnerStore, never, SqlClient.SqlClient> = Layer.effect(
-  Access.PartnerStore,
+export const partnerStoreLayer: Layer.Layer<PartnerStore, never, SqlClient.SqlClient> = Layer.effect(
+  PartnerStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
@@ -55,8 +56,8 @@ const redeemSignIn = (sql: SqlClient.SqlClient, h: string, now: number) =>
   }).pipe(Effect.mapError(storeError("redeemSignIn")))
 
 /** `SessionStore` on SQL. */
-export const sessionStoreLayer: Layer.Layer<Access.SessionStore, never, SqlClient.SqlClient> = Layer.effect(
-  Access.SessionStore,
+export const sessionStoreLayer: Layer.Layer<SessionStore, never, SqlClient.SqlClient> = Layer.effect(
+  SessionStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
@@ -89,7 +90,7 @@ export const makeApiKeyStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql`partner_id, id, kind, key_hash, prefix, label, access, scopes, created_at, last_used_at, expires_at, revoked_at, revoke_reason`
 
-  const store: Access.ApiKeyStoreShape = {
+  const store: ApiKeyStoreShape = {
     issue: (partnerId, decide) =>
       sql
         .withTransaction(
@@ -159,8 +160,8 @@ export const makeApiKeyStore = Effect.gen(function* () {
 })
 
 /** `ApiKeyStore` on SQL. */
-export const apiKeyStoreLayer: Layer.Layer<Access.ApiKeyStore, never, SqlClient.SqlClient> = Layer.effect(
-  Access.ApiKeyStore,
+export const apiKeyStoreLayer: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> = Layer.effect(
+  ApiKeyStore,
   makeApiKeyStore
 )
 

@@ -7,8 +7,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
-import { Audit, Errors, type Ids } from "@frank/core"
+import { type Audit, Errors, type Ids } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { AuditStore, type AuditStoreShape } from "@frank/core/stores"
 
 const storeError = Errors.storeErrorFor("audit store")
 
@@ -48,7 +49,7 @@ const COLUMNS =
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
-  const store: Audit.AuditStoreShape = {
+  const store: AuditStoreShape = {
     append: (r) =>
       sql`INSERT INTO audit_log (${columns}) VALUES (${r.partnerId}, ${r.id}::uuid, ${r.at}, ${r.actor.type},
         ${r.actor.id}, ${r.actor.label}, ${r.action}, ${r.target.type}, ${r.target.id}, ${r.requestId}, ${r.ip},
@@ -83,4 +84,4 @@ export const make = Effect.gen(function* () {
 })
 
 /** `AuditStore` on SQL. */
-export const layer: Layer.Layer<Audit.AuditStore, never, SqlClient.SqlClient> = Layer.effect(Audit.AuditStore, make)
+export const layer: Layer.Layer<AuditStore, never, SqlClient.SqlClient> = Layer.effect(AuditStore, make)

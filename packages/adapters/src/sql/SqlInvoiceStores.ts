@@ -14,6 +14,12 @@ import { SqlClient } from "@effect/sql"
 import { Errors, type Ids, Invoices } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
+import {
+  CompanyProfileStore,
+  type CompanyProfileStoreShape,
+  InvoiceStore,
+  type InvoiceStoreShape
+} from "@frank/core/stores"
 
 const storeError = Errors.storeErrorFor("invoice store")
 
@@ -30,7 +36,7 @@ export const makeCompanyProfileStore = Effect.gen(function* () {
       (rows) => rows[0]
     )
 
-  const store: Invoices.CompanyProfileStoreShape = {
+  const store: CompanyProfileStoreShape = {
     get: (partnerId) => read(partnerId).pipe(Effect.mapError(storeError("profile read"))),
     save: (partnerId, requisites, expectedRevision, now) =>
       Effect.gen(function* () {
@@ -73,7 +79,7 @@ export const makeInvoiceStore = Effect.gen(function* () {
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
     )
 
-  const store: Invoices.InvoiceStoreShape = {
+  const store: InvoiceStoreShape = {
     insert: (i) =>
       sql`INSERT INTO legal_invoices ${sql.insert({
         partnerId: i.partnerId,
@@ -124,10 +130,12 @@ export const makeInvoiceStore = Effect.gen(function* () {
   return store
 })
 
-export const companyProfileStoreLayer: Layer.Layer<Invoices.CompanyProfileStore, never, SqlClient.SqlClient> =
-  Layer.effect(Invoices.CompanyProfileStore, makeCompanyProfileStore)
-export const invoiceStoreLayer: Layer.Layer<Invoices.InvoiceStore, never, SqlClient.SqlClient> = Layer.effect(
-  Invoices.InvoiceStore,
+export const companyProfileStoreLayer: Layer.Layer<CompanyProfileStore, never, SqlClient.SqlClient> = Layer.effect(
+  CompanyProfileStore,
+  makeCompanyProfileStore
+)
+export const invoiceStoreLayer: Layer.Layer<InvoiceStore, never, SqlClient.SqlClient> = Layer.effect(
+  InvoiceStore,
   makeInvoiceStore
 )
 /** Both invoice stores. */

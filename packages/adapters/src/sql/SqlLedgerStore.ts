@@ -4,7 +4,7 @@
  * the CHECK constraints of the schema back the invariants the rules keep.
  */
 import { SqlClient } from "@effect/sql"
-import { type Ids, Ledger, Tariffs } from "@frank/core"
+import type { Ids, Ledger, Tariffs } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
 import { makeLedgerReads } from "./ledgerReads.js"
@@ -20,6 +20,14 @@ import {
   typeCountColumn,
   usageDeltas
 } from "./ledgerCounters.js"
+import {
+  LedgerStore,
+  type LedgerStoreShape,
+  type Snapshot,
+  TariffStore,
+  type TariffStoreShape,
+  type TransactRequest
+} from "@frank/core/stores"
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -64,14 +72,14 @@ export const make = Effect.gen(function* () {
     )
 
   /** What the rule sees: the locked account plus the hold and referenced entry the request names. */
-  const loadSnapshot = (request: Ledger.TransactRequest) =>
+  const loadSnapshot = (request: TransactRequest) =>
     Effect.gen(function* () {
       const { totals, counters } = yield* lockAccount(request.partnerId)
       const hold = request.taskId === undefined ? undefined : yield* selectHold(request.partnerId, request.taskId, true)
       const referenced =
         request.reference === undefined ? undefined : yield* selectReferenced(request.partnerId, request.reference)
       const grants = yield* grantSql.liveGrants(request.partnerId)
-      const snapshot: Ledger.Snapshot = {
+      const snapshot: Snapshot = {
         partnerId: request.partnerId,
         totals,
         hold,
@@ -110,7 +118,7 @@ export const make = Effect.gen(function* () {
         status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor,
         settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at`
 
-  const transact: Ledger.LedgerStoreShape["transact"] = (request, rule, followUp) =>
+  const transact: LedgerStoreShape["transact"] = (request, rule, followUp) =>
     sql
       .withTransaction(
         Effect.gen(function* () {
@@ -136,7 +144,7 @@ export const make = Effect.gen(function* () {
 
   const reads = makeLedgerReads(sql)
 
-  const store: Ledger.LedgerStoreShape & Tariffs.TariffStoreShape = {
+  const store: LedgerStoreShape & TariffStoreShape = {
     transact,
 
     totals: (partnerId) =>
@@ -188,7 +196,6 @@ export const make = Effect.gen(function* () {
 })
 
 /** Provides the ledger store and the tariff plan store, which it implements too. */
-export const layer: Layer.Layer<Ledger.LedgerStore | Tariffs.TariffStore, never, SqlClient.SqlClient> =
-  Layer.effectContext(
-    Effect.map(make, (store) => Context.make(Ledger.LedgerStore, store).pipe(Context.add(Tariffs.TariffStore, store)))
-  )
+export const layer: Layer.Layer<LedgerStore | TariffStore, never, SqlClient.SqlClient> = Layer.effectContext(
+  Effect.map(make, (store) => Context.make(LedgerStore, store).pipe(Context.add(TariffStore, store)))
+)

@@ -10,9 +10,10 @@
  *   deadlock against other movements, which lock the account only.
  */
 import { SqlClient } from "@effect/sql"
-import { Errors, type Ids, Payments } from "@frank/core"
+import { Errors, type Ids, type Payments } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
+import { PaymentStore, type PaymentStoreShape } from "@frank/core/stores"
 
 const storeError = Errors.storeErrorFor("payment store")
 
@@ -29,7 +30,7 @@ export const make = Effect.gen(function* () {
       (rows) => rows[0]
     )
 
-  const store: Payments.PaymentStoreShape = {
+  const store: PaymentStoreShape = {
     insertOrGet: (p) =>
       Effect.gen(function* () {
         const inserted = yield* sql<Payments.Payment>`INSERT INTO payments ${sql.insert({
@@ -95,7 +96,4 @@ export const make = Effect.gen(function* () {
   return store
 })
 
-export const layer: Layer.Layer<Payments.PaymentStore, never, SqlClient.SqlClient> = Layer.effect(
-  Payments.PaymentStore,
-  make
-)
+export const layer: Layer.Layer<PaymentStore, never, SqlClient.SqlClient> = Layer.effect(PaymentStore, make)

@@ -11,12 +11,13 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Errors, RateLimit } from "@frank/core"
 import { Effect, Layer } from "effect"
+import { RateLimitStore } from "@frank/core/stores"
 
 /** Delete finished windows once every this many hits of one instance. */
 const SWEEP_EVERY_HITS = 500
 
-export const layer: Layer.Layer<RateLimit.RateLimitStore, never, SqlClient.SqlClient> = Layer.effect(
-  RateLimit.RateLimitStore,
+export const layer: Layer.Layer<RateLimitStore, never, SqlClient.SqlClient> = Layer.effect(
+  RateLimitStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     let hits = 0

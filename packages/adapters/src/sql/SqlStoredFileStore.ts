@@ -5,6 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { Errors, Files, type Ids } from "@frank/core"
 import { Context, Effect, Layer } from "effect"
+import { StoredFileStore, type StoredFileStoreShape } from "@frank/core/stores"
 
 interface Row {
   readonly partnerId: Ids.PartnerId
@@ -54,7 +55,7 @@ export const make = Effect.gen(function* () {
       sql<Row>`SELECT ${columns} FROM stored_files WHERE partner_id = ${partnerId} AND id = ${id}::uuid`,
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
     )
-  const store: Files.StoredFileStoreShape = {
+  const store: StoredFileStoreShape = {
     insert: (file) =>
       sql`INSERT INTO stored_files ${sql.insert({
         partnerId: file.partnerId,
@@ -86,9 +87,7 @@ export const make = Effect.gen(function* () {
 })
 
 /** Both tags from one store. */
-export const layer: Layer.Layer<Files.StoredFileStore | Files.StoredFileLookup, never, SqlClient.SqlClient> =
+export const layer: Layer.Layer<StoredFileStore | Files.StoredFileLookup, never, SqlClient.SqlClient> =
   Layer.effectContext(
-    Effect.map(make, (store) =>
-      Context.make(Files.StoredFileStore, store).pipe(Context.add(Files.StoredFileLookup, store))
-    )
+    Effect.map(make, (store) => Context.make(StoredFileStore, store).pipe(Context.add(Files.StoredFileLookup, store)))
   )

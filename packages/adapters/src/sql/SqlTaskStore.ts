@@ -11,9 +11,10 @@
  * Lock order is always task row, then the partner's ledger account, so the two never deadlock.
  */
 import { SqlClient } from "@effect/sql"
-import { Errors, type Ids, type Pricing, Tasks } from "@frank/core"
+import { Errors, type Ids, type Pricing, type Tasks } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"
+import { TaskStore, type TaskStoreShape } from "@frank/core/stores"
 
 interface TaskRow {
   readonly partnerId: Ids.PartnerId
@@ -121,7 +122,7 @@ export const make = Effect.gen(function* () {
       (rows) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
     )
 
-  const store: Tasks.TaskStoreShape = {
+  const store: TaskStoreShape = {
     create: <E>(task: Tasks.Task, alongside: Effect.Effect<void, E | Errors.StoreError>) =>
       sql
         .withTransaction(
@@ -221,4 +222,4 @@ export const make = Effect.gen(function* () {
   return store
 })
 
-export const layer: Layer.Layer<Tasks.TaskStore, never, SqlClient.SqlClient> = Layer.effect(Tasks.TaskStore, make)
+export const layer: Layer.Layer<TaskStore, never, SqlClient.SqlClient> = Layer.effect(TaskStore, make)

@@ -15,7 +15,6 @@ import type { SqlClient } from "@effect/sql"
 import type { MigrationError } from "@effect/sql/Migrator"
 import { SqlError } from "@effect/sql/SqlError"
 import type { PgClient } from "@effect/sql-pg"
-import type { Ledger } from "@frank/core"
 import { Effect, Layer, Redacted } from "effect"
 import pg from "pg"
 import * as DatabaseSchema from "./DatabaseSchema.js"
@@ -23,6 +22,7 @@ import * as Migrations from "./migrations.js"
 import * as PgliteDatabase from "./PgliteDatabase.js"
 import * as PostgresDatabase from "./PostgresDatabase.js"
 import * as SqlLedgerStore from "./SqlLedgerStore.js"
+import type { LedgerStore } from "@frank/core/stores"
 
 export type TestDatabase = PgClient.PgClient | SqlClient.SqlClient | DatabaseSchema.DatabaseSchema
 export type TestDatabaseError = SqlError | MigrationError
@@ -77,12 +77,12 @@ export const layerPostgres = (
   )
 
 /** A clean, migrated PGlite database with the SQL ledger store on it. */
-export const layerPgliteWithLedger = (): Layer.Layer<TestDatabase | Ledger.LedgerStore, TestDatabaseError> =>
+export const layerPgliteWithLedger = (): Layer.Layer<TestDatabase | LedgerStore, TestDatabaseError> =>
   SqlLedgerStore.layer.pipe(Layer.provideMerge(layerPglite()))
 
 /** A clean, migrated schema on the PostgreSQL server of `url` with the SQL ledger store on it. */
 export const layerPostgresWithLedger = (
   url: string,
   options: TestDatabaseOptions = {}
-): Layer.Layer<TestDatabase | Ledger.LedgerStore, TestDatabaseError> =>
+): Layer.Layer<TestDatabase | LedgerStore, TestDatabaseError> =>
   SqlLedgerStore.layer.pipe(Layer.provideMerge(layerPostgres(url, options)))

@@ -16,6 +16,7 @@ import {
   GRANT_COLUMNS,
   grantRecord
 } from "./ledgerRows.js"
+import type { LedgerStoreShape } from "@frank/core/stores"
 
 export const makeGrantSql = (sql: SqlClient.SqlClient) => {
   const grantColumns = sql.literal(GRANT_COLUMNS)
@@ -31,7 +32,7 @@ export const makeGrantSql = (sql: SqlClient.SqlClient) => {
       ON CONFLICT (partner_id, id) DO UPDATE SET remaining_minor = EXCLUDED.remaining_minor,
         reserved_minor = EXCLUDED.reserved_minor, expired_at = EXCLUDED.expired_at`
 
-  const grants: Ledger.LedgerStoreShape["grants"] = (partnerId, { select, limit }) =>
+  const grants: LedgerStoreShape["grants"] = (partnerId, { select, limit }) =>
     (select === "all"
       ? sql<CreditGrantRow>`SELECT ${grantColumns} FROM ledger_credit_grants WHERE partner_id = ${partnerId}
           ORDER BY created_at DESC, id DESC LIMIT ${limit}`
@@ -40,12 +41,12 @@ export const makeGrantSql = (sql: SqlClient.SqlClient) => {
           ORDER BY expires_at, id LIMIT ${limit}`
     ).pipe(Effect.mapError(toStoreError("grants", partnerId)))
 
-  const dueGrants: Ledger.LedgerStoreShape["dueGrants"] = (now, limit) =>
+  const dueGrants: LedgerStoreShape["dueGrants"] = (now, limit) =>
     sql<DueGrantRow>`SELECT partner_id, id AS grant_id FROM ledger_credit_grants
       WHERE expired_at IS NULL AND expires_at IS NOT NULL AND remaining_minor > 0 AND expires_at <= ${now}
       ORDER BY expires_at, id LIMIT ${limit}`.pipe(Effect.mapError(toStoreError("dueGrants")))
 
-  const nextGrantExpiry: Ledger.LedgerStoreShape["nextGrantExpiry"] = sql<{ next: number | null }>`
+  const nextGrantExpiry: LedgerStoreShape["nextGrantExpiry"] = sql<{ next: number | null }>`
     SELECT min(expires_at) AS next FROM ledger_credit_grants
     WHERE expired_at IS NULL AND expires_at IS NOT NULL AND remaining_minor > 0`.pipe(
     Effect.map((rows) => rows[0]?.next ?? undefined),
@@ -59,7 +60,7 @@ export const makeGrantSql = (sql: SqlClient.SqlClient) => {
     )
 
   // Under the account lock, so no movement slips between reading available and storing the state.
-  const createAlert: Ledger.LedgerStoreShape["createAlert"] = (alert, maxAlerts) =>
+  const createAlert: LedgerStoreShape["createAlert"] = (alert, maxAlerts) =>
     sql
       .withTransaction(
         Effect.gen(function* () {
@@ -81,18 +82,18 @@ export const makeGrantSql = (sql: SqlClient.SqlClient) => {
       )
       .pipe(Effect.catchTag("SqlError", (e) => Effect.fail(toStoreError("createAlert", alert.partnerId)(e))))
 
-  const alerts: Ledger.LedgerStoreShape["alerts"] = (partnerId) =>
+  const alerts: LedgerStoreShape["alerts"] = (partnerId) =>
     sql<BalanceAlertRow>`SELECT ${alertColumns} FROM ledger_balance_alerts WHERE partner_id = ${partnerId}
       ORDER BY created_at, id`.pipe(Effect.mapError(toStoreError("alerts", partnerId)))
 
-  const deleteAlert: Ledger.LedgerStoreShape["deleteAlert"] = (partnerId, alertId) =>
+  const deleteAlert: LedgerStoreShape["deleteAlert"] = (partnerId, alertId) =>
     sql`DELETE FROM ledger_balance_alerts WHERE partner_id = ${partnerId} AND id::text = ${alertId} RETURNING id`.pipe(
       Effect.map((rows) => rows.length > 0),
       Effect.mapError(toStoreError("deleteAlert", partnerId))
     )
 
   // One statement: only alerts whose state differs from what available says change.
-  const settleAlerts: Ledger.LedgerStoreShape["settleAlerts"] = (partnerId, available) =>
+  const settleAlerts: LedgerStoreShape["settleAlerts"] = (partnerId, available) =>
     sql<BalanceAlertRow>`UPDATE ledger_balance_alerts
       SET state = CASE WHEN ${available} < threshold_minor THEN 'triggered' ELSE 'ok' END, crossings = crossings + 1
       WHERE partner_id = ${partnerId}

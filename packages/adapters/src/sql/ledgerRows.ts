@@ -5,6 +5,7 @@
  */
 import { Ledger } from "@frank/core"
 import type { Effect } from "effect"
+import type { LedgerStoreShape, Snapshot } from "@frank/core/stores"
 
 /** Every column of a LedgerEntry, in one place so reads stay in step with the type. */
 export const ENTRY_COLUMNS = [
@@ -64,11 +65,11 @@ export const GRANT_COLUMNS = [
 export const ALERT_COLUMNS = ["partner_id", "id", "threshold_minor", "state", "created_at", "crossings"].join(", ")
 
 /** A grant row: the domain's CreditGrant (core's ledger/CreditGrant.ts). */
-export type CreditGrantRow = Ledger.Snapshot["grants"][number]
+export type CreditGrantRow = Snapshot["grants"][number]
 /** A balance alert row: the domain's BalanceAlert (core's ledger/BalanceAlert.ts). */
-export type BalanceAlertRow = Effect.Effect.Success<ReturnType<Ledger.LedgerStoreShape["alerts"]>>[number]
+export type BalanceAlertRow = Effect.Effect.Success<ReturnType<LedgerStoreShape["alerts"]>>[number]
 /** A grant due for expiry. */
-export type DueGrantRow = Effect.Effect.Success<ReturnType<Ledger.LedgerStoreShape["dueGrants"]>>[number]
+export type DueGrantRow = Effect.Effect.Success<ReturnType<LedgerStoreShape["dueGrants"]>>[number]
 
 export interface AccountRow {
   readonly totalMinor: number

@@ -12,6 +12,7 @@ export interface Partner {
   readonly createdAt: number
 }
 
+/** The partner store's operations: create a partner and find one by id. */
 export interface PartnerStoreShape {
   readonly create: (partner: Partner) => Effect.Effect<void, StoreError>
   readonly get: (id: PartnerId) => Effect.Effect<Partner | undefined, StoreError>

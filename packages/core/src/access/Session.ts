@@ -38,6 +38,7 @@ export type SignInRedemption =
   | { readonly _tag: "Redeemed"; readonly record: SignInRecord }
   | { readonly _tag: "Refused"; readonly reason: "unknown" | "used" | "expired" }
 
+/** The session store's operations: cabinet sessions and one-time sign-in links. */
 export interface SessionStoreShape {
   readonly create: (session: SessionRecord) => Effect.Effect<void, StoreError>
   readonly findByHash: (tokenHash: string) => Effect.Effect<SessionRecord | undefined, StoreError>

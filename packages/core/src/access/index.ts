@@ -14,14 +14,12 @@ export {
   SessionRequired
 } from "./AccessError.js"
 export { type ApiKeyRecord, type KeyView, LAST_USED_RESOLUTION_MS } from "./ApiKey.js"
-export { ApiKeyStore, type ApiKeyStoreShape } from "./ApiKeyStore.js"
-export { type Partner, PartnerStore } from "./Partner.js"
+export type { Partner } from "./Partner.js"
 export { Scope } from "./Scope.js"
 export { Secrets } from "./Secrets.js"
 export {
   MAX_SESSION_TTL_SECONDS,
   type SessionRecord,
-  SessionStore,
   type SignInRecord,
   type SignInRedemption
 } from "./Session.js"

@@ -11,7 +11,6 @@ export {
   systemOrigin
 } from "./AuditRecord.js"
 export { auditIdempotencyKey, setAuditOrigin, withAuditOrigin } from "./AuditContext.js"
-export { AuditStore, type AuditStoreShape } from "./AuditStore.js"
 export { type AuditConfig, AuditLog, type AuditLogShape, defaultAuditConfig } from "./AuditLog.js"
 export { type AuditCursor, decodeAuditCursor } from "./auditCursor.js"
 export { AuditedAccess, AuditedInvoices, AuditedLedger, AuditedPayments, AuditedWebhooks } from "./Audited.js"

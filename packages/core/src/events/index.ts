@@ -7,6 +7,5 @@ export { encodeEnvelope, type EventTarget, sourceEventId, type WebhookEvent } fr
 export { EventAnnouncer, type EventAnnouncerShape } from "./EventAnnouncer.js"
 export { eventCatalog } from "./EventCatalog.js"
 export { EventData } from "./EventData.js"
-export { EventStore, type EventStoreShape } from "./EventStore.js"
 export { allEventTypes, EventType } from "./EventType.js"
 export { Outbox } from "./Outbox.js"

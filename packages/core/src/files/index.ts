@@ -2,7 +2,6 @@
  * The `Files` namespace: stored files (uploads and URL imports), their kinds and limits, media
  * probing and measuring, and the blob and file stores behind them.
  */
-export { BlobStore, type BlobStoreShape } from "./BlobStore.js"
 export { FileKind } from "./FileKind.js"
 export {
   type FetchError,
@@ -21,7 +20,6 @@ export type { Sniffed } from "./import/MediaFormat.js"
 export { MediaProbe, type MediaProbeShape, type Probed } from "./import/MediaProbe.js"
 export type { StoredFile } from "./StoredFile.js"
 export { StoredFileLookup } from "./StoredFileLookup.js"
-export { StoredFileStore, type StoredFileStoreShape } from "./StoredFileStore.js"
 export { StoredFileUrls } from "./StoredFileUrls.js"
 export { type ImportedFile, StoredFiles } from "./StoredFiles.js"
 export { checkImportUrl } from "./import/importUrl.js"

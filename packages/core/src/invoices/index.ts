@@ -4,10 +4,8 @@
  */
 export { BankGateway, type BankGatewayShape, type BankInvoiceRef } from "./BankGateway.js"
 export { type CompanyProfile, type CompanyRequisites, requisitesOf } from "./CompanyProfile.js"
-export { CompanyProfileStore, type CompanyProfileStoreShape } from "./CompanyProfileStore.js"
 export type { Invoice } from "./Invoice.js"
 export { BankUnavailable, InvoiceNotFound } from "./InvoiceError.js"
-export { InvoiceStore, type InvoiceStoreShape } from "./InvoiceStore.js"
 export { Invoices } from "./Invoices.js"
 export { isValidInn, isValidKpp } from "./requisites.js"
 export type { ProfileInput } from "./validateProfile.js"

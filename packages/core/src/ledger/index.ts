@@ -16,15 +16,7 @@ export {
   type LedgerError,
   ReferenceConflict
 } from "./LedgerError.js"
-export {
-  type DueGrant,
-  type EntryPage,
-  LedgerStore,
-  type LedgerStoreShape,
-  type NewBalanceAlert,
-  type TransactRequest
-} from "./LedgerStore.js"
+export type { EntryPage } from "./LedgerStore.js"
 export { GrantExpiry } from "./GrantExpiry.js"
 export { CSV_EXPORT_MAX_ROWS, csvExportStream } from "./csvExport.js"
 export { dailyUsageView, dayStart, sumUsageByDay, type UsageDay, usageContribution } from "./dailyUsage.js"
-export type { Decision, Snapshot } from "./rules.js"

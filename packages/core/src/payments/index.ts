@@ -18,5 +18,4 @@ export {
   type RawNotification
 } from "./PaymentProvider.js"
 export { paymentTransition } from "./PaymentState.js"
-export { PaymentStore, type PaymentStoreShape } from "./PaymentStore.js"
 export { type NotificationError, type NotificationOutcome, Payments } from "./Payments.js"

@@ -7,6 +7,7 @@ import { Context, type Effect } from "effect"
 import type { StoreError } from "../StoreError.js"
 import type { LimitRule, LimitState } from "./FixedWindow.js"
 
+/** The rate-limit store's operation: count one hit against each rule's window and answer their states. */
 export interface RateLimitStoreShape {
   readonly hit: (rules: ReadonlyArray<LimitRule>, now: number) => Effect.Effect<ReadonlyArray<LimitState>, StoreError>
 }

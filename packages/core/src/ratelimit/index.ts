@@ -9,7 +9,6 @@ export {
   type RateLimitConfig,
   scaleRateLimits
 } from "./RateLimitPolicy.js"
-export { RateLimitStore } from "./RateLimitStore.js"
 export { RateLimiter, rateLimitedMessage, rateLimitHeaders } from "./RateLimiter.js"
 export { BufferedRateLimitStore } from "./BufferedRateLimitStore.js"
 export { type CounterIncrement, type CounterWindow, SharedRateLimitCounters } from "./SharedRateLimitCounters.js"

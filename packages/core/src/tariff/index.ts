@@ -3,5 +3,4 @@
  */
 export { Plan } from "./Plan.js"
 export { defaultTariffConfig, tierOf } from "./TariffConfig.js"
-export { TariffStore, type TariffStoreShape } from "./TariffStore.js"
 export { Tariffs } from "./Tariffs.js"

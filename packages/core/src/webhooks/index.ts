@@ -35,9 +35,4 @@ export {
   type DeliveryWorkerConfig,
   DeliveryWorkerConfigError
 } from "./WorkerConfig.js"
-export { DeliveryLog, type DeliveryLogShape } from "./store/DeliveryLog.js"
-export { DeliveryQueue, type DeliveryQueueShape } from "./store/DeliveryQueue.js"
-export { EndpointStore, type EndpointStoreShape } from "./store/EndpointStore.js"
 export type { EndpointCondition, EndpointKey } from "./store/storeTypes.js"
-export { WebhookRetentionStore, type WebhookRetentionStoreShape } from "./store/WebhookRetentionStore.js"
-export { type WebhookStores, type WebhookStoresShape, webhookStoresContext } from "./store/WebhookStores.js"

@@ -4,10 +4,11 @@
  */
 import { Access, Events, Ids, Webhooks } from "@frank/core"
 import { Layer, Redacted } from "effect"
+import type { EventStore, WebhookStores } from "@frank/core/stores"
 
 export const workerEngine = <E>(
   config: Webhooks.DeliveryWorkerConfig,
-  store: Layer.Layer<Webhooks.WebhookStores | Events.EventStore, E>,
+  store: Layer.Layer<WebhookStores | EventStore, E>,
   transport: Layer.Layer<Webhooks.WebhookTransport>
 ) =>
   Layer.mergeAll(Webhooks.Webhooks.layer, Webhooks.DeliveryWorker.layer(config)).pipe(

@@ -10,7 +10,6 @@
  * - A delivery made pending and its endpoint's deletion are kept apart by row locks: pendingGuard.ts.
  */
 import type { SqlClient } from "@effect/sql"
-import { type Events, Webhooks } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { endpointWrites } from "./endpointWrites.js"
 import { pendingGuardSql } from "./pendingGuard.js"
@@ -20,11 +19,12 @@ import { sqlEndpointStore } from "./sqlEndpointStore.js"
 import { sqlEventStore } from "./sqlEventStore.js"
 import { sqlRetentionStore } from "./sqlRetentionStore.js"
 import { makeWebhookSql, type Options } from "./webhookSql.js"
+import { type EventStore, type WebhookStores, webhookStoresContext, type WebhookStoresShape } from "@frank/core/stores"
 
 export type { Options } from "./webhookSql.js"
 
 /** Every port over the client in context; dies on an invalid NOTIFY payload (a wiring bug). */
-export const make = (options: Options = {}): Effect.Effect<Webhooks.WebhookStoresShape, never, SqlClient.SqlClient> =>
+export const make = (options: Options = {}): Effect.Effect<WebhookStoresShape, never, SqlClient.SqlClient> =>
   Effect.map(makeWebhookSql(options), (ctx) => {
     const endpoints = endpointWrites(ctx.sql)
     const guard = pendingGuardSql(ctx.sql)
@@ -38,10 +38,8 @@ export const make = (options: Options = {}): Effect.Effect<Webhooks.WebhookStore
   })
 
 /** Provides the four webhook store ports and the outbox's event store, built with `options`. */
-export const layerWith = (
-  options: Options
-): Layer.Layer<Webhooks.WebhookStores | Events.EventStore, never, SqlClient.SqlClient> =>
-  Layer.effectContext(Effect.map(make(options), Webhooks.webhookStoresContext))
+export const layerWith = (options: Options): Layer.Layer<WebhookStores | EventStore, never, SqlClient.SqlClient> =>
+  Layer.effectContext(Effect.map(make(options), webhookStoresContext))
 
 /** Provides the four webhook store ports and the outbox's event store, NOTIFY sent in the writing transaction. */
-export const layer: Layer.Layer<Webhooks.WebhookStores | Events.EventStore, never, SqlClient.SqlClient> = layerWith({})
+export const layer: Layer.Layer<WebhookStores | EventStore, never, SqlClient.SqlClient> = layerWith({})

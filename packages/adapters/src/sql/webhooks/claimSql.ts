@@ -16,6 +16,7 @@
 import type { Events, Ids, Webhooks, WebhookSigning } from "@frank/core"
 import { Effect } from "effect"
 import { storeError, type WebhookSql } from "./webhookSql.js"
+import type { DeliveryQueueShape } from "@frank/core/stores"
 
 /**
  * A claimed row as the driver returns it: read without @effect/sql's name transform (the claim is
@@ -60,7 +61,7 @@ const claimFromRow =
 export const claimSql = ({
   sql,
   untransformed
-}: WebhookSql): Pick<Webhooks.DeliveryQueueShape, "claimDue" | "markSent" | "expireLeases"> => {
+}: WebhookSql): Pick<DeliveryQueueShape, "claimDue" | "markSent" | "expireLeases"> => {
   return {
     claimDue: (now: number, leaseMs: number, limit: number, claimToken: string) =>
       untransformed<ClaimRow>`SELECT * FROM webhook_claim_due(${now}, ${now + leaseMs}, ${limit}, ${claimToken})`.pipe(

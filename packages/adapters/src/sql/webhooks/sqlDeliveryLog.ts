@@ -8,11 +8,12 @@ import { Effect, Either } from "effect"
 import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow } from "./deliveryRows.js"
 import type { PendingGuardSql } from "./pendingGuard.js"
 import { storeError, type WebhookSql } from "./webhookSql.js"
+import type { DeliveryLogShape } from "@frank/core/stores"
 
 export const sqlDeliveryLog = (
   { sql, notifyInTransaction, notify }: WebhookSql,
   { pendingGuard }: PendingGuardSql
-): Webhooks.DeliveryLogShape => {
+): DeliveryLogShape => {
   const deliveryColumns = sql.literal(DELIVERY_COLUMNS)
   return {
     listDeliveries: (partnerId, filter, limit, after) =>

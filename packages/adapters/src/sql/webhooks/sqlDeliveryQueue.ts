@@ -4,13 +4,14 @@
  * 0019's live text, a function since 0008) that also keeps endpoint health; `nextWakeAt` and
  * `dueBacklog` read the claim's own definition of "claimable" (migrations 0015, 0017 and 0020).
  */
-import type { Ids, Webhooks } from "@frank/core"
+import type { Ids } from "@frank/core"
 import { Effect } from "effect"
 import { sqlFailures } from "../sqlFailures.js"
 import { claimSql } from "./claimSql.js"
 import type { EndpointWrites } from "./endpointWrites.js"
 import type { PendingGuardSql } from "./pendingGuard.js"
 import { storeError, type WebhookSql } from "./webhookSql.js"
+import type { DeliveryQueueShape } from "@frank/core/stores"
 
 /** Unfinished deletions one sweep purges at most (each is a short transaction of its own); the rest wait for the next sweep. */
 const PURGES_PER_SWEEP = 100
@@ -19,7 +20,7 @@ export const sqlDeliveryQueue = (
   ctx: WebhookSql,
   { health, changeEndpoint }: EndpointWrites,
   { pendingGuard, dropPending, purgeIfHeld }: PendingGuardSql
-): Webhooks.DeliveryQueueShape => {
+): DeliveryQueueShape => {
   const { sql, untransformed } = ctx
   return {
     ...claimSql(ctx),

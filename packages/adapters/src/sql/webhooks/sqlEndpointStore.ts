@@ -4,18 +4,18 @@
  * endpointHealthSql.ts): reads join it, a patch writes it in the endpoint's transaction.
  */
 import { SqlClient } from "@effect/sql"
-import type { Webhooks } from "@frank/core"
 import { Effect, Option } from "effect"
 import { endpointFromRow, type EndpointRow } from "./endpointRows.js"
 import type { EndpointWrites } from "./endpointWrites.js"
 import type { PendingGuardSql } from "./pendingGuard.js"
 import { storeError, type WebhookSql } from "./webhookSql.js"
+import type { EndpointStoreShape } from "@frank/core/stores"
 
 export const sqlEndpointStore = (
   { sql }: WebhookSql,
   endpoints: EndpointWrites,
   { markDeleted, dropPending, purgeIfHeld }: PendingGuardSql
-): Webhooks.EndpointStoreShape => {
+): EndpointStoreShape => {
   const { endpointColumns, health, selectEndpoint, changeEndpoint, writeRate } = endpoints
   return {
     insertEndpoint: (endpoint, maxPerPartner) =>

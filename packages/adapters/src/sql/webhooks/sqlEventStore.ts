@@ -7,12 +7,12 @@
  * endpoint (pendingGuard.ts).
  */
 import { SqlClient } from "@effect/sql"
-import type { Events } from "@frank/core"
 import { Effect, Option } from "effect"
 import { pgNotify } from "./webhookNotify.js"
 import { storeError, type WebhookSql } from "./webhookSql.js"
+import type { EventStoreShape } from "@frank/core/stores"
 
-export const sqlEventStore = ({ sql, notifyInTransaction, notifyPayload }: WebhookSql): Events.EventStoreShape => ({
+export const sqlEventStore = ({ sql, notifyInTransaction, notifyPayload }: WebhookSql): EventStoreShape => ({
   // @effect/sql provides the transaction's connection to the fibers inside withTransaction.
   insideOpenTransaction: Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), Option.isSome),
 

@@ -1,12 +1,8 @@
-/**
- * The SQL webhook store's `WebhookRetentionStore`. Its two deletions are functions (migration
- * 0018): index lookups only, batches bounded by the caller, rows other transactions hold skipped.
- */
-import type { Webhooks } from "@frank/core"
 import { Effect } from "effect"
 import { storeError, type WebhookSql } from "./webhookSql.js"
+import type { WebhookRetentionStoreShape } from "@frank/core/stores"
 
-export const sqlRetentionStore = ({ sql, untransformed }: WebhookSql): Webhooks.WebhookRetentionStoreShape => ({
+export const sqlRetentionStore = ({ sql, untransformed }: WebhookSql): WebhookRetentionStoreShape => ({
   deleteExpiredDeliveries: (before, limit) =>
     untransformed<{ n: number }>`SELECT webhook_delete_expired_deliveries(${before}, ${limit}) AS n`.pipe(
       Effect.map((rows) => rows[0]?.n ?? 0),
