@@ -21,6 +21,7 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { DatabaseSchema } from "@frank/adapters"
 import autocannon from "autocannon"
 import { adminStatement, databaseUrlOrExit, freePort } from "./support/local.js"
 
@@ -206,7 +207,9 @@ try {
       })
     )
     if (SERVERS.has("bare")) {
-      const env = { DATABASE_URL: dbUrl.toString(), FRANK_KEY_PEPPER: pepper }
+      // The host's tables are in its schema (frank); the bare server reads them there.
+      const bareUrl = DatabaseSchema.withSearchPath(dbUrl.toString(), DatabaseSchema.DEFAULT_SCHEMA)
+      const env = { DATABASE_URL: bareUrl, FRANK_KEY_PEPPER: pepper }
       rows.unshift(await measure("bare node:http + pg", ["bench/support/bareServer.mjs"], env, async () => key, false))
     }
   }

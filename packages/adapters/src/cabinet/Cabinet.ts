@@ -4,7 +4,7 @@
  * The reference host mounts it at /cabinet; `examples/cabinet-embed` mounts it in a plain Node
  * server with its own way of minting sessions.
  */
-import { HttpRouter } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import type {
   Access,
   Audit,

@@ -3,7 +3,9 @@
  * changes, the session cookie (an expired or missing one leads to the signed-out page), and the
  * spec's 60/min session limit (a 429 page saying when to try again).
  */
-import { HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as UrlParams from "@effect/platform/UrlParams"
 import { Access, Audit, type Ids, RateLimit } from "@frank/core"
 import { currentRequestId, isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect, Option } from "effect"

@@ -4,7 +4,8 @@
  * These routes run before there is a session, so they are outside the session guard (sign-out
  * still refuses cross-site posts).
  */
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Access, Audit } from "@frank/core"
 import { isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect } from "effect"

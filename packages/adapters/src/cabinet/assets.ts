@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { resolveOptional } from "../node/internal/optionalPackage.js"
 
 const own = (name: string) => fileURLToPath(new URL(`../../assets/cabinet/${name}`, import.meta.url))

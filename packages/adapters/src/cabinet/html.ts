@@ -4,7 +4,7 @@
  * server-rendered; the one external script only adds the copy buttons and the chart (CSP without
  * inline scripts).
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type Html, html } from "./htmlTemplate.js"
 import type { Lang, Strings } from "./i18n.js"
 

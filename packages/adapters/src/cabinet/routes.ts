@@ -2,7 +2,9 @@
  * The shape every cabinet page module exports: its routes (relative to the mount path), each a
  * handler that runs after the session guard.
  */
-import type { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import type { CabinetContext } from "./CabinetRequest.js"
 import type { Strings } from "./i18n.js"

@@ -4,7 +4,8 @@
  * span to the writer's (messaging conventions: a link, not a parent — the attempt is its own
  * trace). Parsing is the platform's, the same that reads an incoming request's header.
  */
-import { Headers, HttpTraceContext } from "@effect/platform"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Effect, Option, type Tracer } from "effect"
 
 const w3c = (traceParent: string) => HttpTraceContext.w3c(Headers.unsafeFromRecord({ traceparent: traceParent }))

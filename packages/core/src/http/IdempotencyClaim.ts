@@ -7,7 +7,8 @@
  * fingerprints method, path and body, and claims the key inside the request's transaction. A
  * replay or a refusal stops the handler; `IdempotencyLive` answers it.
  */
-import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Layer, Option } from "effect"
 import { claimVerdict } from "../idempotency/claimRule.js"
 import { requestFingerprint, sha256Hex } from "../idempotency/fingerprint.js"

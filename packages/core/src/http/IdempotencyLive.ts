@@ -10,7 +10,10 @@
  * rules and are passed through untouched. Needs `IdempotencyStore`; wakes the outbox after a
  * commit (the engine's services skip their wake inside a caller's transaction).
  */
-import { HttpApiBuilder, type HttpApp, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Context, Effect, Exit, Option } from "effect"
 import type { StoreError } from "../StoreError.js"
 import { Outbox } from "../events/Outbox.js"

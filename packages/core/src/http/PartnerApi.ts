@@ -2,7 +2,8 @@
  * The partner API as one HttpApi definition: it serves requests (host), derives the typed client
  * and the OpenAPI document. Later areas add their groups here.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import {
   BadRequest,
   Conflict,

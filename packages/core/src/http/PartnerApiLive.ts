@@ -3,7 +3,7 @@
  * group and the security middlewares. Needs the engine services (Ledger, Access, AuditLog, RateLimiter,
  * Tariffs, Pricing, Webhooks, Tasks) and SecuritySettings.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Layer } from "effect"
 import { AuditHandlers } from "./internal/handlers/AuditHandlers.js"
 import { AuthHandlers } from "./internal/handlers/AuthHandlers.js"

@@ -2,7 +2,9 @@
  * The typed client of the partner API, derived from the same HttpApi definition the server uses.
  * Credentials are attached here because HttpApiClient never sends security values by itself.
  */
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type { Effect } from "effect"
 import { PartnerApi } from "./PartnerApi.js"
 

@@ -8,7 +8,8 @@
  * both headers in one place keeps the precise error (expired, revoked, legacy) instead of
  * "missing bearer".
  */
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Context, Effect, type Exit, type Fiber, Layer, Option } from "effect"
 import { Access } from "../access/Access.js"
 import type { ApiKeyRecord } from "../access/ApiKey.js"

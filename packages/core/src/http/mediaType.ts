@@ -4,7 +4,8 @@
  * with 415 before the body is read: the platform reads other types as text, form fields or bytes,
  * which only ever decode into misleading errors (see docs/decisions.md).
  */
-import { type HttpApi, HttpMethod } from "@effect/platform"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpMethod from "@effect/platform/HttpMethod"
 import { routeMatcher } from "./routeMatcher.js"
 
 /** The machine code of a request body that is not JSON (415). */

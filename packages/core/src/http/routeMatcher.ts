@@ -4,7 +4,8 @@
  * media-type rule. Runs on every request: literal routes are one map lookup; only the few
  * templates with parameters are tried as patterns.
  */
-import { HttpApi, type HttpMethod } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpMethod from "@effect/platform/HttpMethod"
 import type { Option } from "effect"
 
 /** What `include` sees of an endpoint. */

@@ -4,7 +4,7 @@
  * security middleware enforces them and the scope reference is served from them, so the two can
  * never disagree.
  */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { Context, Option } from "effect"
 import { allScopes, scopeDescriptions } from "../access/Scope.js"
 import type { PartnerApi } from "./PartnerApi.js"

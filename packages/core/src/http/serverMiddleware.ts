@@ -8,7 +8,10 @@
  * (`frankServerMiddleware`) runs after the response is sent, so it only names the request and
  * observes it (headers are added through a pre-response handler registered up front).
  */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Cause, Clock, Context, Effect, FiberRef, HashMap, LogLevel, Option } from "effect"
 import { Ids } from "../internal/ids.js"
 import { PartnerApi } from "./PartnerApi.js"

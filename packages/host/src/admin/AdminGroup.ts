@@ -2,14 +2,12 @@
  * The operator's admin API (docs/contract.md §6), bearer-authenticated with FRANK_ADMIN_TOKEN.
  * It joins the partner API in the host's HttpApi so the OpenAPI document covers it too.
  */
-import {
-  HttpApiEndpoint,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSchema,
-  HttpApiSecurity,
-  OpenApi
-} from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Access, Money, Tariffs, Time } from "@frank/core"
 import {
   AuditLogPage,

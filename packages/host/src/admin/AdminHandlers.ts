@@ -2,7 +2,8 @@
  * Handlers of the admin API: partners, sessions, credits, tariff assignment, legacy keys, and the
  * sandbox clock.
  */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Cabinet, SandboxBank } from "@frank/adapters"
 // biome-ignore lint/correctness/noUnusedImports: the declaration emit names the sandbox tags in this layer's type through them
 import type { SandboxAcquirer, SandboxGeneration } from "@frank/adapters"

@@ -3,7 +3,9 @@
  * {confirm|reject|cancel|fail}`. The operator acts as the sandbox acquirer's back office; the
  * acquirer then notifies the engine through the same path a real acquirer's callback takes.
  */
-import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { SandboxAcquirer } from "@frank/adapters"
 import { Ids, Payments } from "@frank/core"
 import { apiError, Conflict, idOr, NotFound, orApiError } from "@frank/core/http"

@@ -4,7 +4,9 @@
  * through the same path the provider's own reports take, so settlement is the real one — once per
  * task, whichever of the control and the provider's auto-completion comes first.
  */
-import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { SandboxGeneration } from "@frank/adapters"
 import { Ids, Money, Tasks } from "@frank/core"
 import { idOr, NotFound, orApiError, TaskView, taskView } from "@frank/core/http"

@@ -2,7 +2,7 @@
  * Input a Promise API caller passes where the partner API would decode a request body: decoded
  * with the API's own schema, and refused with the API's VALIDATION_FAILED lines.
  */
-import { HttpApiError } from "@effect/platform"
+import * as HttpApiError from "@effect/platform/HttpApiError"
 import { validationMessages } from "@frank/core/http"
 import { Effect, Schema } from "effect"
 import { FrankError } from "./FrankError.js"

@@ -5,7 +5,10 @@
  * acquirer's callback), and the browser is sent back to the page (POST/redirect/GET), which now
  * shows the new status. No credentials: like a real checkout link, whoever holds it can pay.
  */
-import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { SandboxAcquirer } from "@frank/adapters"
 import { Ids, Payments } from "@frank/core"
 import { Effect, Option } from "effect"

@@ -4,7 +4,9 @@
  * notifies Frank, see bankNotices.ts). No credentials: like a real SBP link, whoever holds the
  * unguessable link can pay, and in the sandbox no money moves.
  */
-import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { SandboxBank } from "@frank/adapters"
 import { Invoices } from "@frank/core"
 import { Effect } from "effect"

@@ -2,7 +2,7 @@
  * The partner cabinet at /cabinet, on the host's own server: the adapters' cabinet router with
  * the host's settings (Secure cookie when the public base URL is https; proxy trust as for the API).
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Cabinet } from "@frank/adapters"
 // biome-ignore lint/correctness/noUnusedImports: the declaration emit names the cabinet's services in this layer's type through them
 import type {

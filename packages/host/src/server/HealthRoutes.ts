@@ -1,7 +1,8 @@
 /**
  * Operational routes outside the partner API: liveness, readiness and Prometheus metrics.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { Readiness } from "./Readiness.js"
 

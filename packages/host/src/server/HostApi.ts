@@ -2,7 +2,7 @@
  * The host's HttpApi: the partner API plus the operator's admin API, so one server, one OpenAPI
  * document. The typed partner client stays on PartnerApi alone.
  */
-import { OpenApi } from "@effect/platform"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { documentErrors, partnerAuthCodes, partnerOperationDocs } from "@frank/core/http"
 import { adminAuthCodes, adminOperationDocs } from "../admin/adminOperationDocs.js"
 import { AdminGroup } from "../admin/AdminGroup.js"

@@ -2,7 +2,7 @@
  * The host's HttpApi (partner + admin) with its handlers and security, ready to serve: the
  * reference host's server and an embedder's `frank.fetch` with `admin` enabled build it here.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 // biome-ignore lint/correctness/noUnusedImports: the declaration emit names the handlers' services in this layer's type through them
 import type { SandboxAcquirer, SandboxBank, SandboxGeneration } from "@frank/adapters"
 // biome-ignore lint/correctness/noUnusedImports: as above, for the engine's services

@@ -3,7 +3,10 @@
  * the interactive reference at /docs (Swagger UI bundled in @effect/platform, no CDN), health,
  * readiness and metrics.
  */
-import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiSwagger from "@effect/platform/HttpApiSwagger"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServer from "@effect/platform/HttpServer"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Access, RateLimit } from "@frank/core"
 // biome-ignore lint/correctness/noUnusedImports: the declaration emit names the engine's services in this layer's type through them

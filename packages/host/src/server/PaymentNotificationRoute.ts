@@ -7,7 +7,9 @@
  * retry would change nothing), 400 when not authentic, 404 for an unknown payment, 500 (the
  * acquirer retries) when the database failed.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Payments } from "@frank/core"
 import { Effect } from "effect"
 

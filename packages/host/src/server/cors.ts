@@ -9,7 +9,7 @@
  * arrived whole cannot: nobody knows the origin yet.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { RateLimit } from "@frank/core"
 import { Layer } from "effect"
 

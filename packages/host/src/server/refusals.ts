@@ -5,7 +5,9 @@
  * handler saw a cut-off body; a pre-response handler replaces whatever it answered, since server
  * middleware runs only after the response is sent.
  */
-import { HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { CodesByStatus } from "@frank/core/http"
 import { Effect } from "effect"
 import { type RequestLimits, refusalAnswer, refusalOf } from "./requestGuard.js"

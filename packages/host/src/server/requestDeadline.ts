@@ -5,7 +5,9 @@
  * good. At the deadline such a request gets a 503 envelope and its connection closes; the handler
  * is interrupted without waiting for it.
  */
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import type { RequestLimits } from "./requestGuard.js"
 

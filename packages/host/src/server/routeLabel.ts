@@ -3,7 +3,7 @@
  * label cardinality stays bounded whatever ids clients send: an API route's template, one of the
  * operational paths, or "unmatched".
  */
-import type { HttpApi } from "@effect/platform"
+import type * as HttpApi from "@effect/platform/HttpApi"
 import { routeMatcher } from "@frank/core/http"
 
 export const makeRouteLabeler = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<string>) => {

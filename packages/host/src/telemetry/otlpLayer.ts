@@ -5,7 +5,9 @@
  * Node does). Loaded by dynamic import only when an endpoint is set: a host without one carries
  * none of it. Effect's tracer is turned on with it (off otherwise, docs/performance.md "Spans").
  */
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Duration, Effect, Layer } from "effect"
 import { Metrics } from "../metrics/Metrics.js"
 import type { OtelSettings } from "./otelConfig.js"

@@ -2,7 +2,8 @@
  * Invoices: the company profile, creating an invoice at the profile's revision, its PDF, the SBP
  * link with its QR code, refreshing the status from the bank, and the history.
  */
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Ids, Invoices } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect } from "effect"

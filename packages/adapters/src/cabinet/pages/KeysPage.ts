@@ -2,7 +2,7 @@
  * API keys: the list, issuing (the raw key shown once), renaming / narrowing, revoking with a
  * reason, and the quota of 20 active keys. Backed by the same Access service as the partner API.
  */
-import { HttpRouter } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Access, Ids } from "@frank/core"
 import { idOr, PartnerApi, routeTable, scopeReference } from "@frank/core/http"
 import { Effect } from "effect"

@@ -4,7 +4,7 @@
  * own check only words a typo before the engine sees it. Each state change of an alert is a
  * `billing.balance_alert` event, which the page says next to the form.
  */
-import { HttpRouter } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Ledger, Money } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect, Schema } from "effect"

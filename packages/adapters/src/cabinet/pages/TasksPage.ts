@@ -3,7 +3,8 @@
  * result download (the spec sends a partner whose launch response was lost here to check before
  * paying again).
  */
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Ids, Money, Tasks } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect } from "effect"

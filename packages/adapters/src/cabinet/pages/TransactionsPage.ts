@@ -2,7 +2,7 @@
  * Transactions: the ledger rows with filters (type, dates), pages, and the CSV download of the
  * same filter (the partner API's export: at most 10,000 rows, a `# truncated` line past that).
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Ledger, Money } from "@frank/core"
 import { Effect, Stream } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"

@@ -3,7 +3,7 @@
  * explained, test, delete) and the delivery log (status filter, attempts, response codes, last
  * error, next attempt, replay with the spec's replay errors in words).
  */
-import { HttpRouter } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Events, Ids, Webhooks } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Clock, Effect } from "effect"

@@ -3,7 +3,7 @@
  * One class per HTTP status; `statusCode` is a literal so the error union encodes to exactly one
  * status, and the client decodes each status back into its class.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 
 const Message = Schema.Union(Schema.String, Schema.Array(Schema.String))

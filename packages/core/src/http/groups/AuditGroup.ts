@@ -2,7 +2,9 @@
  * The partner's audit log: who changed what, newest first, by keyset cursor. Read with a cabinet
  * session or a full-access API key.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { BadRequest } from "../errors/ApiError.js"
 import { QueryInt, requestParseOptions } from "../internal/coerce.js"

@@ -2,7 +2,9 @@
  * Credential check for automation tools.
  */
 import { IdempotencyClaim } from "../IdempotencyClaim.js"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
 

@@ -1,7 +1,10 @@
 /**
  * Balance, credit grants, balance alerts, tariff, price catalog and cost estimates.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { IdempotencyClaim } from "../IdempotencyClaim.js"
 import { Balance } from "../../ledger/internal/Balance.js"

@@ -7,7 +7,10 @@
  * (sniffed) content type, `nosniff`, and a CSP sandbox, so a browser never runs anything in it.
  */
 import { IdempotencyClaim } from "../IdempotencyClaim.js"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { FileKind } from "../../files/FileKind.js"
 import { BadRequest, NotFound } from "../errors/ApiError.js"

@@ -5,7 +5,10 @@
  * for full keys only (docs/contract.md §5).
  */
 import { IdempotencyClaim } from "../IdempotencyClaim.js"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { InvoiceStatus } from "../../invoices/internal/InvoiceState.js"
 import { BadRequest, Conflict, NotFound } from "../errors/ApiError.js"

@@ -2,7 +2,10 @@
  * API keys: listing with a key, issuing / changing / revoking from a cabinet session.
  */
 import { IdempotencyClaim } from "../IdempotencyClaim.js"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { allScopes } from "../../access/Scope.js"
 import { BoundedArray, NullableBoundedArray } from "../../internal/BoundedArray.js"

@@ -2,7 +2,10 @@
  * Ledger rows, their CSV export and daily usage.
  */
 import { IdempotencyClaim } from "../IdempotencyClaim.js"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { DailyUsage } from "../../ledger/dailyUsage.js"
 import { TransactionType } from "../../ledger/Entry.js"

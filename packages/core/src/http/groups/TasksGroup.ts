@@ -4,7 +4,10 @@
  * `{ success: false, code, message, data }` (generationEnvelope.ts).
  */
 import { IdempotencyClaim } from "../IdempotencyClaim.js"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Family } from "../../pricing/Catalog.js"
 import { LaunchTaskRequest, MAX_IDEMPOTENCY_KEY_CHARS } from "../../tasks/internal/LaunchRequest.js"

@@ -3,7 +3,8 @@
  * sessions (cookie `service_token`). The implementations live in `SecurityLive.ts`; here are the
  * contract pieces the endpoints and the OpenAPI document refer to.
  */
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import { Context, Schema } from "effect"
 import {
   BadRequest,

@@ -5,7 +5,7 @@
  * rate limiting all fail with the one set of typed API errors; the API-level error middleware
  * re-shapes those for generation paths here, so every failure of the area has the same envelope.
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Schema } from "effect"
 
 const GENERATION_PATH = /^\/(service\/|v1\/tasks(\/|$))/

@@ -4,7 +4,7 @@
  * parameter) is refused before decoding with 400 naming each field: the same answer on every
  * store.
  */
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect } from "effect"
 import { validationFailed } from "../errors/ApiError.js"
 import { isJsonMediaType } from "../mediaType.js"

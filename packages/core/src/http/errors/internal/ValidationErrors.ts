@@ -3,7 +3,8 @@
  * readable strings naming the field (at most 20, then how many more), `code` is
  * VALIDATION_FAILED. Malformed JSON gets the same envelope instead of the platform's empty 400.
  */
-import { HttpApiError, HttpServerError } from "@effect/platform"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpServerError from "@effect/platform/HttpServerError"
 import { Cause } from "effect"
 import { validationFailed } from "../ApiError.js"
 

@@ -1,7 +1,7 @@
 /**
  * Handler of the audit group: the query checked (every problem at once), a page of the log.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect, Either } from "effect"
 import { decodeAuditCursor } from "../../../audit/auditCursor.js"
 import { AuditLog } from "../../../audit/AuditLog.js"

@@ -1,7 +1,7 @@
 /**
  * `GET /v1/auth/check`: tells an automation tool whose key it holds and what the key may do.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { allScopes } from "../../../access/Scope.js"
 import { PartnerApi } from "../../PartnerApi.js"

@@ -2,7 +2,9 @@
  * Handlers of the billing group: balance, credit grants, balance alerts (a session or a key), tariff,
  * catalog, estimate. Platform-neutral.
  */
-import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Either, Schema } from "effect"
 import { AlertNotFound } from "../../../ledger/BalanceAlert.js"
 import { Ledger } from "../../../ledger/Ledger.js"

@@ -1,7 +1,8 @@
 /**
  * Handlers of the files group: import (thin over StoredFiles) and serving a stored file's bytes.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { StoredFileId } from "../../../EntityIds.js"
 import { StoredFileNotFound } from "../../../files/import/ImportError.js"

@@ -3,7 +3,8 @@
  * views. A bank that fails answers 500 with a request id (the outcome at the bank may be unknown);
  * the cause goes to the log.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { InvoiceId } from "../../../EntityIds.js"
 import { type CompanyProfile, requisitesOf } from "../../../invoices/CompanyProfile.js"

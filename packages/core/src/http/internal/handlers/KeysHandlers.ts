@@ -1,7 +1,7 @@
 /**
  * Handlers of the API-key group: listing with a key, issue / change / revoke from the cabinet.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect, Option } from "effect"
 import { Access } from "../../../access/Access.js"
 import { ApiKeyNotFound } from "../../../access/AccessError.js"

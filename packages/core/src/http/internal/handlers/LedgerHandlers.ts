@@ -1,7 +1,8 @@
 /**
  * Handlers of the ledger group: rows, CSV export, daily usage. Platform-neutral.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Stream } from "effect"
 import { CSV_EXPORT_MAX_ROWS, csvExportStream } from "../../../ledger/csvExport.js"
 import { dailyUsageView, dayStart, MAX_USAGE_RANGE_DAYS } from "../../../ledger/dailyUsage.js"

@@ -3,7 +3,9 @@
  * An acquirer failure is a 500 (the payment may exist at the acquirer; the client retries with
  * the same Idempotency-Key, which completes it).
  */
-import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import type { Payment } from "../../../payments/Payment.js"
 import { Payments } from "../../../payments/Payments.js"

@@ -2,7 +2,8 @@
  * Handlers of the tasks group: thin translations between the Tasks service and the views. The
  * generation-area envelope of failures is applied API-wide (serverMiddleware.ts).
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { TaskId } from "../../../EntityIds.js"
 import { minorToFranks } from "../../../internal/money.js"

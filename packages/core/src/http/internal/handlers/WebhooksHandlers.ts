@@ -1,7 +1,7 @@
 /**
  * Handlers of the webhooks group: thin translations between the Webhooks service and the views.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect, Option } from "effect"
 import { DeliveryId, EndpointId, parseId } from "../../../EntityIds.js"
 import { eventCatalog } from "../../../events/EventCatalog.js"

@@ -3,7 +3,7 @@
  * middleware that opens its transaction (IdempotencyLive.ts) and the group middleware that claims
  * the key once authentication has named its owner (IdempotencyClaim.ts).
  */
-import type { HttpServerResponse } from "@effect/platform"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context } from "effect"
 import type { IdempotencyStoreShape, IdempotentRequest } from "../../../idempotency/IdempotencyStore.js"
 

@@ -2,7 +2,7 @@
  * Turning an outcome into the answer kept for retries and back: what is stored (status, body,
  * content type; only outcomes where the operation ran), the replayed response and the refusals.
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Cause, Exit, Option } from "effect"
 import { isStoredStatus } from "../../../idempotency/claimRule.js"
 import type { StoredAnswer } from "../../../idempotency/IdempotencyStore.js"
