@@ -4,7 +4,7 @@
  * stops taking requests, lets in-flight ones finish and exits 0.
  */
 import { Migrations } from "@frank/adapters"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Ids } from "@frank/core"
 import { Effect, Layer, Option } from "effect"
 import { HostConfig, hostConfig } from "./config/HostConfig.js"

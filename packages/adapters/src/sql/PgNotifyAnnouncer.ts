@@ -13,7 +13,7 @@
  *
  * A failed NOTIFY is logged and dropped: other instances then find the work at their next poll.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Events } from "@frank/core"
 import { Duration, Effect, Layer, Queue, type Scope } from "effect"
 import { checkNotifyPayload, pgNotify } from "./webhooks/webhookNotify.js"

@@ -11,9 +11,9 @@
  * another statement's parameters. The client therefore uses ONE connection. That costs nothing
  * real: the backend runs one statement at a time anyway, and transactions serialize either way.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Redacted } from "effect"
 import { importOptional, MissingPackageError } from "../node/internal/optionalPackage.js"
 import { clientOptions } from "./clientOptions.js"

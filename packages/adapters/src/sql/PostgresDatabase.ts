@@ -3,9 +3,9 @@
  * the default, is in PgliteDatabase.ts; both speak the Postgres wire protocol to @effect/sql-pg,
  * so one set of SQL stores and one schema serve both.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Redacted } from "effect"
 import { clientOptions } from "./clientOptions.js"
 import * as DatabaseSchema from "./DatabaseSchema.js"

@@ -2,7 +2,7 @@
  * Partners, API keys and sessions on SQL. Issuing a key takes a transaction-scoped advisory lock
  * on the partner, so concurrent issues are serialized and the active-key quota stays exact.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Access, Errors } from "@frank/core"
 import { Effect, Either, Layer } from "effect"
 import { ApiKeyStore, type ApiKeyStoreShape, PartnerStore, SessionStore } from "@frank/core/stores"

@@ -5,7 +5,7 @@
  * cursor on; retention deletes the oldest rows of any partner in bounded statements, skipping rows
  * another sweeper holds.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { type Audit, Errors, type Ids } from "@frank/core"
 import { Effect, Layer } from "effect"

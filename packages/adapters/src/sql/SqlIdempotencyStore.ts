@@ -6,7 +6,7 @@
  * also reads the stored answer): a second request with the key while the first runs is told so
  * at once, and the lock goes with the first's commit.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { Errors } from "@frank/core"
 import { Idempotency } from "@frank/core/http"

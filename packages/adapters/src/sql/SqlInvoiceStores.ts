@@ -10,7 +10,7 @@
  *   `withTransaction` becomes a savepoint on the same connection), so the status change, the
  *   credit and the events commit or roll back together.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Errors, type Ids, Invoices } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"

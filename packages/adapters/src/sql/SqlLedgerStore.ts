@@ -3,7 +3,7 @@
  * partner's account row, so writes for one partner serialize while partners proceed in parallel;
  * the CHECK constraints of the schema back the invariants the rules keep.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { Ids, Ledger, Tariffs } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { toStoreError } from "./ledgerErrors.js"

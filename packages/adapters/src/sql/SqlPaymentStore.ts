@@ -9,7 +9,7 @@
  *   it causes commit together. Lock order is always payment row → ledger account, so it cannot
  *   deadlock against other movements, which lock the account only.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Errors, type Ids, type Payments } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"

@@ -22,7 +22,7 @@
  * The table lives in the receiver's database, not in Frank's migrations: call
  * `ensureTable` once at startup (or copy its DDL into your own migrations).
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Errors, WebhookReceiver } from "@frank/core"
 import { Clock, Effect, Layer, Option } from "effect"

@@ -3,7 +3,7 @@
  * `SqlRateLimitStore`, read and added to in batches. One statement adds a flush's increments;
  * rows are touched in key order, so instances flushing at once cannot deadlock.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Errors, RateLimit } from "@frank/core"
 import { Effect, Layer } from "effect"
 

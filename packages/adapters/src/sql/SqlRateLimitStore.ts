@@ -8,7 +8,8 @@
  * limit does not consume the budget of the rest. Counters are touched in key order, so requests
  * sharing counters cannot deadlock. The common path is one round trip.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Errors, RateLimit } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { RateLimitStore } from "@frank/core/stores"

@@ -2,7 +2,7 @@
  * The sandbox acquirer's records on SQL (the host's database). Creation is idempotent by order
  * id (`ON CONFLICT DO NOTHING`, then read the winner); changes run under a row lock.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Errors, type Ids } from "@frank/core"
 import { Effect, Layer } from "effect"
 import {

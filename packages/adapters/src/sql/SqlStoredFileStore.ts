@@ -2,7 +2,7 @@
  * Stored-file records on SQL (PostgreSQL and PGlite). Provides the full store and the narrow
  * StoredFileLookup (ownership checks of generation tasks) from one implementation.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Errors, Files, type Ids } from "@frank/core"
 import { Context, Effect, Layer } from "effect"
 import { StoredFileStore, type StoredFileStoreShape } from "@frank/core/stores"

@@ -10,7 +10,7 @@
  *   and the outbox join it).
  * Lock order is always task row, then the partner's ledger account, so the two never deadlock.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Errors, type Ids, type Pricing, type Tasks } from "@frank/core"
 import { Effect, Layer } from "effect"
 import { sqlFailures } from "./sqlFailures.js"

@@ -11,10 +11,10 @@
  * Each call builds a new database; build the layer once per test file (or suite).
  */
 import { randomUUID } from "node:crypto"
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { MigrationError } from "@effect/sql/Migrator"
 import { SqlError } from "@effect/sql/SqlError"
-import type { PgClient } from "@effect/sql-pg"
+import type * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Redacted } from "effect"
 import pg from "pg"
 import * as DatabaseSchema from "./DatabaseSchema.js"

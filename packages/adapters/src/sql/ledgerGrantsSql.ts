@@ -3,7 +3,7 @@
  * movement loads and writes under the account lock, the sweep's reads, and the alerts' rows.
  * Every query but the sweep's two is scoped by partner_id.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 // biome-ignore lint/correctness/noUnusedImports: the declaration emit names the store errors in this module's types through it
 import type { Errors, Ids, Ledger } from "@frank/core"
 import { Effect } from "effect"

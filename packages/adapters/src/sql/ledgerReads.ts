@@ -8,7 +8,7 @@
  * OFFSET. Only the attribution filter, which selects top-ups, counts and skips its rows, through
  * an index that holds attributed rows only. Every query is scoped by partner_id.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { Errors, Ids, Ledger } from "@frank/core"
 import { Chunk, Effect, Option, Stream } from "effect"
 import { toStoreError } from "./ledgerErrors.js"

@@ -5,10 +5,10 @@
  */
 import { join } from "node:path"
 import { setFlagsFromString } from "node:v8"
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { MigrationError } from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { PgClient } from "@effect/sql-pg"
+import type * as PgClient from "@effect/sql-pg/PgClient"
 import { type DatabaseSchema, Migrations, PgliteDatabase, PostgresDatabase } from "@frank/adapters"
 import { Effect, Layer, Option } from "effect"
 import type { HostConfigShape } from "../config/HostConfig.js"

@@ -2,7 +2,7 @@
  * `createFrank`: the engine of the reference host (engine.ts) on the embedder's database, behind
  * plain async methods. One ManagedRuntime holds the engine; every method runs its effect there.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { Cabinet } from "@frank/adapters"
 import { Ids, Pricing } from "@frank/core"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"

@@ -2,7 +2,7 @@
  * Where an embedded Frank keeps its data: the app's `pg` Pool, a PostgreSQL URL, or embedded
  * PGlite in a directory. Migrations run on it unless the embedder runs them itself.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { clientOptions, DatabaseSchema, Migrations, PgliteDatabase, PostgresDatabase, pgTypes } from "@frank/adapters"
 import { Effect, Layer, Redacted } from "effect"
 import type { Pool, PoolClient } from "pg"

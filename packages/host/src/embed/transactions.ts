@@ -10,7 +10,7 @@
  * commits; the worker LISTENs and wakes. In `transaction(fn)` Frank commits itself and wakes the
  * worker right after.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { webhookNotifyChannel } from "@frank/adapters"
 import { Events } from "@frank/core"

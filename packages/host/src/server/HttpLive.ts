@@ -7,7 +7,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiSwagger from "@effect/platform/HttpApiSwagger"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Access, RateLimit } from "@frank/core"
 // biome-ignore lint/correctness/noUnusedImports: the declaration emit names the engine's services in this layer's type through them
 import type { Audit, Files, Ids, Invoices, Ledger, Payments, Pricing, Tariffs, Tasks, Webhooks } from "@frank/core"

@@ -2,7 +2,7 @@
  * Readiness: the database answers and every bundled migration is applied. Checked on each call,
  * so a lost database turns `/readyz` red without a restart.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Layer } from "effect"
 
 export class Readiness extends Context.Tag("@frank/host/Readiness")<

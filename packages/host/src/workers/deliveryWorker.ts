@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { DatabaseSchema, PgChannelListener, webhookNotifyChannel } from "@frank/adapters"
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Events, Webhooks } from "@frank/core"
 import { Effect, Layer, Schedule } from "effect"
 import { PROBE_PREFIX, runWatchedListener } from "./watchedListener.js"

@@ -12,7 +12,8 @@
  * past its term reads `expired`, and a late transfer still pays it.
  */
 import { randomBytes } from "node:crypto"
-import { SqlClient, type SqlError } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Errors, type Ids, Invoices, Time } from "@frank/core"
 import { Clock, Context, Effect, Layer } from "effect"
 import { importOptional } from "../../node/internal/optionalPackage.js"

@@ -9,7 +9,7 @@
  * migrator then runs what is pending inside the schema. A restart finds the history in the schema
  * and moves nothing; a crash before the commit leaves the database as it was.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { MigrationError } from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"

@@ -9,7 +9,7 @@
  *   replays are decided by the state machine in TypeScript and written as they are decided.
  * - A delivery made pending and its endpoint's deletion are kept apart by row locks: pendingGuard.ts.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer } from "effect"
 import { endpointWrites } from "./endpointWrites.js"
 import { pendingGuardSql } from "./pendingGuard.js"

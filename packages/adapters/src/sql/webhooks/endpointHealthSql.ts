@@ -4,7 +4,7 @@
  * writing it when a patch or the health rule changed it, and the disable rule's candidates. The
  * outcome write keeps it in SQL itself (`webhook_finish_attempts`).
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { Webhooks } from "@frank/core"
 

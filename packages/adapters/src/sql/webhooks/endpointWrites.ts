@@ -2,7 +2,7 @@
  * Reading and replacing one endpoint under its lock: shared by a patch or rotation (the
  * `EndpointStore`) and the health rule's pause (the `DeliveryQueue`).
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { Ids, Webhooks } from "@frank/core"
 import { Effect } from "effect"
 import { endpointHealthSql } from "./endpointHealthSql.js"

@@ -12,7 +12,8 @@
  * forever. `KEY SHARE` because writers do not conflict with each other, nor with a patch or
  * rotation (`FOR NO KEY UPDATE`).
  */
-import type { SqlClient, Statement } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import type { Ids } from "@frank/core"
 import { Effect } from "effect"
 

@@ -3,7 +3,7 @@
  * Endpoint health lives in a table of its own beside the endpoints (migration 0019,
  * endpointHealthSql.ts): reads join it, a patch writes it in the endpoint's transaction.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
 import { endpointFromRow, type EndpointRow } from "./endpointRows.js"
 import type { EndpointWrites } from "./endpointWrites.js"

@@ -6,7 +6,7 @@
  * instance wake exactly when the event is visible. The fan-out takes `FOR KEY SHARE` on each
  * endpoint (pendingGuard.ts).
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
 import { pgNotify } from "./webhookNotify.js"
 import { storeError, type WebhookSql } from "./webhookSql.js"

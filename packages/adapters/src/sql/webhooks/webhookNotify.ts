@@ -7,7 +7,7 @@
  * other. Statements name it through the connection's `current_schema()` (the schema the
  * search_path leads to, where the tables they write are), listeners through `webhookNotifyChannel`.
  */
-import type { Statement } from "@effect/sql"
+import type * as Statement from "@effect/sql/Statement"
 import { Effect } from "effect"
 
 /** What follows the schema's name in its channel's name. */

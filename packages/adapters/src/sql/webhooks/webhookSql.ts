@@ -2,7 +2,8 @@
  * What every part of the SQL webhook store shares: the client (and its untransformed twin for the
  * worker's hand-mapped rows), how it announces due deliveries, and its error mapping.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Errors } from "@frank/core"
 import { Effect } from "effect"
 import { checkNotifyPayload, pgNotify, WEBHOOK_NOTIFY_PAYLOAD } from "./webhookNotify.js"
