@@ -4,7 +4,6 @@
  * readiness and metrics.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApiSwagger from "@effect/platform/HttpApiSwagger"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -21,6 +20,7 @@ import { Metrics } from "../metrics/Metrics.js"
 import { CheckoutRoutes } from "../sandbox/CheckoutRoutes.js"
 import { SandboxBankRoutes } from "../sandbox/SandboxBankRoutes.js"
 import { CabinetRoutes } from "./CabinetRoutes.js"
+import { DocsRoute } from "./DocsRoute.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
 import { HostApiLive } from "./HostApiLive.js"
@@ -101,7 +101,7 @@ const serving = (
     })
   )
   return Served.pipe(
-    Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    Layer.provide(DocsRoute("/docs")),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(corsLayer(options.corsOrigins ?? [])),
     Layer.provide(ErrorEnvelopesLive),
