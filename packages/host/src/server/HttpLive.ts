@@ -69,7 +69,7 @@ const serving = (
   label: ReturnType<typeof makeRouteLabeler>
 ) => {
   const ApiLive = HostApiLive(options.adminToken)
-  const Served = Layer.unwrapEffect(
+  const Served = Layer.unwrapScoped(
     Effect.gen(function* () {
       const metrics = yield* Metrics
       const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
@@ -81,7 +81,7 @@ const serving = (
         return tracing ? Effect.zipRight(Effect.annotateCurrentSpan("http.route", route), observe) : observe
       })
       const refuse = refuseCutOffBodies(options.limits)
-      const timed = answerWithin(options.limits)
+      const timed = yield* answerWithin(options.limits)
       const served = HttpApiBuilder.serve((app) => observed(refuse(timed(app)))).pipe(
         Layer.provide(HealthRoutes(metrics.render)),
         Layer.provide(CheckoutRoutes),
