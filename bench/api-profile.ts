@@ -2,7 +2,9 @@
  * Profiles the host under the bench/api load: starts `packages/host/src/main.ts` with
  * `--cpu-prof` on a fresh database, drives GET /v1/billing/balance with autocannon, stops the host
  * with SIGTERM (which writes the profile) and prints the top self-time functions of the samples
- * taken under load, plus the host's CPU time per request (/proc).
+ * taken under load, their shares per package and per layer of the request path (router, security,
+ * schema, SQL client, driver, logging, metrics, Effect's runtime), plus the host's CPU time per
+ * request (/proc).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@frank/source --import tsx bench/api-profile.ts [dir]
  *
@@ -202,6 +204,32 @@ if (file === undefined) throw new Error(`no profile in ${dir}`)
 interface Node {
   readonly id: number
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+  readonly children?: ReadonlyArray<number>
+}
+/**
+ * The layer of the request path a frame belongs to, or undefined for Effect's own runtime (and
+ * the microtask queue that drives it), which only runs other layers' code: a sample goes to the
+ * nearest frame, leaf upwards, that names a layer, else to "Effect runtime".
+ */
+const layerOf = ({ functionName: f, url: u }: Node["callFrame"]): string | undefined => {
+  if (f === "(garbage collector)") return "garbage collector"
+  if (u === "") return f === "runMicrotasks" || f === "(root)" ? undefined : `native: ${f}`
+  if (/effect\/dist\/esm\/(Schema|ParseResult|SchemaAST)\.js/.test(u)) return "schema (effect/Schema)"
+  if (/effect\/dist\/esm\/internal\/(logger|metric)/.test(u)) return "Effect logger and metrics"
+  if (/\/effect\/dist\//.test(u) || /task_queues/.test(u)) return undefined
+  if (/@effect\/platform-node/.test(u)) return "@effect/platform-node (node:http to Effect)"
+  if (/@effect\/platform\/dist\/esm\/(HttpApi|OpenApi|internal\/httpRouter|HttpRouter)/.test(u))
+    return "@effect/platform HttpApi and router"
+  if (/@effect\/platform/.test(u)) return "@effect/platform server, app, bodies"
+  if (/@effect\/sql/.test(u)) return "@effect/sql and sql-pg"
+  if (/node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+)\//.test(u)) return "pg driver"
+  if (/prom-client|host\/src\/metrics/.test(u)) return "metrics (prom-client)"
+  if (/host\/src\/logging/.test(u)) return "access log"
+  if (/SecurityLive|\/ratelimit\/|\/access\/|NodeSecrets|refusedKey|sql\/SqlAccess|sql\/SqlRateLimit/.test(u))
+    return "security: key, rate limit, audit origin"
+  if (/packages\/(core|adapters|host)\/src\//.test(u)) return "other Frank code"
+  if (/^node:/.test(u)) return "node core (http, net, streams)"
+  return u.replace(/.*node_modules\//, "").replace(/\/.*/, "")
 }
 const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
   nodes: Node[]
@@ -216,6 +244,16 @@ let at = profile.endTime - profile.timeDeltas.reduce((a, b) => a + b, 0)
 const byId = new Map(profile.nodes.map((n) => [n.id, n]))
 const self = new Map<string, number>()
 const perPackage = new Map<string, number>()
+const perLayer = new Map<string, number>()
+const parentOf = new Map<number, number>()
+for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+const layerOfSample = (id: number): string => {
+  for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+    const layer = layerOf(byId.get(at)!.callFrame)
+    if (layer !== undefined) return layer
+  }
+  return "Effect runtime (fibers, ops)"
+}
 let busy = 0
 profile.samples.forEach((id, i) => {
   const t = profile.timeDeltas[i] ?? 0
@@ -232,6 +270,8 @@ profile.samples.forEach((id, i) => {
   self.set(k, (self.get(k) ?? 0) + t)
   const pkg = where.replace(/\/(dist|src)\/.*/, "")
   perPackage.set(pkg, (perPackage.get(pkg) ?? 0) + t)
+  const layer = layerOfSample(id)
+  perLayer.set(layer, (perLayer.get(layer) ?? 0) + t)
 })
 const show = (m: Map<string, number>, n: number) =>
   [...m]
@@ -240,5 +280,5 @@ const show = (m: Map<string, number>, n: number) =>
     .map(([k, t]) => `${((100 * t) / busy).toFixed(1).padStart(5)} %  ${k}`)
     .join("\n")
 console.log(
-  `profile ${join(dir, file)}; busy ${(busy / 1000).toFixed(0)} of ${((to - from) / 1000).toFixed(0)} ms under load (idle excluded)\n${show(self, 40)}\n--- per package\n${show(perPackage, 20)}`
+  `profile ${join(dir, file)}; busy ${(busy / 1000).toFixed(0)} of ${((to - from) / 1000).toFixed(0)} ms under load (idle excluded)\n${show(self, 40)}\n--- per package\n${show(perPackage, 20)}\n--- per layer\n${show(perLayer, 20)}`
 )

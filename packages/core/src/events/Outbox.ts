@@ -7,6 +7,7 @@
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { Ids } from "../internal/ids.js"
+import { annotateSpan } from "../internal/spans.js"
 import type { StoreError } from "../StoreError.js"
 import { DeliveryWakeup } from "./DeliveryWakeup.js"
 import { encodeEventData } from "./EventData.js"
@@ -63,10 +64,10 @@ export class Outbox extends Context.Tag("@frank/core/Outbox")<Outbox, OutboxShap
           // The write's own span is what every attempt of this event links to (traceParent.ts).
           const traceParent = yield* currentTraceParent
           const event: WebhookEvent = { ...head, payload: encodeEnvelope(head, encodeEventData(draft)), traceParent }
-          yield* Effect.annotateCurrentSpan({ "frank.event_id": id })
+          yield* annotateSpan({ "frank.event_id": id })
           // One statement writes the event and fans it out into a delivery per endpoint.
           const deliveries = yield* store.appendEvent(event, target, now).pipe(
-            Effect.tap((n) => Effect.annotateCurrentSpan("frank.webhook.deliveries", n)),
+            Effect.tap((n) => annotateSpan({ "frank.webhook.deliveries": n })),
             Effect.withSpan("frank.webhook.fan_out", { attributes: { "frank.partner_id": partnerId } })
           )
           return { event, deliveries }

@@ -7,6 +7,7 @@
 import * as Headers from "@effect/platform/Headers"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Effect, Option, type Tracer } from "effect"
+import { currentSpanOrUndefined } from "../internal/spans.js"
 
 const w3c = (traceParent: string) => HttpTraceContext.w3c(Headers.unsafeFromRecord({ traceparent: traceParent }))
 
@@ -19,9 +20,8 @@ export const traceParentOf = (span: Tracer.AnySpan): string | undefined => {
 }
 
 /** The `traceparent` of the calling fiber's current span, if it has a recorded one. */
-export const currentTraceParent: Effect.Effect<string | undefined> = Effect.map(
-  Effect.option(Effect.currentSpan),
-  (s) => (Option.isSome(s) ? traceParentOf(s.value) : undefined)
+export const currentTraceParent: Effect.Effect<string | undefined> = Effect.map(currentSpanOrUndefined, (s) =>
+  s === undefined ? undefined : traceParentOf(s)
 )
 
 /** The span a stored `traceparent` names, for a link; none when absent or malformed. */

@@ -35,6 +35,7 @@ import {
 import { auditIdempotencyKey, setAuditOrigin } from "../audit/AuditContext.js"
 import type { AuditActor } from "../audit/AuditRecord.js"
 import { IdempotencyClaimLive } from "./IdempotencyClaim.js"
+import { annotateSpan } from "../internal/spans.js"
 
 export interface SecurityConfig {
   /** Take the client IP from the first `X-Forwarded-For` hop (behind a trusted proxy). */
@@ -99,7 +100,7 @@ const makeGuards = Effect.gen(function* () {
       })
     ).pipe(
       // The request's server span (when tracing is on) names whose request it is.
-      Effect.zipLeft(Effect.annotateCurrentSpan("frank.partner_id", partnerId))
+      Effect.zipLeft(annotateSpan({ "frank.partner_id": partnerId }))
     )
 
   /** Counts the request against every applicable limit and reports the tightest in its headers. */

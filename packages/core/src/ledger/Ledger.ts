@@ -6,6 +6,7 @@
  */
 import { Clock, Context, Effect, type Either, FiberRef, Layer, type Stream } from "effect"
 import { Ids } from "../internal/ids.js"
+import { annotateSpan } from "../internal/spans.js"
 import type { EventDraft } from "../events/Event.js"
 import {
   balanceAlertEvent,
@@ -172,7 +173,7 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
               )
               .pipe(Effect.locally(currentAlongside, undefined))
             if (emitted > 0) yield* outbox.wake
-            yield* Effect.annotateCurrentSpan("frank.ledger.replayed", result.replayed)
+            yield* annotateSpan({ "frank.ledger.replayed": result.replayed })
             return result
           }).pipe(Effect.withSpan(`frank.ledger.${command}`, { attributes: { "frank.partner_id": partnerId } }))
 

@@ -72,19 +72,19 @@ const serving = (
   label: ReturnType<typeof makeRouteLabeler>
 ) => {
   const ApiLive = HostApiLive(options.adminToken)
-  const Served = Layer.unwrapEffect(
+  const Served = Layer.unwrapScoped(
     Effect.gen(function* () {
       const metrics = yield* Metrics
+      const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
       const observed = frankServerMiddleware((o) => {
         const route = label(o.method, o.path)
-        // The server span (tracing on) gets the route template, as the conventions name it.
-        return Effect.zipRight(
-          Effect.annotateCurrentSpan("http.route", route),
-          metrics.observeRequest(o.method, route, o.status, o.durationMs)
-        )
+        const observe = metrics.observeRequest(o.method, route, o.status, o.durationMs)
+        // The server span gets the route template, as the conventions name it. Without tracing
+        // there is no span, and looking for one costs an Error's stack (core's internal/spans.ts).
+        return tracing ? Effect.zipRight(Effect.annotateCurrentSpan("http.route", route), observe) : observe
       })
       const refuse = refuseCutOffBodies(options.limits)
-      const timed = answerWithin(options.limits)
+      const timed = yield* answerWithin(options.limits)
       const served = HttpApiBuilder.serve((app) => observed(refuse(timed(app)))).pipe(
         Layer.provide(HealthRoutes(metrics.render)),
         Layer.provide(CheckoutRoutes),
@@ -95,9 +95,7 @@ const serving = (
       // With Effect's tracer off (no OTLP endpoint) the platform's per-request
       // server span would only cost CPU: a URL parse, a copy of the headers with redactions, the
       // span and its parent-span context. With tracing on it is the request's server span.
-      return (yield* FiberRef.get(FiberRef.currentTracerEnabled))
-        ? served
-        : HttpMiddleware.withTracerDisabledWhen(served, () => true)
+      return tracing ? served : HttpMiddleware.withTracerDisabledWhen(served, () => true)
     })
   )
   return Served.pipe(

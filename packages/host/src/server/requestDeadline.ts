@@ -4,11 +4,16 @@
  * never answers (a stalled query, a body read that never ends) would hold the connection for
  * good. At the deadline such a request gets a 503 envelope and its connection closes; the handler
  * is interrupted without waiting for it.
+ *
+ * One sweeper fiber per server finds the requests past their deadline, rather than a timer fiber
+ * per request raced against the handler: the race forked three fibers per request (two racers
+ * and the handler's daemon) and cost about as much CPU as the rest of the host's middleware
+ * (docs/performance.md, issue 36). A request now forks only its handler's daemon.
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Effect } from "effect"
+import { Deferred, Effect, Exit, type Fiber, FiberId, Schedule, type Scope } from "effect"
 import type { RequestLimits } from "./requestGuard.js"
 
 const timedOut = HttpServerResponse.unsafeJson(
@@ -27,20 +32,63 @@ const timedOut = HttpServerResponse.unsafeJson(
 const arrived = (request: HttpServerRequest.HttpServerRequest) =>
   (request.source as { readonly complete?: boolean }).complete !== false
 
-export const answerWithin =
-  (limits: RequestLimits) =>
-  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      Effect.raceFirst(
+/** A request being handled: its deadline, and where the handler's exit or the deadline lands. */
+interface InFlight {
+  readonly dueAt: number
+  readonly request: HttpServerRequest.HttpServerRequest
+  /** The handler's exit, or undefined at the deadline. */
+  readonly outcome: Deferred.Deferred<Exit.Exit<HttpServerResponse.HttpServerResponse, unknown> | undefined>
+}
+
+/** How late past its deadline a request may be answered: a twentieth of the timeout, 10–250 ms. */
+const sweepEveryMs = (limits: RequestLimits) => Math.max(10, Math.min(250, Math.floor(limits.requestTimeoutMs / 20)))
+
+/**
+ * The deadline middleware, with its sweeper running in the calling scope. Times come from the
+ * Clock of the fiber that builds it (the host's, or the sandbox's).
+ */
+export const answerWithin = (
+  limits: RequestLimits
+): Effect.Effect<<E, R>(app: HttpApp.Default<E, R>) => HttpApp.Default<E, R>, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const clock = yield* Effect.clock
+    const inFlight = new Set<InFlight>()
+    const sweep = Effect.sync(() => {
+      const now = clock.unsafeCurrentTimeMillis()
+      for (const r of inFlight)
+        if (r.dueAt <= now) {
+          inFlight.delete(r)
+          // Still arriving: node:http answers 408 and the handler waits for its body as before.
+          if (arrived(r.request)) Deferred.unsafeDone(r.outcome, Exit.succeed(undefined))
+        }
+    })
+    yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(sweepEveryMs(limits))))
+    return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
         // The platform runs a request uninterruptibly (the router makes each route interruptible
-        // again); the race needs the app interruptible to stop waiting for it.
-        Effect.interruptible(Effect.disconnect(app)),
-        // Interruptible too: the race waits for its loser, and an uninterruptible timer would
-        // hold the request's fiber (and its server span) until the deadline.
-        Effect.interruptible(
-          Effect.sleep(limits.requestTimeoutMs).pipe(
-            Effect.zipRight(Effect.suspend(() => (arrived(request) ? Effect.succeed(timedOut) : Effect.never)))
+        // again); the handler runs interruptibly on a daemon fiber, so the deadline stops waiting
+        // for it without waiting for its interruption, as `Effect.disconnect` does.
+        Effect.flatMap(Effect.forkDaemon(Effect.interruptible(app)), (handler) => {
+          const entry: InFlight = {
+            dueAt: clock.unsafeCurrentTimeMillis() + limits.requestTimeoutMs,
+            request,
+            outcome: Deferred.unsafeMake(FiberId.none)
+          }
+          inFlight.add(entry)
+          handler.addObserver((exit) => Deferred.unsafeDone(entry.outcome, Exit.succeed(exit)))
+          return Effect.interruptible(Deferred.await(entry.outcome)).pipe(
+            Effect.flatMap((exit) => (exit === undefined ? answerLate(handler) : joined(handler, exit))),
+            Effect.onInterrupt(() => handler.interruptAsFork(FiberId.none)),
+            Effect.ensuring(Effect.sync(() => inFlight.delete(entry)))
           )
-        )
+        })
       )
-    )
+  })
+
+/** The handler's answer, with its fiber's changes (response headers, log annotations) kept, as a join keeps them. */
+const joined = <A, E>(handler: Fiber.RuntimeFiber<A, E>, exit: Exit.Exit<A, unknown>) =>
+  Effect.zipRight(handler.inheritAll, exit as Exit.Exit<A, E>)
+
+/** The 503 at the deadline; the handler is interrupted without waiting for it. */
+const answerLate = <A, E>(handler: Fiber.RuntimeFiber<A, E>) =>
+  Effect.as(handler.interruptAsFork(FiberId.none), timedOut as A)
