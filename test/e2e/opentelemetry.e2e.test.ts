@@ -1,11 +1,12 @@
 /**
- * OpenTelemetry end to end: the real host process exports to a real OTLP/HTTP endpoint started
- * here (OTEL_EXPORTER_OTLP_ENDPOINT, JSON encoding), and a request that credits, emits and
- * delivers to a real receiver shows up as the spans the issue asks for: the server span in the
- * caller's trace (its `traceparent` honoured) with the ledger command, the outbox write and the
- * fan-out below it, and one client span per delivery attempt — the failed first one and the retry
- * a minute later on the sandbox clock — each linked, not parented, to the span that wrote the
- * event. The Prometheus metrics arrive as OTLP metrics and log records carry trace and span ids.
+ * OpenTelemetry end to end, once per OTLP/HTTP encoding (`http/json`, and `http/protobuf` decoded
+ * against the specification's .proto by test/support/otlpProtobuf.ts): the real host process
+ * exports to a real OTLP/HTTP endpoint started here (OTEL_EXPORTER_OTLP_ENDPOINT), and a request
+ * that credits, emits and delivers to a real receiver shows up as the spans the issue asks for:
+ * the server span in the caller's trace (its `traceparent` honoured) with the ledger command, the
+ * outbox write and the fan-out below it, and one client span per delivery attempt — the failed
+ * first one and the retry a minute later on the sandbox clock — each linked, not parented, to the
+ * span that wrote the event. The Prometheus metrics arrive as OTLP metrics and log records carry trace and span ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { attr, type OtlpCollector, type OtlpSpan, startOtlpCollector } from "../support/otlpCollector.js"
@@ -16,38 +17,43 @@ const SERVER = 2
 const CLIENT = 3
 const STATUS_ERROR = 2
 
-let collector: OtlpCollector
-let receiver: Receiver
-let host: RunningHost
+const ENCODINGS = [
+  { protocol: "http/json", contentType: "application/json" },
+  { protocol: "http/protobuf", contentType: "application/x-protobuf" }
+] as const
 
-beforeAll(async () => {
-  collector = await startOtlpCollector()
-  receiver = await startReceiver({ status: 500 })
-  host = await spawnHost({
-    FRANK_ALLOW_PRIVATE_NETWORK: "true",
-    FRANK_SANDBOX_CLOCK: "true",
-    FRANK_TRUST_PROXY: "true",
-    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-    OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=e2e,service.name=ignored",
-    OTEL_SERVICE_NAME: "frank-e2e",
-    OTEL_BSP_SCHEDULE_DELAY: "200",
-    OTEL_BLRP_SCHEDULE_DELAY: "200",
-    OTEL_METRIC_EXPORT_INTERVAL: "500"
-  })
-}, 120_000)
+describe.each(ENCODINGS)("OpenTelemetry export (OTLP/HTTP, $protocol)", ({ protocol, contentType }) => {
+  let collector: OtlpCollector
+  let receiver: Receiver
+  let host: RunningHost
 
-afterAll(async () => {
-  const code = await host?.stop()
-  await receiver?.close()
-  await collector?.close()
-  expect(code).toBe(0)
-}, 60_000)
+  beforeAll(async () => {
+    collector = await startOtlpCollector()
+    receiver = await startReceiver({ status: 500 })
+    host = await spawnHost({
+      FRANK_ALLOW_PRIVATE_NETWORK: "true",
+      FRANK_SANDBOX_CLOCK: "true",
+      FRANK_TRUST_PROXY: "true",
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=e2e,service.name=ignored",
+      OTEL_SERVICE_NAME: "frank-e2e",
+      OTEL_BSP_SCHEDULE_DELAY: "200",
+      OTEL_BLRP_SCHEDULE_DELAY: "200",
+      OTEL_METRIC_EXPORT_INTERVAL: "500"
+    })
+  }, 120_000)
 
-const spanNamed = (name: string, where: (s: OtlpSpan) => boolean = () => true) =>
-  waitFor(`span ${name}`, () => collector.spans().find((s) => s.name === name && where(s)), { timeoutMs: 15_000 })
+  afterAll(async () => {
+    const code = await host?.stop()
+    await receiver?.close()
+    await collector?.close()
+    expect(code).toBe(0)
+  }, 60_000)
 
-describe("OpenTelemetry export (OTLP/HTTP, JSON)", () => {
+  const spanNamed = (name: string, where: (s: OtlpSpan) => boolean = () => true) =>
+    waitFor(`span ${name}`, () => collector.spans().find((s) => s.name === name && where(s)), { timeoutMs: 15_000 })
+
   it("traces a credit from the request through the outbox to each delivery attempt, linked to the write", async () => {
     const p = await newPartner(host, "Traced")
     const created = await call(host, "POST", "/v1/webhooks/endpoints", { headers: p.key, body: { url: receiver.url } })
@@ -149,6 +155,7 @@ describe("OpenTelemetry export (OTLP/HTTP, JSON)", () => {
     )
     expect(resource.attributes.some((a) => a.key === "service.name" && a.value.stringValue !== "frank-e2e")).toBe(false)
     expect(attr(resource, "deployment.environment")).toBe("e2e")
-    expect(collector.requests.every((r) => r.contentType.startsWith("application/json"))).toBe(true)
+    expect(collector.requests.map((r) => r.error).filter((e) => e !== undefined)).toEqual([])
+    expect(collector.requests.every((r) => r.contentType.startsWith(contentType))).toBe(true)
   }, 60_000)
 })

@@ -1,9 +1,11 @@
 /**
  * A real OTLP/HTTP endpoint for tests: a node:http server that takes the POSTs an exporter sends
- * to /v1/traces, /v1/metrics and /v1/logs (JSON encoding) and keeps their decoded bodies.
+ * to /v1/traces, /v1/metrics and /v1/logs, in either encoding (`application/json`, or
+ * `application/x-protobuf` decoded by otlpProtobuf.ts), and keeps their decoded bodies.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { decodeOtlpProtobuf } from "./otlpProtobuf.js"
 
 export interface OtlpAttribute {
   readonly key: string
@@ -44,8 +46,14 @@ export interface OtlpBody {
 
 export interface OtlpCollector {
   readonly url: string
-  /** Raw requests: path, content type and decoded JSON body. */
-  readonly requests: Array<{ readonly path: string; readonly contentType: string; readonly body: OtlpBody }>
+  /** Raw requests: path, content type and decoded body (the JSON shape for both encodings). */
+  readonly requests: Array<{
+    readonly path: string
+    readonly contentType: string
+    readonly body: OtlpBody
+    /** Why the body did not decode (answered 400). */
+    readonly error?: string
+  }>
   readonly spans: () => ReadonlyArray<OtlpSpan>
   readonly logRecords: () => ReadonlyArray<OtlpLogRecord>
   readonly metricNames: () => ReadonlySet<string>
@@ -67,13 +75,21 @@ export const startOtlpCollector = async (): Promise<OtlpCollector> => {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8")
-      requests.push({
-        path: req.url ?? "",
-        contentType: req.headers["content-type"] ?? "",
-        body: JSON.parse(text) as OtlpBody
-      })
-      res.writeHead(200, { "content-type": "application/json" }).end("{}")
+      const bytes = Buffer.concat(chunks)
+      const path = req.url ?? ""
+      const contentType = req.headers["content-type"] ?? ""
+      const protobuf = contentType.startsWith("application/x-protobuf")
+      try {
+        const body = protobuf ? decodeOtlpProtobuf(path, bytes) : (JSON.parse(bytes.toString("utf8")) as OtlpBody)
+        requests.push({ path, contentType, body })
+      } catch (e) {
+        // Kept, so a test sees what did not decode rather than a missing span.
+        requests.push({ path, contentType, body: {}, error: String(e) })
+        return void res.writeHead(400).end()
+      }
+      // The success response in the request's encoding (an empty Export*ServiceResponse).
+      res.writeHead(200, { "content-type": protobuf ? "application/x-protobuf" : "application/json" })
+      res.end(protobuf ? "" : "{}")
     })
   })
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))

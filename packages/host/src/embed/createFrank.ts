@@ -19,6 +19,7 @@ import { FrankError } from "./FrankError.js"
 import { type FrankMounts, makeMounts } from "./mount.js"
 import { basePathOf, type FrankOptions, hostConfigOf } from "./options.js"
 import { runOn } from "./run.js"
+import { embedTracing } from "./tracing.js"
 import { bindToClient, embeddedRefusal, type FrankTransaction, runTransaction } from "./transactions.js"
 import { type FrankWorker, makeWorker } from "./worker.js"
 
@@ -75,8 +76,8 @@ const runtimeLayer = (options: FrankOptions, notifyOrigin: ReturnType<typeof mak
         Ids.Ids.layer
       )
     ),
-    // As in the host: no span exporter here, so spans would only cost time per call and query.
-    Layer.provide(Layer.setTracerEnabled(false))
+    // The embedder's tracer provider, else the tracer off (as in the host without an exporter).
+    Layer.provide(embedTracing(options.tracerProvider))
   )
 }
 

@@ -5,6 +5,7 @@
 import { schema } from "./database.js"
 import { resolve } from "node:path"
 import type { Pricing, Webhooks } from "@frank/core"
+import type { TracerProvider } from "@opentelemetry/api"
 import { Option, Redacted } from "effect"
 import type { HostConfigShape } from "../config/HostConfig.js"
 import type { DatabaseOptions, FrankDatabase } from "./database.js"
@@ -46,6 +47,14 @@ export interface FrankSettings extends DatabaseOptions {
   readonly rateLimitMultiplier?: number | undefined
   /** The delivery worker's settings (concurrency, poll interval, lease, …) over its defaults. */
   readonly worker?: Partial<Webhooks.DeliveryWorkerConfig> | undefined
+  /**
+   * Your OpenTelemetry tracer provider (e.g. `trace.getTracerProvider()` after your SDK's
+   * setup): Frank's spans — ledger commands, outbox writes, webhook fan-out, a client span per
+   * delivery attempt linked to the span that wrote the event, and the server span of requests
+   * served by `fetch`/`node` — go to it, under the span active when you call a method. Omitted:
+   * Frank makes no spans.
+   */
+  readonly tracerProvider?: TracerProvider | undefined
 }
 
 /** The options of `createFrank`: one database (`pool`, `databaseUrl` or `embedded`) and the settings. */

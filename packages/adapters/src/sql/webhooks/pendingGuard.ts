@@ -31,6 +31,15 @@ export const pendingGuardSql = (sql: SqlClient.SqlClient) => {
   )
   DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
 
+  /**
+   * A deleted endpoint's rate row (migration 0029). Removed after its pending deliveries, as a
+   * limit change is (endpointWrites.ts): a claim holding some of them waits for this row at
+   * most, never the other way round. Left behind it would keep every claim off the statement
+   * it runs while no endpoint is limited.
+   */
+  const forgetRate = (partnerId: Ids.PartnerId, id: string) =>
+    sql`DELETE FROM webhook_endpoint_rates WHERE partner_id = ${partnerId} AND endpoint_id = ${id}::uuid`
+
   /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
   const markDeleted = (partnerId: Ids.PartnerId, id: string, now: number, purgeLater: boolean) =>
     sql`WITH marked AS (
@@ -56,6 +65,7 @@ export const pendingGuardSql = (sql: SqlClient.SqlClient) => {
         WHERE partner_id = ${partnerId} AND id = ${id}::uuid AND purge_pending FOR UPDATE${skipLocked ? sql` SKIP LOCKED` : sql``}`
         if (held === undefined) return false
         yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+        yield* forgetRate(partnerId, id)
         // Not only bookkeeping: an update made under FOR UPDATE counts as a key update for later
         // KEY SHARE lockers. A fan-out whose statement read the endpoint before the deletion and
         // locks it only now must re-read it and find it deleted; after non-key updates alone it
@@ -66,7 +76,7 @@ export const pendingGuardSql = (sql: SqlClient.SqlClient) => {
       })
     )
 
-  return { pendingGuard, dropPending, markDeleted, purgeIfHeld }
+  return { pendingGuard, dropPending, forgetRate, markDeleted, purgeIfHeld }
 }
 
 export type PendingGuardSql = ReturnType<typeof pendingGuardSql>

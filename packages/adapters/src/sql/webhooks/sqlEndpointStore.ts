@@ -14,7 +14,7 @@ import type { EndpointStoreShape } from "@frank/core/stores"
 export const sqlEndpointStore = (
   { sql }: WebhookSql,
   endpoints: EndpointWrites,
-  { markDeleted, dropPending, purgeIfHeld }: PendingGuardSql
+  { markDeleted, dropPending, forgetRate, purgeIfHeld }: PendingGuardSql
 ): EndpointStoreShape => {
   const { endpointColumns, health, selectEndpoint, changeEndpoint, writeRate } = endpoints
   return {
@@ -73,6 +73,7 @@ export const sqlEndpointStore = (
           // Made under the FOR UPDATE, so a fan-out that read the endpoint earlier re-reads it (purgeIfHeld).
           yield* markDeleted(partnerId, id, now, false)
           yield* dropPending(sql`d.partner_id = ${partnerId} AND d.endpoint_id = ${id}::uuid`)
+          yield* forgetRate(partnerId, id)
           return true
         }
         // Two steps. First the deletion, committed on its own (a NO KEY UPDATE: it waits for

@@ -51,6 +51,8 @@ export const memoryEndpointStore = (state: MemoryWebhookState): EndpointStoreSha
         })
         for (const [k, d] of deliveries)
           if (d.partnerId === partnerId && d.endpointId === id && d.status === "pending") deliveries.delete(k)
+        // Its rate window goes with it, as the SQL store's rate row does.
+        state.rateWindows.delete(key(partnerId, id))
         return true
       })
   }
