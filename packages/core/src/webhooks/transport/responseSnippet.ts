@@ -24,5 +24,5 @@ export const responseSnippet = (bytes: Uint8Array): string => {
     const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
     if (i >= 0 && end - i < need) end = i
   }
-  return decoder.decode(head.subarray(0, end)).replace(/\u0000/g, "")
+  return decoder.decode(head.subarray(0, end)).replaceAll("\0", "")
 }
