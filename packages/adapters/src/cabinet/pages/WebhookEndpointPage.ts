@@ -56,7 +56,7 @@ const schemeForm = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
   )
   return html`<section aria-labelledby="scheme-title"><h2 id="scheme-title">${t.scheme}</h2>
 <p><small>${t.schemeHint}</small></p>
-<form method="post" action="${ctx.base}/webhooks/endpoints/${e.id}/scheme" class="inline"><label>${t.scheme} <select name="signatureScheme" data-testid="scheme">${options}</select></label> <button type="submit">${t.setScheme}</button></form>
+<form method="post" action="${ctx.base}/webhooks/endpoints/${e.id}/scheme" class="inline"><label>${t.scheme} <select name="signatureScheme" data-testid="scheme" class="fit">${options}</select></label> <button type="submit">${t.setScheme}</button></form>
 <p data-testid="rotation-rule">${t.rotationRule}</p></section>`
 }
 

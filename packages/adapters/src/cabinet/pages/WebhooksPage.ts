@@ -115,8 +115,8 @@ const logFilters = (ctx: CabinetContext, endpoints: ReadonlyArray<Webhooks.Webho
   const endpoint = ctx.query.get("endpointId") ?? ""
   const option = (value: string, label: string, current: string) =>
     html`<option value="${value}"${value === current ? " selected" : ""}>${label}</option>`
-  return html`<label>${f.eventType} <select name="eventType">${option("", f.allTypes, type)}${Events.allEventTypes.map((e) => option(e, e, type))}</select></label>
-<label>${f.endpoint} <select name="endpointId">${option("", f.allEndpoints, endpoint)}${endpoints.map((e) => option(e.id, e.url, endpoint))}</select></label>
+  return html`<label>${f.eventType} <select name="eventType" class="fit">${option("", f.allTypes, type)}${Events.allEventTypes.map((e) => option(e, e, type))}</select></label>
+<label>${f.endpoint} <select name="endpointId" class="fit">${option("", f.allEndpoints, endpoint)}${endpoints.map((e) => option(e.id, e.url, endpoint))}</select></label>
 <label>${f.from} <input type="date" name="from" value="${ctx.query.get("from") ?? ""}"></label>
 <label>${f.to} <input type="date" name="to" value="${ctx.query.get("to") ?? ""}"></label>`
 }
