@@ -9,7 +9,6 @@ export {
   type DeliveryDetail,
   type DeliveryFilter,
   type DeliveryRecord,
-  decodeCursor,
   encodeCursor,
   type FinishedAttempt
 } from "./Delivery.js"
@@ -29,7 +28,7 @@ export {
 export { WebhookRetention } from "./WebhookRetention.js"
 export { DEFAULT_RETENTION_DAYS, WebhookSettings } from "./WebhookSettings.js"
 export { type EndpointStats, Webhooks } from "./Webhooks.js"
-export { MAX_RECOVERED_PER_CALL, MAX_RECOVERY_WINDOW_DAYS } from "./recoveryWindow.js"
+export { MAX_RECOVERED_PER_CALL } from "./recoveryWindow.js"
 export { endpointReplayRule, replayRule } from "./replayRule.js"
 export {
   type AttemptOutcome,
