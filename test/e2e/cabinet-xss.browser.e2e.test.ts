@@ -108,6 +108,37 @@ describeBrowser("partner cabinet: partner-controlled text stays text on every pa
     await close()
   })
 
+  it("the endpoint's page, a delivery's payload and the receiver's response body", async () => {
+    const { page, goto, clean, close } = await open("Portal")
+    const receiver = await startReceiver({ status: 500, body: PAYLOAD })
+    const url = `${receiver.url}${URL_PAYLOAD}`
+    await goto("/webhooks")
+    await page.locator('input[name="url"]').fill(url)
+    await page.locator('form[method="post"][action$="/cabinet/webhooks"] button').click()
+    await page.getByTestId("endpoint-link").click()
+    expect(await page.getByTestId("endpoint-url").textContent()).toBe(new URL(url).href)
+    await page.locator('form[action$="/test"] button').click()
+    await receiver.nth(1)
+    await clean("endpoint page")
+    // The body comes back once the attempt is recorded.
+    const body = page.getByTestId("attempt-body")
+    for (let i = 0; i < 30 && (await body.count()) === 0; i++) {
+      await goto("/webhooks")
+      await page.getByTestId("delivery-link").first().click()
+      if ((await body.count()) === 0) await page.waitForTimeout(500)
+    }
+    expect(await body.first().textContent()).toBe(PAYLOAD)
+    expect(JSON.parse((await page.getByTestId("payload").textContent()) ?? "").data.endpointId).toBeDefined()
+    await clean("message page")
+    await goto(`/webhooks?eventType=${encodeURIComponent(PAYLOAD)}&from=${encodeURIComponent(PAYLOAD)}`)
+    expect(await page.locator('input[name="from"]').getAttribute("value")).toBe(PAYLOAD)
+    await clean("filters")
+    await goto("/webhooks/events")
+    await clean("catalog")
+    await receiver.close()
+    await close()
+  }, 120_000)
+
   it("a top-up's description, the company name and address, an invoice's comment", async () => {
     const { page, goto, clean, close } = await open("Billing")
     await goto("/topups")

@@ -112,7 +112,8 @@ export interface ReceivedRequest {
 }
 
 /** How a receiver answers: a status (optionally after a delay), or hold the request open forever. */
-export type Reply = { readonly status: number; readonly delayMs?: number } | "hold"
+/** A status (body "ok" unless `body` says otherwise), optionally after a delay; or hold the request open. */
+export type Reply = { readonly status: number; readonly delayMs?: number; readonly body?: string } | "hold"
 
 export interface Receiver {
   readonly url: string
@@ -139,8 +140,8 @@ export const startReceiver = async (initial: Reply = { status: 200 }): Promise<R
       })
       const r = reply
       if (r === "hold") held.push(res)
-      else if (r.delayMs === undefined) res.writeHead(r.status).end("ok")
-      else setTimeout(() => res.writeHead(r.status).end("ok"), r.delayMs)
+      else if (r.delayMs === undefined) res.writeHead(r.status).end(r.body ?? "ok")
+      else setTimeout(() => res.writeHead(r.status).end(r.body ?? "ok"), r.delayMs)
     })
   })
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))

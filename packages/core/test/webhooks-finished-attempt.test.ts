@@ -34,10 +34,19 @@ const finished = (f: Either.Either<Webhooks.FinishedAttempt, string>): Webhooks.
 }
 
 describe("finishedAttempt", () => {
-  it("records a 2xx as delivered, with its status and duration", () => {
-    const f = finished(Webhooks.finishedAttempt(claim(1), { _tag: "Answered", status: 204 }, 1_000, 1_250))
+  it("records a 2xx as delivered, with its status, duration and the answer's body snippet", () => {
+    const f = finished(
+      Webhooks.finishedAttempt(claim(1), { _tag: "Answered", status: 204, body: "accepted" }, 1_000, 1_250)
+    )
     expect(f.next).toEqual({ status: "delivered", attempts: 1, nextAttemptAt: null, leaseUntil: null })
-    expect(f.attempt).toEqual({ attempt: 1, startedAt: 1_000, durationMs: 250, responseStatus: 204, error: null })
+    expect(f.attempt).toEqual({
+      attempt: 1,
+      startedAt: 1_000,
+      durationMs: 250,
+      responseStatus: 204,
+      error: null,
+      responseSnippet: "accepted"
+    })
   })
 
   it("schedules the retry from the attempt's start, whatever the attempt took", () => {

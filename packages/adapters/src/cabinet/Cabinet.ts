@@ -30,6 +30,9 @@ import { settingsRoutes } from "./pages/SettingsPage.js"
 import { tasksRoutes } from "./pages/TasksPage.js"
 import { topUpsRoutes } from "./pages/TopUpsPage.js"
 import { transactionsRoutes } from "./pages/TransactionsPage.js"
+import { webhookCatalogRoutes } from "./pages/WebhookCatalogPage.js"
+import { webhookEndpointRoutes } from "./pages/WebhookEndpointPage.js"
+import { webhookMessageRoutes } from "./pages/WebhookMessagePage.js"
 import { webhooksRoutes } from "./pages/WebhooksPage.js"
 import type { CabinetRoute } from "./routes.js"
 import { makeSignInRoutes } from "./SignInRoutes.js"
@@ -39,6 +42,9 @@ const pageModules = [
   transactionsRoutes,
   keysRoutes,
   webhooksRoutes,
+  webhookEndpointRoutes,
+  webhookMessageRoutes,
+  webhookCatalogRoutes,
   topUpsRoutes,
   invoicesRoutes,
   tasksRoutes,

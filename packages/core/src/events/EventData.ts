@@ -91,7 +91,14 @@ export const TaskRefundedData = Schema.Struct({
 }).annotations({ identifier: "TaskRefundedData" })
 
 export const WebhookTestData = Schema.Struct({
-  endpointId: Schema.String.annotations({ description: "The endpoint the test was sent to" })
+  endpointId: Schema.String.annotations({ description: "The endpoint the test was sent to" }),
+  exampleOf: Schema.optional(Schema.String).annotations({
+    description:
+      "Present when the test carries the catalog's example of this event type (the cabinet's \"send this example\")"
+  }),
+  example: Schema.optional(Schema.Unknown).annotations({
+    description: "That example's `data`, as the catalog shows it; a test, never a real event"
+  })
 }).annotations({ identifier: "WebhookTestData" })
 
 export const EndpointDisabledData = Schema.Struct({

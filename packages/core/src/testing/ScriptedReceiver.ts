@@ -7,6 +7,7 @@
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import type { AttemptOutcome, AttemptRequest } from "../webhooks/transport/WebhookTransport.js"
 import { WebhookTransport } from "../webhooks/transport/WebhookTransport.js"
+import { responseSnippet } from "../webhooks/transport/responseSnippet.js"
 import { sendEach } from "../webhooks/transport/sendEach.js"
 
 /**
@@ -14,7 +15,13 @@ import { sendEach } from "../webhooks/transport/sendEach.js"
  * receiver holds the request: nothing is recorded and the lease decides); `connection-error`
  * (nothing reached the receiver).
  */
-export type ScriptedAnswer = number | "timeout" | "crash" | "connection-error"
+export type ScriptedAnswer =
+  | number
+  | "timeout"
+  | "crash"
+  | "connection-error"
+  /** An HTTP status with a response body (the attempt keeps its first KiB). */
+  | { readonly status: number; readonly body: string }
 
 /** A request the scripted receiver got. */
 export interface ReceivedRequest {
@@ -72,6 +79,12 @@ export const makeScriptedReceiver = (defaultAnswer: ScriptedAnswer = 200) =>
         ])
         if (answer === "crash") return yield* Effect.interrupt
         if (answer === "timeout") return { _tag: "TimedOut" } as const
+        if (typeof answer === "object")
+          return {
+            _tag: "Answered",
+            status: answer.status,
+            body: responseSnippet(new TextEncoder().encode(answer.body))
+          } as const
         return { _tag: "Answered", status: answer } as const
       })
 

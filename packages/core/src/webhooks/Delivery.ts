@@ -31,6 +31,22 @@ export interface AttemptRecord {
   readonly durationMs: number
   readonly responseStatus: number | null
   readonly error: string | null
+  /** The first KiB of the receiver's response body (never its headers); null or absent when none was read. */
+  readonly responseSnippet?: string | null | undefined
+}
+
+/** A delivery with what its page shows: the event's payload as sent and every attempt, oldest first. */
+export interface DeliveryDetail extends DeliveryRecord {
+  readonly payload: string
+  readonly attemptLog: ReadonlyArray<AttemptRecord>
+}
+
+/** One bucket of an endpoint's attempts: how many started in [start, start + width), succeeded, and their summed duration. */
+export interface AttemptBucket {
+  readonly start: number
+  readonly attempts: number
+  readonly succeeded: number
+  readonly totalDurationMs: number
 }
 
 /** An attempt's outcome, ready to record: the state the machine decided and the attempt row. */
@@ -66,6 +82,11 @@ export interface ClaimedDelivery {
 export interface DeliveryFilter {
   readonly endpointId?: EndpointId | undefined
   readonly status?: DeliveryStatus | undefined
+  readonly eventType?: EventType | undefined
+  /** Created at or after (epoch ms). */
+  readonly createdFrom?: number | undefined
+  /** Created before (epoch ms). */
+  readonly createdBefore?: number | undefined
 }
 
 /** Position after the last row of a page: rows strictly older than (createdAt, id). */

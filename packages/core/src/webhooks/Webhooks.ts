@@ -10,6 +10,8 @@ import { Ids } from "../internal/ids.js"
 import { checkEndpointUrl } from "../net/endpointUrl.js"
 import type { StoreError } from "../StoreError.js"
 import {
+  type AttemptBucket,
+  type DeliveryDetail,
   type DeliveryFilter,
   type DeliveryPage,
   type DeliveryRecord,
@@ -22,6 +24,8 @@ import { SECRET_BYTES, SECRET_PREFIX } from "./signing/internal/secretFormat.js"
 import { newEndpointHealth } from "./EndpointHealth.js"
 import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
+import { eventCatalog } from "../events/EventCatalog.js"
+import { DAY_MS, HOUR_MS } from "../timeUnits.js"
 import { type RecoveryRequest, type RecoveryResult, MAX_RECOVERED_PER_CALL, recoveryWindow } from "./recoveryWindow.js"
 import { endpointReplayRule, recoveryRule, replayRule } from "./replayRule.js"
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./signing/SignatureScheme.js"
@@ -64,6 +68,12 @@ export interface EndpointChange {
   readonly rateLimitPerSecond?: number | null | undefined
 }
 
+/** Attempt counts per bucket: 24 hourly buckets and 7 daily ones, each ending now. */
+export interface EndpointStats {
+  readonly day: ReadonlyArray<AttemptBucket>
+  readonly week: ReadonlyArray<AttemptBucket>
+}
+
 type RegistrationError = EndpointUrlRejected | EventTypeUnknown | EndpointRequestInvalid | EndpointRateInvalid
 
 export interface WebhooksShape {
@@ -101,6 +111,25 @@ export interface WebhooksShape {
     partnerId: PartnerId,
     deliveryId: DeliveryId
   ) => Effect.Effect<DeliveryRecord, ReplayError | StoreError>
+  /** One delivery with its event's payload and every attempt. */
+  readonly getDelivery: (
+    partnerId: PartnerId,
+    deliveryId: DeliveryId
+  ) => Effect.Effect<DeliveryDetail, DeliveryNotFound | StoreError>
+  /** The endpoint's attempts over the last 24 hours (hourly) and 7 days (daily), oldest bucket first. */
+  readonly endpointStats: (
+    partnerId: PartnerId,
+    id: EndpointId
+  ) => Effect.Effect<EndpointStats, EndpointNotFound | StoreError>
+  /**
+   * Enqueues `webhook.test` for exactly this endpoint carrying the catalog's example of
+   * `eventType` (`exampleOf`, `example`): what a receiver of that type would parse, marked as a test.
+   */
+  readonly sendExample: (
+    partnerId: PartnerId,
+    id: EndpointId,
+    eventType: string
+  ) => Effect.Effect<EmittedEvent, EndpointNotFound | EndpointInactive | EventTypeUnknown | StoreError>
   /**
    * Bulk recovery: every `dead_lettered` or `uncertain` delivery of the endpoint created in
    * [since, until) goes back to `pending` by the replay rule, oldest first, at most
@@ -268,18 +297,47 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           )
         })
 
-      const sendTest: WebhooksShape["sendTest"] = (partnerId, id) =>
+      const sendTestWith = (
+        partnerId: PartnerId,
+        id: EndpointId,
+        example: { exampleOf: string; example: unknown } | undefined
+      ) =>
         Effect.gen(function* () {
           const endpoint = yield* orNotFound(id, yield* endpoints.getEndpoint(partnerId, id))
           if (!endpoint.active)
             return yield* new EndpointInactive({ message: "the endpoint is inactive; activate it with PATCH first" })
           const emitted = yield* outbox.emit(
             partnerId,
-            { type: "webhook.test", data: { endpointId: id } },
+            { type: "webhook.test", data: { endpointId: id, ...example } },
             { _tag: "Endpoint", endpointId: id }
           )
           yield* outbox.wake
           return emitted
+        })
+      const sendTest: WebhooksShape["sendTest"] = (partnerId, id) => sendTestWith(partnerId, id, undefined)
+      const sendExample: WebhooksShape["sendExample"] = (partnerId, id, eventType) => {
+        const entry = eventCatalog.find((e) => e.type === eventType)
+        return entry === undefined
+          ? Effect.fail(
+              new EventTypeUnknown({
+                message: `unknown event type: ${eventType}; known: ${EventType.literals.join(", ")}`
+              })
+            )
+          : sendTestWith(partnerId, id, { exampleOf: entry.type, example: entry.example })
+      }
+
+      const endpointStats: WebhooksShape["endpointStats"] = (partnerId, id) =>
+        Effect.gen(function* () {
+          yield* orNotFound(id, yield* endpoints.getEndpoint(partnerId, id))
+          const now = yield* Clock.currentTimeMillis
+          // Buckets end at the next whole hour (day), so the newest bucket holds the last attempts.
+          const hourEnd = Math.ceil((now + 1) / HOUR_MS) * HOUR_MS
+          const dayEnd = Math.ceil((now + 1) / DAY_MS) * DAY_MS
+          const [day, week] = yield* Effect.all([
+            log.attemptStats(partnerId, id, hourEnd - 24 * HOUR_MS, HOUR_MS, 24),
+            log.attemptStats(partnerId, id, dayEnd - 7 * DAY_MS, DAY_MS, 7)
+          ])
+          return { day, week }
         })
 
       const listDeliveries: WebhooksShape["listDeliveries"] = (partnerId, filter, limit, cursor) =>
@@ -333,7 +391,13 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
         sendTest,
         listDeliveries,
         replay,
-        recover
+        recover,
+        getDelivery: (partnerId, id) =>
+          Effect.flatMap(log.getDelivery(partnerId, id), (d) =>
+            d === undefined ? Effect.fail(new DeliveryNotFound({ message: `no delivery ${id}` })) : Effect.succeed(d)
+          ),
+        endpointStats,
+        sendExample
       }
     })
   )

@@ -2,7 +2,16 @@
  * The `Webhooks` namespace: endpoints and their health, deliveries and their states, the
  * `Webhooks` service, the delivery worker, retention, and the store and transport ports.
  */
-export { type ClaimedDelivery, type DeliveryRecord, encodeCursor, type FinishedAttempt } from "./Delivery.js"
+export {
+  type AttemptBucket,
+  type AttemptRecord,
+  type ClaimedDelivery,
+  type DeliveryDetail,
+  type DeliveryFilter,
+  type DeliveryRecord,
+  encodeCursor,
+  type FinishedAttempt
+} from "./Delivery.js"
 export { DeliveryObserver } from "./DeliveryObserver.js"
 export { type DeliveryState, DeliveryStatus } from "./DeliveryState.js"
 export { DeliveryWorker } from "./DeliveryWorker.js"
@@ -18,7 +27,7 @@ export {
 } from "./WebhookError.js"
 export { WebhookRetention } from "./WebhookRetention.js"
 export { DEFAULT_RETENTION_DAYS, WebhookSettings } from "./WebhookSettings.js"
-export { Webhooks } from "./Webhooks.js"
+export { type EndpointStats, Webhooks } from "./Webhooks.js"
 export { MAX_RECOVERED_PER_CALL } from "./recoveryWindow.js"
 export { endpointReplayRule, replayRule } from "./replayRule.js"
 export {
@@ -29,6 +38,7 @@ export {
 } from "./transport/WebhookTransport.js"
 export { attemptRequest, attemptRequests, USER_AGENT } from "./transport/attemptRequest.js"
 export { finishedAttempt } from "./transport/finishedAttempt.js"
+export { RESPONSE_SNIPPET_BYTES, responseSnippet } from "./transport/responseSnippet.js"
 export { sendEach } from "./transport/sendEach.js"
 export {
   defaultWorkerConfig,

@@ -4,9 +4,9 @@
  * error, next attempt, replay with the spec's replay errors in words).
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Events, Ids, Webhooks } from "@frank/core"
+import { Events, Ids, Time, Webhooks } from "@frank/core"
 import { idOr } from "@frank/core/http"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
 import { formatDate, type Html, html, htmlResponse, type Notice, page, secretBox } from "../html.js"
@@ -23,7 +23,7 @@ const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
   const t = ctx.t.webhooks
   const act = (path: string, label: string, cls = "") =>
     html`<form method="post" action="${ctx.base}/webhooks/${e.id}/${path}"><button type="submit"${cls !== "" && html` class="${cls}"`}>${label}</button></form>`
-  return html`<tr data-testid="endpoint-row" data-url="${e.url}"><td class="wrap">${e.url}</td>
+  return html`<tr data-testid="endpoint-row" data-url="${e.url}"><td class="wrap"><a href="${ctx.base}/webhooks/endpoints/${e.id}" data-testid="endpoint-link">${e.url}</a></td>
 <td>${e.eventTypes === null ? t.allEvents : e.eventTypes.join(", ")}</td>
 <td data-testid="endpoint-state">${endpointState(ctx, e)}</td>
 <td><form method="post" action="${ctx.base}/webhooks/${e.id}/rate" class="inline"><label><span class="sr-only">${t.rate}</span> <input name="rateLimitPerSecond" type="number" min="1" max="10000" step="1" size="6" value="${e.rateLimitPerSecond ?? ""}" placeholder="${t.unlimited}" data-testid="endpoint-rate"></label> <button type="submit">${t.setRate}</button></form></td>
@@ -33,7 +33,7 @@ const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
 const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
   const t = ctx.t.webhooks
   const replayable = d.status === "delivered" || d.status === "uncertain" || d.status === "dead_lettered"
-  return html`<tr data-testid="delivery-row" data-status="${d.status}"><td>${d.eventType}<br><small><code>${d.eventId}</code></small></td>
+  return html`<tr data-testid="delivery-row" data-status="${d.status}"><td><a href="${ctx.base}/webhooks/deliveries/${d.id}" data-testid="delivery-link">${d.eventType}</a><br><small><code>${d.eventId}</code></small></td>
 <td>${d.status}</td><td>${d.attempts}</td><td>${d.responseCodes.map((c) => c ?? "—").join(", ")}</td>
 <td class="wrap">${d.lastError ?? ""}</td><td class="nowrap">${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
 <td class="nowrap">${formatDate(ctx.t, d.createdAt)}</td>
@@ -58,7 +58,12 @@ ${Events.allEventTypes.map((e) => html`<label class="check"><input type="checkbo
 <button type="submit">${t.create}</button></form></section>`
 }
 
-const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<Webhooks.DeliveryRecord>, next: string | null) => {
+const deliveryLog = (
+  ctx: CabinetContext,
+  deliveries: ReadonlyArray<Webhooks.DeliveryRecord>,
+  next: string | null,
+  endpoints: ReadonlyArray<Webhooks.WebhookEndpoint>
+) => {
   const t = ctx.t.webhooks
   const status = ctx.query.get("status") ?? ""
   const options = [html`<option value="">${t.allStatuses}</option>`].concat(
@@ -66,14 +71,54 @@ const deliveryLog = (ctx: CabinetContext, deliveries: ReadonlyArray<Webhooks.Del
       (s) => html`<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
     )
   )
-  const more =
-    next === null
-      ? ""
-      : html`<p><a href="${ctx.base}/webhooks?status=${status}&amp;cursor=${encodeURIComponent(next)}">${t.more}</a></p>`
+  const query = new URLSearchParams()
+  for (const name of logFilterNames) {
+    const value = ctx.query.get(name)
+    if (value !== null && value !== "") query.set(name, value)
+  }
+  if (next !== null) query.set("cursor", next)
+  const more = next === null ? "" : html`<p><a href="${ctx.base}/webhooks?${query.toString()}">${t.more}</a></p>`
   return html`<section aria-labelledby="log-title"><h2 id="log-title">${t.deliveries}</h2>
-<form method="get" action="${ctx.base}/webhooks" class="inline"><label>${t.status} <select name="status">${options}</select></label> <button type="submit">${ctx.t.filter}</button></form>
+<p><a href="${ctx.base}/webhooks/events" data-testid="catalog-link">${ctx.t.portal.catalogLink}</a></p>
+<form method="get" action="${ctx.base}/webhooks" class="inline"><label>${t.status} <select name="status">${options}</select></label> ${logFilters(ctx, endpoints)} <button type="submit">${ctx.t.filter}</button></form>
 <div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.event}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col">${t.codes}</th><th scope="col">${t.lastError}</th><th scope="col">${t.nextAttempt}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.replay}</span></th></tr></thead>
 <tbody>${deliveries.map((d) => deliveryRow(ctx, d))}</tbody></table></div>${deliveries.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}${more}</section>`
+}
+
+/** The log's query parameters besides the cursor (kept by the "older" link). */
+const logFilterNames = ["status", "eventType", "endpointId", "from", "to"] as const
+
+const dayStart = (raw: string | null): number | undefined => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw ?? "")
+  if (m === null) return undefined
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  return Number.isNaN(ms) ? undefined : ms
+}
+
+/** The delivery filter the query asks for; values that name nothing are left out. */
+const logFilter = (ctx: CabinetContext): Webhooks.DeliveryFilter => {
+  const q = ctx.query
+  const to = dayStart(q.get("to"))
+  return {
+    status: Webhooks.DeliveryStatus.literals.find((s) => s === q.get("status")),
+    eventType: Events.allEventTypes.find((e) => e === q.get("eventType")),
+    endpointId: Option.getOrUndefined(Schema.decodeUnknownOption(Ids.EndpointId)(q.get("endpointId") ?? "")),
+    createdFrom: dayStart(q.get("from")),
+    // The "until" day is included: deliveries before the next midnight.
+    createdBefore: to === undefined ? undefined : to + Time.DAY_MS
+  }
+}
+
+const logFilters = (ctx: CabinetContext, endpoints: ReadonlyArray<Webhooks.WebhookEndpoint>) => {
+  const f = ctx.t.portal.filters
+  const type = ctx.query.get("eventType") ?? ""
+  const endpoint = ctx.query.get("endpointId") ?? ""
+  const option = (value: string, label: string, current: string) =>
+    html`<option value="${value}"${value === current ? " selected" : ""}>${label}</option>`
+  return html`<label>${f.eventType} <select name="eventType" class="fit">${option("", f.allTypes, type)}${Events.allEventTypes.map((e) => option(e, e, type))}</select></label>
+<label>${f.endpoint} <select name="endpointId" class="fit">${option("", f.allEndpoints, endpoint)}${endpoints.map((e) => option(e.id, e.url, endpoint))}</select></label>
+<label>${f.from} <input type="date" name="from" value="${ctx.query.get("from") ?? ""}"></label>
+<label>${f.to} <input type="date" name="to" value="${ctx.query.get("to") ?? ""}"></label>`
 }
 
 export const webhooksRoutes = Effect.gen(function* () {
@@ -90,20 +135,16 @@ export const webhooksRoutes = Effect.gen(function* () {
     Effect.gen(function* () {
       const t = ctx.t.webhooks
       const endpoints = yield* Effect.orDie(webhooks.listEndpoints(ctx.partnerId))
-      const filter = Webhooks.DeliveryStatus.literals.find((s) => s === ctx.query.get("status"))
-      const log = yield* webhooks
-        .listDeliveries(ctx.partnerId, { status: filter }, 20, ctx.query.get("cursor") ?? undefined)
-        .pipe(
-          Effect.catchTag("DeliveryCursorInvalid", () =>
-            webhooks.listDeliveries(ctx.partnerId, { status: filter }, 20, undefined)
-          ),
-          Effect.orDie
-        )
+      const filter = logFilter(ctx)
+      const log = yield* webhooks.listDeliveries(ctx.partnerId, filter, 20, ctx.query.get("cursor") ?? undefined).pipe(
+        Effect.catchTag("DeliveryCursorInvalid", () => webhooks.listDeliveries(ctx.partnerId, filter, 20, undefined)),
+        Effect.orDie
+      )
       const table = html`<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${t.endpoints}</h2>
 <div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.url}</th><th scope="col">${t.events}</th><th scope="col">${t.state}</th><th scope="col">${t.rate}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
 <tbody>${endpoints.map((e) => endpointRow(ctx, e))}</tbody></table></div>${endpoints.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
       const next = log.next === null ? null : Webhooks.encodeCursor(log.next)
-      const body = html`${extra}${table}${endpoints.length < 10 && createForm(ctx)}${deliveryLog(ctx, log.deliveries, next)}`
+      const body = html`${extra}${table}${endpoints.length < 10 && createForm(ctx)}${deliveryLog(ctx, log.deliveries, next, endpoints)}`
       return htmlResponse(page(ctx, "webhooks", t.title, body, notice), status)
     })
   const failed =
@@ -178,7 +219,14 @@ export const webhooksRoutes = Effect.gen(function* () {
     ),
     post("/webhooks/deliveries/:id/replay", (ctx) =>
       orDieOnStore(Effect.flatMap(deliveryId, (id) => webhooks.replay(ctx.partnerId, id))).pipe(
-        Effect.as(redirect(`${ctx.base}/webhooks?done=replayed`)),
+        // From the message page, back to it.
+        Effect.map((d) =>
+          redirect(
+            ctx.query.get("from") === "message"
+              ? `${ctx.base}/webhooks/deliveries/${d.id}?done=replayed`
+              : `${ctx.base}/webhooks?done=replayed`
+          )
+        ),
         Effect.catchAll(failed(ctx))
       )
     )

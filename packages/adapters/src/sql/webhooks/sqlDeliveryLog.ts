@@ -21,6 +21,9 @@ export const sqlDeliveryLog = (
         const conditions = [sql`d.partner_id = ${partnerId}`]
         if (filter.endpointId !== undefined) conditions.push(sql`d.endpoint_id = ${filter.endpointId}::uuid`)
         if (filter.status !== undefined) conditions.push(sql`d.status = ${filter.status}`)
+        if (filter.eventType !== undefined) conditions.push(sql`d.event_type = ${filter.eventType}`)
+        if (filter.createdFrom !== undefined) conditions.push(sql`d.created_at >= ${filter.createdFrom}`)
+        if (filter.createdBefore !== undefined) conditions.push(sql`d.created_at < ${filter.createdBefore}`)
         if (after !== undefined) conditions.push(sql`(d.created_at, d.id) < (${after.createdAt}, ${after.id}::uuid)`)
         const rows =
           yield* sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE ${sql.and(conditions)}
@@ -34,10 +37,41 @@ export const sqlDeliveryLog = (
       }).pipe(Effect.mapError(storeError("listDeliveries"))),
 
     getDelivery: (partnerId, id) =>
-      sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`.pipe(
-        Effect.map((rows) => (rows[0] === undefined ? undefined : deliveryFromRow(rows[0]))),
-        Effect.mapError(storeError("getDelivery"))
-      ),
+      Effect.gen(function* () {
+        const [row] = yield* sql<DeliveryRow & { payload: string }>`SELECT ${deliveryColumns}, ev.payload
+          FROM webhook_deliveries d JOIN webhook_events ev ON ev.partner_id = d.partner_id AND ev.id = d.event_id
+          WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`
+        if (row === undefined) return undefined
+        const attemptLog = yield* sql<Webhooks.AttemptRecord>`SELECT attempt, started_at, duration_ms, response_status,
+          error, response_snippet FROM webhook_attempts WHERE partner_id = ${partnerId} AND delivery_id = ${id}::uuid ORDER BY n`
+        const { payload, ...delivery } = row
+        return { ...deliveryFromRow(delivery), payload, attemptLog }
+      }).pipe(Effect.mapError(storeError("getDelivery"))),
+
+    attemptStats: (partnerId, endpointId, since, width, buckets) =>
+      Effect.gen(function* () {
+        const until = since + width * buckets
+        // A delivery attempted since \`since\` was written (updated_at) at or after that attempt: the
+        // endpoint's older deliveries are skipped without reading their attempts.
+        const rows = yield* sql<{ bucket: number; attempts: number; succeeded: number; totalDurationMs: number }>`
+          SELECT ((a.started_at - ${since}) / ${width})::int AS bucket, count(*)::int AS attempts,
+            count(*) FILTER (WHERE a.response_status BETWEEN 200 AND 299)::int AS succeeded,
+            coalesce(sum(a.duration_ms), 0)::float8 AS total_duration_ms
+          FROM webhook_deliveries d JOIN webhook_attempts a ON a.partner_id = d.partner_id AND a.delivery_id = d.id
+          WHERE d.partner_id = ${partnerId} AND d.endpoint_id = ${endpointId}::uuid AND d.updated_at >= ${since}
+            AND a.started_at >= ${since} AND a.started_at < ${until}
+          GROUP BY 1`
+        const byBucket = new Map(rows.map((r) => [r.bucket, r]))
+        return Array.from({ length: buckets }, (_, i) => {
+          const r = byBucket.get(i)
+          return {
+            start: since + i * width,
+            attempts: r?.attempts ?? 0,
+            succeeded: r?.succeeded ?? 0,
+            totalDurationMs: Number(r?.totalDurationMs ?? 0)
+          }
+        })
+      }).pipe(Effect.mapError(storeError("attemptStats"))),
 
     updateDelivery: (partnerId, id, rule, now) =>
       sql

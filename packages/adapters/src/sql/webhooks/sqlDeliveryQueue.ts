@@ -1,7 +1,7 @@
 /**
  * The SQL webhook store's `DeliveryQueue`: what the worker asks of storage. The claim, the sent
  * mark and the lease are claimSql.ts's; the outcome write is a PL/pgSQL function (`webhook_finish_attempts`, migration
- * 0019's live text, a function since 0008) that also keeps endpoint health; `nextWakeAt` and
+ * 0031's live text, a function since 0008) that also keeps endpoint health; `nextWakeAt` and
  * `dueBacklog` read the claim's own definition of "claimable" (migrations 0015, 0017 and 0020).
  */
 import type { Ids } from "@frank/core"
@@ -30,7 +30,7 @@ export const sqlDeliveryQueue = (
         ? Effect.succeed([])
         : Effect.gen(function* () {
             // One statement for the batch, fenced by the claim token (a function since migration
-            // 0008, which says why; its live body is 0019's): the outcomes travel as one JSON parameter.
+            // 0008, which says why; its live body is 0031's): the outcomes travel as one JSON parameter.
             const input = JSON.stringify(
               finished.map((f) => ({
                 partner_id: f.claim.partnerId,
@@ -43,7 +43,8 @@ export const sqlDeliveryQueue = (
                 started_at: f.attempt.startedAt,
                 duration_ms: f.attempt.durationMs,
                 response_status: f.attempt.responseStatus,
-                error: f.attempt.error
+                error: f.attempt.error,
+                response_snippet: f.attempt.responseSnippet ?? null
               }))
             )
             const record = untransformed<{ id: string; status: string; endpoint_deleted: boolean }>`

@@ -2,12 +2,13 @@
  * One webhook POST on undici's dispatch API, reported through a callback exactly once.
  *
  * Why not `undici.request`: it wraps every response in a Readable stream and every call in an
- * AbortSignal listener, and the attempt needs neither: the body is only counted and dropped. On
+ * AbortSignal listener, and the attempt needs neither: the body is counted and dropped, its first
+ * KiB kept as the attempt's snippet (core's responseSnippet.ts). On
  * the dispatch API an attempt is one handler object (bench/webhooks measures the difference).
  *
  * No redirect handling is installed, so a 3xx comes back as is (redirects are never followed).
  */
-import type { Webhooks } from "@frank/core"
+import { Webhooks } from "@frank/core"
 import type { Dispatcher } from "undici"
 
 /** Where a checked URL points, split the way `dispatch` takes it. */
@@ -36,6 +37,8 @@ class Posting implements Dispatcher.DispatchHandler, PostingAttempt {
   private controller: Dispatcher.DispatchController | null = null
   private status = 0
   private readBytes = 0
+  /** The body's first bytes, up to one past the snippet's size (so a cut character can be seen). */
+  private head: Buffer | null = null
 
   constructor(
     private readonly maxDrainBytes: number,
@@ -65,15 +68,24 @@ class Posting implements Dispatcher.DispatchHandler, PostingAttempt {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     // Reading to the end returns the socket to the pool; past the cap the answer counts as
     // given and the connection is dropped rather than drained.
+    const kept = this.head?.length ?? 0
+    if (kept <= Webhooks.RESPONSE_SNIPPET_BYTES) {
+      const take = chunk.subarray(0, Webhooks.RESPONSE_SNIPPET_BYTES + 1 - kept)
+      this.head = this.head === null ? Buffer.from(take) : Buffer.concat([this.head, take])
+    }
     this.readBytes += chunk.length
     if (this.readBytes > this.maxDrainBytes) {
-      this.settle({ _tag: "Answered", status: this.status })
+      this.settle(this.answered())
       controller.abort(overCap)
     }
   }
 
+  private answered(): Webhooks.AttemptOutcome {
+    return { _tag: "Answered", status: this.status, body: Webhooks.responseSnippet(this.head ?? new Uint8Array(0)) }
+  }
+
   onResponseEnd(): void {
-    this.settle({ _tag: "Answered", status: this.status })
+    this.settle(this.answered())
   }
 
   // A reset mid-body lands here too: the answer was incomplete, so it is a connection failure.

@@ -107,6 +107,10 @@ export const partnerOperationDocs: Readonly<Record<string, OperationDoc>> = {
   },
   "webhooks.listEventTypes": { summary: "The event catalog: every event type with its data's JSON Schema" },
   "webhooks.listDeliveries": { summary: "List deliveries, newest first", codes: { 400: ["DELIVERY_CURSOR_INVALID"] } },
+  "webhooks.getDelivery": {
+    summary: "Read one delivery with its event's payload and every attempt",
+    codes: { 404: ["DELIVERY_NOT_FOUND"] }
+  },
   "webhooks.replayDelivery": {
     summary: "Replay a delivery",
     codes: {

@@ -16,6 +16,7 @@ import { DeliveryStatus } from "../../webhooks/DeliveryState.js"
 import { MAX_RECOVERED_PER_CALL, MAX_RECOVERY_WINDOW_DAYS } from "../../webhooks/recoveryWindow.js"
 import { SignatureScheme } from "../../webhooks/signing/SignatureScheme.js"
 import { MAX_RATE_PER_SECOND, MIN_RATE_PER_SECOND } from "../../webhooks/deliveryRate.js"
+import { RESPONSE_SNIPPET_BYTES } from "../../webhooks/transport/responseSnippet.js"
 import { BadRequest, Conflict, NotFound } from "../errors/ApiError.js"
 import { QueryInt, requestParseOptions } from "../internal/coerce.js"
 import { ApiKeyAuth, RequiredScope } from "../internal/Security.js"
@@ -159,9 +160,30 @@ export const DeliveryPageView = Schema.Struct({
   shown: Schema.Number.annotations({ description: "Rows in this page" })
 }).annotations({ identifier: "WebhookDeliveryPage" })
 
+export const DeliveryAttemptView = Schema.Struct({
+  attempt: Schema.Number.annotations({ description: "The attempt's number in its budget (a replay starts a new one)" }),
+  startedAt: Timestamp,
+  durationMs: Schema.Number.annotations({ description: "From the request's start to the answer (or the failure)" }),
+  responseStatus: Schema.NullOr(Schema.Number).annotations({ description: "null when no answer came" }),
+  responseBody: Schema.NullOr(Schema.String).annotations({
+    description: `The first ${RESPONSE_SNIPPET_BYTES} bytes of the receiver's response body as UTF-8 text (never its headers); null when none was read`
+  }),
+  error: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "WebhookDeliveryAttempt" })
+
+export const DeliveryDetailView = Schema.Struct({
+  ...DeliveryView.fields,
+  payload: Schema.Unknown.annotations({ description: "The event's envelope exactly as sent (parsed JSON)" }),
+  attemptLog: Schema.Array(DeliveryAttemptView).annotations({ description: "Every attempt, oldest first" })
+}).annotations({ identifier: "WebhookDeliveryDetail" })
+export type DeliveryDetailView = typeof DeliveryDetailView.Type
+
 export const DeliveriesQuery = Schema.Struct({
   endpointId: Schema.optional(Schema.String),
   status: Schema.optional(DeliveryStatus),
+  eventType: Schema.optional(Schema.Literal(...allEventTypes)).annotations({
+    description: "Only deliveries of this event type"
+  }),
   limit: Schema.optional(QueryInt(1, 100)),
   cursor: Schema.optional(Schema.String)
 }).annotations(requestParseOptions)
@@ -280,6 +302,13 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .setUrlParams(DeliveriesQuery)
       .addSuccess(DeliveryPageView)
       .addError(BadRequest)
+      .middleware(ApiKeyAuth)
+      .annotate(RequiredScope, "webhooks:read")
+  )
+  .add(
+    HttpApiEndpoint.get("getDelivery")`/v1/webhooks/deliveries/${idParam}`
+      .addSuccess(DeliveryDetailView)
+      .addError(NotFound)
       .middleware(ApiKeyAuth)
       .annotate(RequiredScope, "webhooks:read")
   )

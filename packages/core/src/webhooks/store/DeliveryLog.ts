@@ -5,7 +5,14 @@
 import { Context, type Effect, type Either } from "effect"
 import type { DeliveryId, EndpointId, PartnerId } from "../../EntityIds.js"
 import type { StoreError } from "../../StoreError.js"
-import type { DeliveryCursor, DeliveryFilter, DeliveryPage, DeliveryRecord } from "../Delivery.js"
+import type {
+  AttemptBucket,
+  DeliveryCursor,
+  DeliveryDetail,
+  DeliveryFilter,
+  DeliveryPage,
+  DeliveryRecord
+} from "../Delivery.js"
 import type { DeliveryState } from "../DeliveryState.js"
 import type { RecoveryResult, RecoveryWindow } from "../recoveryWindow.js"
 import type { RecoveryRules, ReplaySnapshot } from "./storeTypes.js"
@@ -19,8 +26,19 @@ export interface DeliveryLogShape {
     limit: number,
     after: DeliveryCursor | undefined
   ) => Effect.Effect<DeliveryPage, StoreError>
-  /** The partner's delivery with its attempts, or undefined (also for another partner's). */
-  readonly getDelivery: (partnerId: PartnerId, id: DeliveryId) => Effect.Effect<DeliveryRecord | undefined, StoreError>
+  /** The partner's delivery with its event's payload and its attempts, or undefined (also for another partner's). */
+  readonly getDelivery: (partnerId: PartnerId, id: DeliveryId) => Effect.Effect<DeliveryDetail | undefined, StoreError>
+  /**
+   * The endpoint's attempts that started in [since, since + buckets × width), counted per bucket of
+   * `width` ms, oldest first (a bucket without attempts is answered with zeros).
+   */
+  readonly attemptStats: (
+    partnerId: PartnerId,
+    endpointId: EndpointId,
+    since: number,
+    width: number,
+    buckets: number
+  ) => Effect.Effect<ReadonlyArray<AttemptBucket>, StoreError>
   /** Runs `rule` on the locked delivery and writes the state it returns; undefined when there is no such delivery. */
   readonly updateDelivery: <E>(
     partnerId: PartnerId,

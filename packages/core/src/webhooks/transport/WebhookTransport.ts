@@ -22,7 +22,12 @@ export interface AttemptRequest {
 /** What became of one delivery attempt: an answer, a timeout or a connection failure. */
 export type AttemptOutcome =
   /** The receiver answered; any status, including 3xx (redirects are never followed). */
-  | { readonly _tag: "Answered"; readonly status: number }
+  | {
+      readonly _tag: "Answered"
+      readonly status: number
+      /** The first KiB of the response body as text (responseSnippet.ts); omitted when not read. */
+      readonly body?: string | undefined
+    }
   /** No complete answer within the timeout. */
   | { readonly _tag: "TimedOut" }
   /** DNS failure, refused or reset connection, TLS failure, malformed response. */

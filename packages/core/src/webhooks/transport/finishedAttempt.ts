@@ -47,7 +47,8 @@ export const finishedAttempt = (
     startedAt: startedAtMs,
     durationMs: finishedAtMs - startedAtMs,
     responseStatus: status,
-    error
+    error,
+    responseSnippet: outcome._tag === "Answered" ? (outcome.body ?? null) : null
   }
   // Retries are scheduled from the attempt's start, so a slow failure does not shift the schedule.
   const next = transition(claim.state, isSuccess(outcome) ? { _tag: "Succeeded" } : { _tag: "Failed" }, startedAtMs)

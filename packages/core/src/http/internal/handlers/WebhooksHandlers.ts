@@ -6,7 +6,7 @@ import { Effect, Option } from "effect"
 import { DeliveryId, EndpointId, parseId } from "../../../EntityIds.js"
 import { eventCatalog } from "../../../events/EventCatalog.js"
 import { allEventTypes } from "../../../events/EventType.js"
-import type { DeliveryRecord } from "../../../webhooks/Delivery.js"
+import type { DeliveryDetail, DeliveryRecord } from "../../../webhooks/Delivery.js"
 import { encodeCursor } from "../../../webhooks/Delivery.js"
 import type { WebhookEndpoint } from "../../../webhooks/Endpoint.js"
 import type { EndpointHealth } from "../../../webhooks/EndpointHealth.js"
@@ -14,7 +14,7 @@ import { DeliveryNotFound, EndpointNotFound } from "../../../webhooks/WebhookErr
 import { Webhooks } from "../../../webhooks/Webhooks.js"
 import { orApiError } from "../../errors/domainErrors.js"
 import { idOr } from "../../pathIds.js"
-import type { DeliveryView, EndpointView } from "../../groups/WebhooksGroup.js"
+import type { DeliveryDetailView, DeliveryView, EndpointView } from "../../groups/WebhooksGroup.js"
 import { PartnerApi } from "../../PartnerApi.js"
 import { CurrentApiKey } from "../Security.js"
 import { iso } from "../../../isoTime.js"
@@ -57,6 +57,28 @@ export const deliveryView = (d: DeliveryRecord): DeliveryView => ({
   nextAttemptAt: d.status === "pending" ? isoOrNull(d.nextAttemptAt) : null,
   createdAt: iso(d.createdAt),
   updatedAt: iso(d.updatedAt)
+})
+
+/** The stored envelope parsed (it is JSON the outbox wrote); kept as text should it ever not be. */
+const parsedPayload = (payload: string): unknown => {
+  try {
+    return JSON.parse(payload)
+  } catch {
+    return payload
+  }
+}
+
+export const deliveryDetailView = (d: DeliveryDetail): DeliveryDetailView => ({
+  ...deliveryView(d),
+  payload: parsedPayload(d.payload),
+  attemptLog: d.attemptLog.map((a) => ({
+    attempt: a.attempt,
+    startedAt: iso(a.startedAt),
+    durationMs: a.durationMs,
+    responseStatus: a.responseStatus,
+    responseBody: a.responseSnippet ?? null,
+    error: a.error
+  }))
 })
 
 export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (handlers) =>
@@ -129,7 +151,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
           const page = yield* orApiError(
             webhooks.listDeliveries(
               yield* partner,
-              { endpointId: endpointId?.value, status: urlParams.status },
+              { endpointId: endpointId?.value, status: urlParams.status, eventType: urlParams.eventType },
               urlParams.limit,
               urlParams.cursor
             )
@@ -139,6 +161,14 @@ export const WebhooksHandlers = HttpApiBuilder.group(PartnerApi, "webhooks", (ha
             nextCursor: page.next === null ? null : encodeCursor(page.next),
             shown: page.deliveries.length
           }
+        })
+      )
+      .handle("getDelivery", ({ path }) =>
+        Effect.gen(function* () {
+          const id = yield* orApiError(
+            idOr(DeliveryId, path.id, () => new DeliveryNotFound({ message: `no delivery ${path.id}` }))
+          )
+          return deliveryDetailView(yield* orApiError(webhooks.getDelivery(yield* partner, id)))
         })
       )
       .handle("replayDelivery", ({ path }) =>

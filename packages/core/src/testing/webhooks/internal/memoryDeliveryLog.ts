@@ -15,7 +15,7 @@ import {
 
 const isFailed = (status: DeliveryStatus) => status === "dead_lettered" || status === "uncertain"
 
-export const memoryDeliveryLog = ({ endpoints, deliveries, locked }: MemoryWebhookState): DeliveryLogShape => ({
+export const memoryDeliveryLog = ({ endpoints, events, deliveries, locked }: MemoryWebhookState): DeliveryLogShape => ({
   listDeliveries: (partnerId, filter, limit, after) =>
     locked(() => {
       const rows = [...deliveries.values()]
@@ -24,6 +24,9 @@ export const memoryDeliveryLog = ({ endpoints, deliveries, locked }: MemoryWebho
             d.partnerId === partnerId &&
             (filter.endpointId === undefined || d.endpointId === filter.endpointId) &&
             (filter.status === undefined || d.status === filter.status) &&
+            (filter.eventType === undefined || d.eventType === filter.eventType) &&
+            (filter.createdFrom === undefined || d.createdAt >= filter.createdFrom) &&
+            (filter.createdBefore === undefined || d.createdAt < filter.createdBefore) &&
             (after === undefined || isBefore(d, after))
         )
         .sort((a, b) => b.createdAt - a.createdAt || byId(b, a))
@@ -38,7 +41,29 @@ export const memoryDeliveryLog = ({ endpoints, deliveries, locked }: MemoryWebho
   getDelivery: (partnerId, id) =>
     locked(() => {
       const d = deliveries.get(key(partnerId, id))
-      return d === undefined ? undefined : toRecord(d)
+      const event = d === undefined ? undefined : events.get(key(partnerId, d.eventId))
+      return d === undefined ? undefined : { ...toRecord(d), payload: event?.payload ?? "", attemptLog: d.attemptLog }
+    }),
+
+  attemptStats: (partnerId, endpointId, since, width, buckets) =>
+    locked(() => {
+      const out = Array.from({ length: buckets }, (_, i) => ({
+        start: since + i * width,
+        attempts: 0,
+        succeeded: 0,
+        totalDurationMs: 0
+      }))
+      for (const d of deliveries.values()) {
+        if (d.partnerId !== partnerId || d.endpointId !== endpointId) continue
+        for (const a of d.attemptLog) {
+          const bucket = out[Math.floor((a.startedAt - since) / width)]
+          if (a.startedAt < since || bucket === undefined) continue
+          bucket.attempts++
+          if (a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300) bucket.succeeded++
+          bucket.totalDurationMs += a.durationMs
+        }
+      }
+      return out
     }),
 
   updateDelivery: (partnerId, id, rule, now) =>

@@ -1,0 +1,192 @@
+/**
+ * The cabinet's webhook portal in Chromium, in English and Russian: an endpoint's page (health,
+ * 24 h / 7 d charts, signature scheme, recovery, pause / resume, rotate, delete), a delivery's page
+ * (payload, attempts with the receiver's body, replay), the log's filters and paging links, and the
+ * event catalog's "send this example". Every page is checked with axe and photographed at 1280,
+ * 375 and 320 px with the layout checks.
+ */
+import { expect, it } from "@effect/vitest"
+import type { Browser, Page } from "playwright-core"
+import { describeBrowser } from "../support/browser.js"
+import { useBrowserHost } from "./cabinet/browserHost.js"
+import { expectAccessible, screenshots, signedIn } from "./cabinet/cabinetBrowser.js"
+import { envelopeOf, type Receiver, startReceiver, waitFor } from "./hostClient.js"
+import type { RunningHost } from "./spawnHost.js"
+
+const BODY = "thanks, got it"
+
+/** `datetime-local` text (UTC) of `ms`. */
+const localUtc = (ms: number) => new Date(ms).toISOString().slice(0, 16)
+
+describeBrowser("partner cabinet: the webhook portal", () => {
+  let host: RunningHost
+  let browser: Browser
+
+  useBrowserHost({ FRANK_ALLOW_PRIVATE_NETWORK: "true" }, (started) => {
+    ;({ host, browser } = started)
+  })
+
+  /** Adds an endpoint on the webhooks page and opens its page; answers the endpoint page's path. */
+  const addEndpoint = async (page: Page, receiver: Receiver, add: string) => {
+    await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+    await page.locator('input[name="url"]').fill(receiver.url)
+    await page.getByRole("button", { name: add }).click()
+    await page.getByTestId("endpoint-row").getByTestId("endpoint-link").click()
+    return new URL(page.url()).pathname
+  }
+
+  /** Reloads `path` until its first delivery row has `status`. */
+  const deliveryShown = (page: Page, path: string, status: string) =>
+    waitFor(
+      `a ${status} delivery`,
+      async () => {
+        await page.goto(`${host.baseUrl}${path}`)
+        return (await page.locator(`[data-testid="delivery-row"][data-status="${status}"]`).count()) > 0
+          ? true
+          : undefined
+      },
+      { intervalMs: 1_000 }
+    )
+
+  it("in English: endpoint page, message page, filters, catalog example, scheme, recovery and actions", async () => {
+    const receiver = await startReceiver({ status: 200, body: BODY })
+    const { context, page } = await signedIn(browser, host, "Portal LLC", { locale: "en-GB" })
+    const endpointPath = await addEndpoint(page, receiver, "Add endpoint")
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Endpoint")
+    expect(await page.getByTestId("endpoint-url").textContent()).toBe(receiver.url)
+    expect(await page.getByTestId("last-success").textContent()).toBe("Never")
+    expect(await page.getByTestId("rotation-rule").textContent()).toContain("6 hours")
+
+    await page.getByRole("button", { name: "Send test" }).click()
+    expect(await page.getByTestId("notice").textContent()).toContain("Test event queued")
+    const first = envelopeOf(await receiver.nth(1))
+    await deliveryShown(page, "/cabinet/webhooks", "delivered")
+
+    // The endpoint page now counts the attempt in both periods and shows the success.
+    await page.goto(`${host.baseUrl}${endpointPath}`)
+    expect(await page.getByTestId("chart-day").getAttribute("data-attempts")).toBe("1")
+    expect(await page.getByTestId("chart-week").getAttribute("data-succeeded")).toBe("1")
+    expect(await page.getByTestId("chart-day").textContent()).toContain("Success rate 100 %")
+    expect(await page.getByTestId("last-success").textContent()).not.toBe("Never")
+    await page.getByTestId("scheme").selectOption("both")
+    await page.getByRole("button", { name: "Save scheme" }).click()
+    expect(await page.getByTestId("notice").textContent()).toContain("Signature scheme saved")
+    expect(await page.getByTestId("scheme").inputValue()).toBe("both")
+    await page.getByLabel("From (UTC)").fill(localUtc(Date.now() - 86_400_000))
+    await page.getByRole("button", { name: "Recover" }).click()
+    expect(await page.getByTestId("recovery").getAttribute("data-remaining")).toBe("0")
+    expect(await page.getByTestId("recovery").textContent()).toContain("Queued again: 0")
+    await expectAccessible(page)
+    await screenshots(page, "portal-endpoint-en")
+
+    // The message page: payload, the attempt with the receiver's body, replay back to it.
+    await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+    await page.getByTestId("delivery-link").first().click()
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Delivery")
+    expect(JSON.parse((await page.getByTestId("payload").textContent()) ?? "")).toEqual(first)
+    expect(await page.getByTestId("attempt-code").first().textContent()).toBe("200")
+    expect(await page.getByTestId("attempt-body").first().textContent()).toBe(BODY)
+    expect(await page.getByTestId("attempt-duration").first().textContent()).toMatch(/^\d[\d,]* ms$/)
+    await expectAccessible(page)
+    await screenshots(page, "portal-message-en")
+    await page.getByRole("button", { name: "Replay" }).click()
+    expect(new URL(page.url()).pathname).toMatch(/^\/cabinet\/webhooks\/deliveries\//)
+    expect(await page.getByTestId("notice").textContent()).toContain("same event id")
+    expect(envelopeOf(await receiver.nth(2)).eventId).toBe(first.eventId)
+
+    // The catalog: every type with schema and example; an example goes out as a marked test.
+    await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+    await page.getByTestId("catalog-link").click()
+    expect(await page.getByTestId("event-type").count()).toBeGreaterThanOrEqual(12)
+    const settled = page.locator('[data-testid="event-type"][data-type="task.succeeded"]')
+    await settled.getByRole("button", { name: "Send this example" }).click()
+    expect(await page.getByTestId("notice").textContent()).toContain("Example queued")
+    const example = envelopeOf(await receiver.nth(3)) as { eventType: string; data: Record<string, unknown> }
+    expect(example.eventType).toBe("webhook.test")
+    expect(example.data.exampleOf).toBe("task.succeeded")
+    expect(example.data.example).toMatchObject({ status: "succeeded" })
+    await expectAccessible(page)
+    await screenshots(page, "portal-catalog-en")
+
+    // Filters: by type (none of billing.settled), by endpoint and date, and the paging link keeps them.
+    await page.goto(`${host.baseUrl}/cabinet/webhooks?eventType=billing.settled`)
+    expect(await page.getByTestId("delivery-row").count()).toBe(0)
+    const today = new Date().toISOString().slice(0, 10)
+    await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+    await page.locator('select[name="eventType"]').selectOption("webhook.test")
+    await page.locator('input[name="from"]').fill(today)
+    await page.locator('input[name="to"]').fill(today)
+    await page.getByRole("button", { name: "Apply" }).click()
+    expect(await page.getByTestId("delivery-row").count()).toBe(2)
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+    await page.goto(`${host.baseUrl}/cabinet/webhooks?from=${tomorrow}`)
+    expect(await page.getByTestId("delivery-row").count()).toBe(0)
+    await page.goto(`${host.baseUrl}/cabinet/webhooks?eventType=webhook.test&from=${today}`)
+    await expectAccessible(page)
+    await screenshots(page, "portal-log-en")
+
+    // Pause / resume, rotate and delete from the endpoint page.
+    await page.goto(`${host.baseUrl}${endpointPath}`)
+    await page.getByRole("button", { name: "Pause" }).click()
+    expect(await page.getByTestId("endpoint-state").textContent()).toBe("Paused")
+    expect(await page.getByTestId("disabled-reason").textContent()).toBe("Paused by you")
+    await page.getByRole("button", { name: "Resume" }).click()
+    expect(await page.getByTestId("endpoint-state").textContent()).toBe("Active")
+    await page.getByRole("button", { name: "Rotate secret" }).click()
+    expect(await page.getByTestId("endpoint-secret").textContent()).toMatch(/^whsec_/)
+    await page.getByRole("button", { name: "Delete" }).click()
+    expect(new URL(page.url()).pathname).toBe("/cabinet/webhooks")
+    expect(await page.getByTestId("endpoint-row").count()).toBe(0)
+    await context.close()
+    await receiver.close()
+  }, 240_000)
+
+  it("in Russian: the same pages in Russian words, accessible and unbroken at every width", async () => {
+    const receiver = await startReceiver({ status: 503, body: "временно недоступно" })
+    const { context, page } = await signedIn(browser, host, "Портал ООО")
+    const endpointPath = await addEndpoint(page, receiver, "Добавить адрес")
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Эндпоинт")
+    expect(await page.getByTestId("last-success").textContent()).toBe("Ни разу")
+    await page.getByRole("button", { name: "Отправить тест" }).click()
+    await receiver.nth(1)
+    await waitFor(
+      "the failed attempt on the endpoint page",
+      async () => {
+        await page.goto(`${host.baseUrl}${endpointPath}`)
+        return (await page.getByTestId("chart-day").getAttribute("data-attempts")) === "1" ? true : undefined
+      },
+      { intervalMs: 1_000 }
+    )
+    expect(await page.getByTestId("chart-day").textContent()).toContain("Успешных 0 %")
+    await expectAccessible(page)
+    await screenshots(page, "portal-endpoint-ru")
+
+    await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+    await page.getByTestId("delivery-link").first().click()
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Доставка")
+    expect(await page.getByTestId("attempt-code").first().textContent()).toBe("503")
+    expect(await page.getByTestId("attempt-body").first().textContent()).toBe("временно недоступно")
+    expect(await page.getByTestId("attempt-error").first().textContent()).toBe("HTTP 503")
+    await expectAccessible(page)
+    await screenshots(page, "portal-message-ru")
+
+    await page.goto(`${host.baseUrl}/cabinet/webhooks/events`)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Каталог событий")
+    expect(await page.locator('[data-type="task.succeeded"] p').first().textContent()).toBe(
+      "Задача генерации выполнена."
+    )
+    await expectAccessible(page)
+    await screenshots(page, "portal-catalog-ru")
+
+    await page.goto(`${host.baseUrl}/cabinet/webhooks?eventType=webhook.test`)
+    expect(await page.locator('select[name="eventType"]').inputValue()).toBe("webhook.test")
+    expect(await page.locator('label:has(select[name="eventType"])').textContent()).toContain("Тип события")
+    await expectAccessible(page)
+    await screenshots(page, "portal-log-ru")
+
+    const missing = await page.goto(`${host.baseUrl}/cabinet/webhooks/deliveries/not-an-id`)
+    expect(missing?.status()).toBe(404)
+    await context.close()
+    await receiver.close()
+  }, 240_000)
+})
