@@ -68,7 +68,9 @@ const drain = (remove: (limit: number) => Effect.Effect<number, StoreError>, lim
 
 const sweepWith = (store: WebhookRetentionStoreShape, keepMs: number, batch: number) =>
   Effect.gen(function* () {
-    const before = (yield* Clock.currentTimeMillis) - keepMs
+    const now = yield* Clock.currentTimeMillis
+    yield* store.prepare(now)
+    const before = now - keepMs
     // Deliveries first: an event goes only once none of its deliveries is left.
     const deliveries = yield* drain((limit) => store.deleteExpiredDeliveries(before, limit), batch)
     const events = yield* drain((limit) => store.deleteExpiredEvents(before, limit), batch)

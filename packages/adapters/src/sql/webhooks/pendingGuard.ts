@@ -26,9 +26,10 @@ export const pendingGuardSql = (sql: SqlClient.SqlClient) => {
   /** Deletes the pending deliveries `which` (a condition on `d`) selects, with their attempt rows. */
   const dropPending = (which: Statement.Fragment) => sql`
   WITH dropped AS (
-    DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id
+    DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id, d.created_at
   )
-  DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
+  DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id
+    AND a.delivery_created_at IN (dropped.created_at, 0)`
 
   /** An endpoint deleted as the partner sees it: gone from the API, its secrets wiped; `purgeLater` marks its pending deliveries as still to remove. */
   const markDeleted = (partnerId: Ids.PartnerId, id: string, now: number, purgeLater: boolean) =>
