@@ -90,7 +90,7 @@ interface Result {
   readonly sizeBytes: number
 }
 
-const measure = (side: Side, schema: string) =>
+const measure = (side: Side) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* Migrator.make({})({
@@ -119,7 +119,11 @@ const measure = (side: Side, schema: string) =>
       const [plan] = yield* sql.unsafe<{ "QUERY PLAN": unknown }>(
         `EXPLAIN (ANALYZE, WAL, TIMING OFF, FORMAT JSON) SELECT bench_sweep(${now + DAY}, ${before})`
       )
-      const top = (plan?.["QUERY PLAN"] as Array<{ Plan: Record<string, number>; "Execution Time": number }>)[0]
+      const explained = (plan?.["QUERY PLAN"] ?? []) as Array<{
+        Plan: Record<string, number>
+        "Execution Time": number
+      }>
+      const top = explained[0]
       ms.push(top?.["Execution Time"] ?? Number.NaN)
       walBytes.push(top?.Plan["WAL Bytes"] ?? Number.NaN)
       const [left] = yield* sql<{
@@ -142,7 +146,7 @@ const runSide = (side: Side) =>
     const schema = `bench_retention_${randomUUID().replaceAll("-", "").slice(0, 12)}`
     yield* Effect.promise(() => adminStatement(url, `CREATE SCHEMA ${schema}`))
     const client = PostgresDatabase.layer(Redacted.make(url), { maxConnections: 1, schema })
-    return yield* Effect.provide(measure(side, schema), client).pipe(
+    return yield* Effect.provide(measure(side), client).pipe(
       Effect.ensuring(Effect.promise(() => adminStatement(url, `DROP SCHEMA ${schema} CASCADE`)))
     )
   })
