@@ -290,9 +290,13 @@ DROP FUNCTION webhook_delete_expired_deliveries(bigint, integer);
 
 -- Finished deliveries (delivered, dead_lettered, uncertain) created before the row cut of p_before,
 -- oldest event first, at most p_limit, with their attempt rows; answers how many deliveries went.
+-- Planned per call (a custom plan, unlike 0018's generic one) and bounded by the slot times too, so
+-- the planner reads only the partitions below the cut (held days, default, legacy), not all of
+-- them: with a month of days a generic plan's start-up over every partition cost more than the
+-- work (bench/retention). Its own `created_at` bounds an event's too: 0 or the fan-out's time.
 CREATE FUNCTION webhook_delete_expired_deliveries(p_before bigint, p_limit integer) RETURNS integer
 LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan
+SET plan_cache_mode = force_custom_plan
 SET enable_seqscan = off
 SET enable_hashjoin = off
 SET enable_mergejoin = off
@@ -304,7 +308,7 @@ BEGIN
   WITH expired AS (
     SELECT d.partner_id, d.id, d.created_at FROM webhook_events ev
     JOIN webhook_deliveries d ON d.partner_id = ev.partner_id AND d.event_id = ev.id
-    WHERE ev.occurred_at < v_cut AND d.created_at < v_cut
+    WHERE ev.occurred_at < v_cut AND ev.created_at < v_cut AND d.created_at < v_cut
       AND d.status IN ('delivered', 'dead_lettered', 'uncertain')
     ORDER BY ev.occurred_at
     LIMIT p_limit
@@ -328,7 +332,7 @@ DROP FUNCTION webhook_delete_expired_events(bigint, integer);
 -- most p_limit; answers how many went.
 CREATE FUNCTION webhook_delete_expired_events(p_before bigint, p_limit integer) RETURNS integer
 LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan
+SET plan_cache_mode = force_custom_plan
 SET enable_seqscan = off
 SET enable_hashjoin = off
 SET enable_mergejoin = off
@@ -339,7 +343,7 @@ DECLARE
 BEGIN
   WITH expired AS (
     SELECT ev.partner_id, ev.id, ev.created_at FROM webhook_events ev
-    WHERE ev.occurred_at < v_cut
+    WHERE ev.occurred_at < v_cut AND ev.created_at < v_cut
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.partner_id = ev.partner_id AND d.event_id = ev.id)
     ORDER BY ev.occurred_at
     LIMIT p_limit
