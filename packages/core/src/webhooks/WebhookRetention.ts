@@ -2,7 +2,10 @@
  * Retention of the webhook area: events and finished deliveries older than the retention period
  * (WebhookSettings.retentionDays, FRANK_WEBHOOK_RETENTION_DAYS in the host) are removed, in
  * statements of at most `batchSize` rows, deliveries first and then the events left without any.
- * Pending and delivering deliveries stay whatever their age, and so do their events.
+ * Pending and delivering deliveries stay whatever their age, and so do their events. Each sweep
+ * first lets the store ready itself for the history to come (`prepare`: the SQL store creates its
+ * day partitions ahead, and may then remove whole past days at once, so a row can outlive its
+ * period by up to a day there).
  *
  * Sweeps fall at most once per `sweepIntervalMs`, counted from the epoch. Two ways to drive it, as
  * the delivery worker: `run` loops (a host forks it next to the worker), `sweepDue` sweeps if one
@@ -68,7 +71,9 @@ const drain = (remove: (limit: number) => Effect.Effect<number, StoreError>, lim
 
 const sweepWith = (store: WebhookRetentionStoreShape, keepMs: number, batch: number) =>
   Effect.gen(function* () {
-    const before = (yield* Clock.currentTimeMillis) - keepMs
+    const now = yield* Clock.currentTimeMillis
+    yield* store.prepare(now)
+    const before = now - keepMs
     // Deliveries first: an event goes only once none of its deliveries is left.
     const deliveries = yield* drain((limit) => store.deleteExpiredDeliveries(before, limit), batch)
     const events = yield* drain((limit) => store.deleteExpiredEvents(before, limit), batch)

@@ -21,12 +21,16 @@ export interface DeliveryRow {
   readonly lastError: string | null
 }
 
-/** The columns of a `DeliveryRow`, of `webhook_deliveries d`. */
+/**
+ * The columns of a `DeliveryRow`, of `webhook_deliveries d`. Attempts are read in the delivery's
+ * time partition and the legacy mark 0 (migration 0032), not in every partition.
+ */
 export const DELIVERY_COLUMNS = `d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at,
   d.lease_until, d.created_at, d.updated_at,
   coalesce((SELECT string_agg(coalesce(a.response_status::text, '-'), ',' ORDER BY a.n) FROM webhook_attempts a
-    WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id), '') AS response_codes,
-  (SELECT a.error FROM webhook_attempts a WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id ORDER BY a.n DESC LIMIT 1) AS last_error`
+    WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id AND a.delivery_created_at IN (d.created_at, 0)), '') AS response_codes,
+  (SELECT a.error FROM webhook_attempts a WHERE a.partner_id = d.partner_id AND a.delivery_id = d.id
+    AND a.delivery_created_at IN (d.created_at, 0) ORDER BY a.n DESC LIMIT 1) AS last_error`
 
 const parseCodes = (text: string): ReadonlyArray<number | null> =>
   text === "" ? [] : text.split(",").map((c) => (c === "-" ? null : Number(c)))

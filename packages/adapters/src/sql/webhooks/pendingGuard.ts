@@ -27,9 +27,10 @@ export const pendingGuardSql = (sql: SqlClient.SqlClient) => {
   /** Deletes the pending deliveries `which` (a condition on `d`) selects, with their attempt rows. */
   const dropPending = (which: Statement.Fragment) => sql`
   WITH dropped AS (
-    DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id
+    DELETE FROM webhook_deliveries d WHERE ${which} AND d.status = 'pending' RETURNING d.partner_id, d.id, d.created_at
   )
-  DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id`
+  DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id
+    AND a.delivery_created_at IN (dropped.created_at, 0)`
 
   /**
    * A deleted endpoint's rate row (migration 0029). Removed after its pending deliveries, as a

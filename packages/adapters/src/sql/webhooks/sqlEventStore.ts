@@ -4,7 +4,9 @@
  * with the business change. The same statement sends NOTIFY when it created deliveries (unless the
  * store is built with `notify: "none"`); Postgres delivers it at commit, so workers of every
  * instance wake exactly when the event is visible. The fan-out takes `FOR KEY SHARE` on each
- * endpoint (pendingGuard.ts).
+ * endpoint (pendingGuard.ts). The events' key includes their time partition (migration 0032), so
+ * no unique index refuses an id written before: `webhook_event_id_free` looks under a lock on the
+ * id, and a second write of an id (an event with a source id, emitted again) writes nothing.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
@@ -23,9 +25,9 @@ export const sqlEventStore = ({ sql, notifyInTransaction, notifyPayload }: Webho
         : sql`e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))`
     return sql<{ n: number }>`
       WITH ev AS (
-        INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, trace_parent)
-        VALUES (${event.partnerId}, ${event.id}::uuid, ${event.type}, ${event.occurredAt}, ${event.payload}, ${event.traceParent ?? null})
-        ON CONFLICT (partner_id, id) DO NOTHING
+        INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, trace_parent, created_at)
+        SELECT ${event.partnerId}, ${event.id}::uuid, ${event.type}, ${event.occurredAt}, ${event.payload}, ${event.traceParent ?? null}, ${now}
+        WHERE webhook_event_id_free(${event.partnerId}, ${event.id}::uuid)
         RETURNING partner_id, id, type
       ), d AS (
         INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)

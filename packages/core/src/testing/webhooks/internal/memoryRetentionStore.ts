@@ -36,5 +36,8 @@ export const memoryRetentionStore = ({
       let oldest: number | undefined
       for (const e of events.values()) if (oldest === undefined || e.occurredAt < oldest) oldest = e.occurredAt
       return oldest
-    })
+    }),
+
+  // Nothing to ready: memory has no partitions.
+  prepare: () => locked(() => undefined)
 })
