@@ -38,6 +38,12 @@ const alertRow = (ctx: CabinetContext, a: Ledger.BalanceAlert) => {
 <td class="nowrap"><form method="post" action="${ctx.base}/settings/alerts/${a.id}/delete"><button type="submit" class="danger" aria-label="${t.deleteAlert(threshold)}">${t.delete}</button></form></td></tr>`
 }
 
+/** A sentence that names an event: the name shown as the identifier it is. */
+const eventNamed = (sentence: string, event: string) => {
+  const [before = sentence, ...after] = sentence.split(event)
+  return after.length === 0 ? sentence : html`${before}<code>${event}</code>${after.join(event)}`
+}
+
 const createForm = (ctx: CabinetContext, count: number, entered: string) => {
   const t = ctx.t.settings
   if (count >= MAX_ALERTS) return html`<p data-testid="alerts-full">${t.full}</p>`
@@ -52,7 +58,7 @@ const render = (ctx: CabinetContext, alerts: ReadonlyArray<Ledger.BalanceAlert>,
 <thead><tr><th scope="col" class="num nowrap">${t.thresholdColumn}</th><th scope="col">${t.state}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.delete}</span></th></tr></thead>
 <tbody>${alerts.map((a) => alertRow(ctx, a))}</tbody></table></div>${alerts.length === 0 && emptyState(ctx.t.emptyStates.alerts, { href: "#alert-create", label: ctx.t.emptyStates.alertsNext })}`
   const section = html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">${t.alerts}</h2>
-<p>${t.alertsNote}</p>${table}<h3 id="alert-create">${t.createTitle}</h3>${createForm(ctx, alerts.length, entered)}</section>`
+<p>${eventNamed(t.alertsNote, "billing.balance_alert")}</p>${table}<h3 id="alert-create">${t.createTitle}</h3>${createForm(ctx, alerts.length, entered)}</section>`
   return page(ctx, "settings", t.title, section, notice)
 }
 

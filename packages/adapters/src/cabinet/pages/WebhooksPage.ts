@@ -38,7 +38,7 @@ const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
   const replayable = d.status === "delivered" || d.status === "uncertain" || d.status === "dead_lettered"
   return html`<tr data-testid="delivery-row" data-status="${d.status}"><td><code>${d.eventType}</code><br><small><code>${d.eventId}</code></small></td>
 <td data-testid="delivery-status">${statusBadge(ctx.t.labels.deliveryStatus, DELIVERY_TONES, d.status)}</td><td>${d.attempts}</td><td>${d.responseCodes.map((c) => c ?? "—").join(", ")}</td>
-<td class="wrap">${d.lastError ?? ""}</td><td class="nowrap">${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
+<td class="wrap">${d.lastError !== null && html`<code>${d.lastError}</code>`}</td><td class="nowrap">${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
 <td class="nowrap">${formatDate(ctx.t, d.createdAt)}</td>
 <td>${replayable ? html`<form method="post" action="${ctx.base}/webhooks/deliveries/${d.id}/replay"><button type="submit">${t.replay}</button></form>` : ""}</td></tr>`
 }
