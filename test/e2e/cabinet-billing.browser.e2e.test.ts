@@ -103,7 +103,7 @@ describeBrowser("partner cabinet: top-ups, invoices, transactions, tasks, prices
     await page.getByRole("button", { name: "Выставить счёт" }).click()
     expect(await page.getByTestId("notice").textContent()).toContain("Счёт выставлен")
     const row = page.getByTestId("invoice-row")
-    expect(await row.getByTestId("invoice-status").textContent()).toBe("issued")
+    expect(await row.getByTestId("invoice-status").textContent()).toBe("Выставлен")
     const pdfHref = (await row.getByTestId("invoice-pdf").getAttribute("href")) ?? ""
     const invoiceId = pdfHref.split("/")[3] ?? ""
     const pdf = await page.request.get(`${host.baseUrl}${pdfHref}`)
@@ -121,7 +121,7 @@ describeBrowser("partner cabinet: top-ups, invoices, transactions, tasks, prices
     })
     expect(paid.status, paid.text).toBe(200)
     await page.getByTestId("invoice-row").getByRole("button", { name: "Обновить статус" }).click()
-    expect(await page.getByTestId("invoice-status").textContent()).toBe("paid")
+    expect(await page.getByTestId("invoice-status").textContent()).toBe("Оплачен")
     expect(await balanceTotal(page, host)).toBe("15000")
     await context.close()
   })
@@ -188,7 +188,7 @@ describeBrowser("partner cabinet: top-ups, invoices, transactions, tasks, prices
     await expectAccessible(page)
     await page.getByLabel("Model").selectOption("gpt-image-1")
     await page.getByRole("button", { name: "Calculate" }).click()
-    expect(await page.getByTestId("notice").textContent()).toContain("prompt")
+    expect(await page.getByTestId("notice").textContent()).toContain("Prompt")
     await page.getByLabel("Prompt").fill("a lighthouse at dusk")
     await page.getByRole("button", { name: "Calculate" }).click()
     const estimate = await call(host, "POST", "/v1/billing/pricing/estimate", {

@@ -6,7 +6,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
-import { Access, Audit, type Ids, RateLimit } from "@frank/core"
+import { Access, Audit, type Ids, RateLimit, Tariffs } from "@frank/core"
 import { currentRequestId, isCrossSiteChange, requestHost } from "@frank/core/http"
 import { Effect, Option } from "effect"
 import { type CabinetOptions, SESSION_COOKIE } from "./CabinetOptions.js"
@@ -74,7 +74,20 @@ export type Handler<R> = (ctx: CabinetContext) => Effect.Effect<HttpServerRespon
 export const makeGuard = Effect.gen(function* () {
   const access = yield* Access.Access
   const limiter = yield* RateLimit.RateLimiter
+  const tariffs = yield* Tariffs.Tariffs
   const refusals = yield* Effect.serviceOption(RateLimit.RateLimitRefusals)
+  // The header's name and plan: two reads per page, beside the session's own.
+  const accountOf = (partnerId: Ids.PartnerId) =>
+    Effect.all(
+      {
+        name: access.getPartner(partnerId).pipe(
+          Effect.map((p) => p.name),
+          Effect.catchTag("PartnerNotFound", () => Effect.succeed(""))
+        ),
+        plan: Effect.map(tariffs.view(partnerId), (v): string => v.plan)
+      },
+      { concurrency: 2 }
+    ).pipe(Effect.orDie)
   return (options: CabinetOptions) =>
     <R>(route: string, handler: Handler<R>) =>
       Effect.gen(function* () {
@@ -127,7 +140,8 @@ export const makeGuard = Effect.gen(function* () {
           id: session.right.sessionId,
           label: "cabinet session"
         })
-        const res = yield* handler({ ...frame, partnerId, query, method: request.method })
+        const account = yield* accountOf(partnerId)
+        const res = yield* handler({ ...frame, account, partnerId, query, method: request.method })
         return finish(HttpServerResponse.setHeaders(res, limitHeaders))
       })
 })

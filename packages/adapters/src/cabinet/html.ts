@@ -64,6 +64,8 @@ export interface PageFrame {
   readonly t: Strings
   /** The path of this page (for the language switch). */
   readonly path: string
+  /** Whose cabinet it is, for the header (signed-in pages only). */
+  readonly account?: { readonly name: string; readonly plan: string } | undefined
 }
 
 const head = (f: PageFrame, title: string) =>
@@ -89,8 +91,8 @@ export const page = (f: PageFrame, section: Section, title: string, body: Html, 
       html`<li><a href="${f.base}${s.path === "" ? "/" : s.path}" ${s.id === section && html`aria-current="page"`}>${f.t.nav[s.id]}</a></li>`
   )
   return html`${head(f, title)}
-<body><a class="skip" href="#main">${f.t.skipToContent}</a>
-<header><span class="brand">${f.t.appName}</span>
+<body data-busy="${f.t.busy}"><a class="skip" href="#main">${f.t.skipToContent}</a>
+<header><span class="brand">${f.t.appName}</span>${accountHtml(f)}
 <nav class="sections" aria-label="${f.t.nav.label}"><ul>${links}</ul></nav>
 ${langSwitch(f)}
 <form method="post" action="${f.base}/sign-out" class="sign-out"><button type="submit" class="plain">${f.t.signOut}</button></form>
@@ -99,6 +101,13 @@ ${langSwitch(f)}
 ${noticeHtml(notice)}${body}</main></body></html>
 `
 }
+
+/** The partner's name and plan, linking to the overview's tariff. */
+const accountHtml = (f: PageFrame) =>
+  f.account === undefined
+    ? ""
+    : html`<span class="account" data-testid="account"><span class="account-name">${f.account.name}</span>
+<a class="badge info plan" href="${f.base}/#tariff-title" data-testid="account-plan">${f.t.planBadge(f.t.labels.plan[f.account.plan] ?? f.account.plan)}</a></span>`
 
 /** A page outside the session (sign-in problems, signed out). */
 export const barePage = (f: PageFrame, title: string, body: Html): Html =>
@@ -120,6 +129,13 @@ const noticeHtml = (n: Notice | undefined) => {
   return html`<div class="notice ${n.kind}" role="${role}" data-testid="notice">${content}</div>\n`
 }
 
+/**
+ * An empty list as a next step: what is missing and, when the page offers it, a link to where the
+ * partner starts (a form below, another section).
+ */
+export const emptyState = (text: string, next?: { readonly href: string; readonly label: string }) =>
+  html`<div class="empty" data-testid="empty"><p>${text}</p>${next === undefined ? "" : html`<p><a class="button" href="${next.href}">${next.label}</a></p>`}</div>`
+
 /** A secret shown once, with a copy button (the script copies the text of `#id`). */
 export const secretBox = (t: Strings, id: string, title: string, value: string, note: string) =>
   html`<section class="secret" aria-labelledby="${id}-title"><h2 id="${id}-title">${title}</h2>
@@ -137,3 +153,7 @@ export const formatDate = (t: Strings, ms: number | string | null | undefined): 
 
 export const formatNumber = (t: Strings, n: number, digits = 2): string =>
   new Intl.NumberFormat(t.locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(n)
+
+/** A calendar day (`YYYY-MM-DD`, UTC) in the page's language, e.g. "27 Nov 2026" / "27 нояб. 2026 г.". */
+export const formatDay = (t: Strings, isoDay: string): string =>
+  new Intl.DateTimeFormat(t.locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${isoDay}T00:00:00Z`))

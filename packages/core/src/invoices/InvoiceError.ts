@@ -19,10 +19,19 @@ export class ProfileRequired extends Schema.TaggedError<ProfileRequired>()(
   fields("COMPANY_PROFILE_REQUIRED", 409)
 ) {}
 
-/** Every violation of a profile save at once. */
+/** One violation with its machine code, for a page that words it in its own language. */
+export const ProfileIssueSchema = Schema.Struct({
+  field: Schema.String,
+  code: Schema.String,
+  max: Schema.optional(Schema.Number),
+  message: Schema.String
+})
+
+/** Every violation of a profile save at once: `messages` for the API, `issues` with their codes. */
 export class ProfileInvalid extends Schema.TaggedError<ProfileInvalid>()("ProfileInvalid", {
   ...fields("VALIDATION_FAILED", 400),
-  messages: Schema.Array(Schema.String)
+  messages: Schema.Array(Schema.String),
+  issues: Schema.optionalWith(Schema.Array(ProfileIssueSchema), { default: () => [] })
 }) {}
 
 /** No invoice with that id belongs to the partner (INVOICE_NOT_FOUND, 404). */

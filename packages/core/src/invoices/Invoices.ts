@@ -31,7 +31,7 @@ import {
 import { statusChangedEvent } from "./internal/invoiceEvents.js"
 import { type InvoiceStatus, isPayable, transition } from "./internal/InvoiceState.js"
 import { InvoiceStore } from "./InvoiceStore.js"
-import { type ProfileInput, validateProfile } from "./validateProfile.js"
+import { type ProfileInput, validateProfileIssues } from "./validateProfile.js"
 
 export interface CreateInvoiceInput {
   readonly amountRub: number
@@ -138,9 +138,13 @@ export class Invoices extends Context.Tag("@frank/core/Invoices")<Invoices, Invo
 
       const saveProfile: InvoicesShape["saveProfile"] = (partnerId, input) =>
         Effect.gen(function* () {
-          const checked = validateProfile(input)
+          const checked = validateProfileIssues(input)
           if (checked._tag === "Left")
-            return yield* new ProfileInvalid({ message: "invalid company profile", messages: checked.left })
+            return yield* new ProfileInvalid({
+              message: "invalid company profile",
+              messages: checked.left.map((i) => i.message),
+              issues: checked.left
+            })
           const { requisites, expectedRevision } = checked.right
           const now = yield* Clock.currentTimeMillis
           const saved = yield* profiles.save(partnerId, requisites, expectedRevision, now)

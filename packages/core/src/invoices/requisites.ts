@@ -24,20 +24,35 @@ export type InnKind = "organization" | "individual"
 /** What an INN is, or why it is not one. */
 export type InnCheck =
   | { readonly _tag: "Valid"; readonly kind: InnKind }
-  | { readonly _tag: "Invalid"; readonly reason: string }
+  | { readonly _tag: "Invalid"; readonly reason: string; readonly code: RequisiteProblemCode }
+
+/** Machine codes of the requisite problems, for a translated message (the API keeps `reason`). */
+export type RequisiteProblemCode =
+  | "INN_NOT_DIGITS"
+  | "INN_CHECKSUM"
+  | "INN_LENGTH"
+  | "OGRN_NOT_DIGITS"
+  | "OGRN_LENGTH"
+  | "OGRN_ORGANIZATION_LENGTH"
+  | "OGRN_INDIVIDUAL_LENGTH"
+  | "OGRN_CHECKSUM"
 
 export const checkInn = (inn: string): InnCheck => {
-  if (!/^\d+$/.test(inn)) return { _tag: "Invalid", reason: "must contain digits only" }
+  if (!/^\d+$/.test(inn)) return { _tag: "Invalid", reason: "must contain digits only", code: "INN_NOT_DIGITS" }
   const d = digitsOf(inn)
   if (d.length === 10)
     return controlDigit(d, INN10_WEIGHTS) === d[9]
       ? { _tag: "Valid", kind: "organization" }
-      : { _tag: "Invalid", reason: "control digit does not match (not a valid INN)" }
+      : { _tag: "Invalid", reason: "control digit does not match (not a valid INN)", code: "INN_CHECKSUM" }
   if (d.length === 12)
     return controlDigit(d, INN12_WEIGHTS_11) === d[10] && controlDigit(d, INN12_WEIGHTS_12) === d[11]
       ? { _tag: "Valid", kind: "individual" }
-      : { _tag: "Invalid", reason: "control digits do not match (not a valid INN)" }
-  return { _tag: "Invalid", reason: "must have 10 digits (organisation) or 12 digits (sole proprietor)" }
+      : { _tag: "Invalid", reason: "control digits do not match (not a valid INN)", code: "INN_CHECKSUM" }
+  return {
+    _tag: "Invalid",
+    reason: "must have 10 digits (organisation) or 12 digits (sole proprietor)",
+    code: "INN_LENGTH"
+  }
 }
 
 /** Whether a string is a valid INN (taxpayer number), check digits included. */
@@ -50,16 +65,32 @@ const decimalMod = (digits: string, m: number): number => {
   return r
 }
 
+/** What is wrong with an ОГРН: its code and the API's English words. */
+export interface RequisiteProblem {
+  readonly code: RequisiteProblemCode
+  readonly message: string
+}
+
 /** ОГРН (13 digits) for an organisation, ОГРНИП (15 digits) for a sole proprietor; undefined when valid. */
-export const ogrnProblem = (ogrn: string, kind: InnKind | undefined): string | undefined => {
-  if (!/^\d+$/.test(ogrn)) return "must contain digits only"
-  if (ogrn.length !== 13 && ogrn.length !== 15) return "must have 13 digits (ОГРН) or 15 digits (ОГРНИП)"
-  if (kind === "organization" && ogrn.length !== 13) return "an organisation (10-digit INN) has a 13-digit ОГРН"
-  if (kind === "individual" && ogrn.length !== 15) return "a sole proprietor (12-digit INN) has a 15-digit ОГРНИП"
+export const ogrnIssue = (ogrn: string, kind: InnKind | undefined): RequisiteProblem | undefined => {
+  const problem = (code: RequisiteProblemCode, message: string) => ({ code, message })
+  if (!/^\d+$/.test(ogrn)) return problem("OGRN_NOT_DIGITS", "must contain digits only")
+  if (ogrn.length !== 13 && ogrn.length !== 15)
+    return problem("OGRN_LENGTH", "must have 13 digits (ОГРН) or 15 digits (ОГРНИП)")
+  if (kind === "organization" && ogrn.length !== 13)
+    return problem("OGRN_ORGANIZATION_LENGTH", "an organisation (10-digit INN) has a 13-digit ОГРН")
+  if (kind === "individual" && ogrn.length !== 15)
+    return problem("OGRN_INDIVIDUAL_LENGTH", "a sole proprietor (12-digit INN) has a 15-digit ОГРНИП")
   const body = ogrn.slice(0, -1)
   const expected = decimalMod(body, ogrn.length === 13 ? 11 : 13) % 10
-  return expected === Number(ogrn.at(-1)) ? undefined : "control digit does not match (not a valid ОГРН)"
+  return expected === Number(ogrn.at(-1))
+    ? undefined
+    : problem("OGRN_CHECKSUM", "control digit does not match (not a valid ОГРН)")
 }
+
+/** The ОГРН problem in the API's words; undefined when valid. */
+export const ogrnProblem = (ogrn: string, kind: InnKind | undefined): string | undefined =>
+  ogrnIssue(ogrn, kind)?.message
 
 /** Whether a string is a valid KPP (registration reason code). */
 export const isValidKpp = (kpp: string): boolean => /^\d{4}[\dA-Z]{2}\d{3}$/.test(kpp)

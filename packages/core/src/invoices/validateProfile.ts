@@ -5,7 +5,7 @@
  */
 import { Either } from "effect"
 import { type CompanyRequisites, NO_PROFILE_REVISION, PROFILE_LIMITS } from "./CompanyProfile.js"
-import { checkInn, type InnKind, isValidEmail, isValidKpp, ogrnProblem } from "./requisites.js"
+import { checkInn, type InnKind, isValidEmail, isValidKpp, ogrnIssue, type RequisiteProblemCode } from "./requisites.js"
 
 /** A profile save as it arrives: every field optional, so that missing ones are reported together. */
 export interface ProfileInput {
@@ -38,14 +38,46 @@ const compact = (s: string | null | undefined): string | null => {
   return t === null ? null : t.replace(/\s/g, "")
 }
 
-export const validateProfile = (input: ProfileInput): Either.Either<ValidProfileSave, ReadonlyArray<string>> => {
-  const problems: string[] = []
+/** The codes of a profile problem besides the requisites' own (requisites.ts). */
+export type ProfileProblemCode =
+  | RequisiteProblemCode
+  | "REQUIRED"
+  | "TOO_LONG"
+  | "KPP_FORMAT"
+  | "KPP_REQUIRED_FOR_ORGANIZATION"
+  | "KPP_FORBIDDEN_FOR_INDIVIDUAL"
+  | "EMAIL_FORMAT"
+  | "PHONE_FORMAT"
+  | "REVISION_REQUIRED"
+  | "REVISION_INVALID"
+
+/**
+ * One violation: the field, a machine code a page translates (with `max` for TOO_LONG), and the
+ * API's English `message` ("field: problem").
+ */
+export interface ProfileIssue {
+  readonly field: string
+  readonly code: ProfileProblemCode
+  readonly max?: number
+  readonly message: string
+}
+
+/** Every violation of a profile save as `field: problem` lines (the API's `messages`). */
+export const validateProfile = (input: ProfileInput): Either.Either<ValidProfileSave, ReadonlyArray<string>> =>
+  Either.mapLeft(validateProfileIssues(input), (issues) => issues.map((i) => i.message))
+
+export const validateProfileIssues = (
+  input: ProfileInput
+): Either.Either<ValidProfileSave, ReadonlyArray<ProfileIssue>> => {
+  const problems: ProfileIssue[] = []
+  const problem = (field: string, code: ProfileProblemCode, text: string, max?: number) =>
+    problems.push({ field, code, message: `${field}: ${text}`, ...(max === undefined ? {} : { max }) })
   const required = (name: string, value: string | null) => {
-    if (value === null) problems.push(`${name}: required`)
+    if (value === null) problem(name, "REQUIRED", "required")
     return value
   }
   const maxLength = (name: string, value: string | null, max: number) => {
-    if (value !== null && value.length > max) problems.push(`${name}: at most ${max} characters`)
+    if (value !== null && value.length > max) problem(name, "TOO_LONG", `at most ${max} characters`, max)
   }
 
   const companyName = required("companyName", clean(input.companyName))
@@ -55,21 +87,23 @@ export const validateProfile = (input: ProfileInput): Either.Either<ValidProfile
   let kind: InnKind | undefined
   if (inn !== null) {
     const c = checkInn(inn)
-    if (c._tag === "Invalid") problems.push(`inn: ${c.reason}`)
+    if (c._tag === "Invalid") problem("inn", c.code, c.reason)
     else kind = c.kind
   }
 
   const kppRaw = compact(input.kpp)
   const kpp = kppRaw === null ? null : kppRaw.toUpperCase()
   if (kpp !== null && !isValidKpp(kpp))
-    problems.push("kpp: must be 9 characters: 4 digits, 2 digits or letters A-Z, 3 digits")
-  if (kind === "organization" && kpp === null) problems.push("kpp: required for an organisation (10-digit INN)")
-  if (kind === "individual" && kpp !== null) problems.push("kpp: a sole proprietor (12-digit INN) has no KPP; omit it")
+    problem("kpp", "KPP_FORMAT", "must be 9 characters: 4 digits, 2 digits or letters A-Z, 3 digits")
+  if (kind === "organization" && kpp === null)
+    problem("kpp", "KPP_REQUIRED_FOR_ORGANIZATION", "required for an organisation (10-digit INN)")
+  if (kind === "individual" && kpp !== null)
+    problem("kpp", "KPP_FORBIDDEN_FOR_INDIVIDUAL", "a sole proprietor (12-digit INN) has no KPP; omit it")
 
   const ogrn = compact(input.ogrn)
   if (ogrn !== null) {
-    const problem = ogrnProblem(ogrn, kind)
-    if (problem !== undefined) problems.push(`ogrn: ${problem}`)
+    const wrong = ogrnIssue(ogrn, kind)
+    if (wrong !== undefined) problem("ogrn", wrong.code, wrong.message)
   }
 
   const legalAddress = required("legalAddress", clean(input.legalAddress))
@@ -79,19 +113,21 @@ export const validateProfile = (input: ProfileInput): Either.Either<ValidProfile
 
   const email = required("email", compact(input.email))
   if (email !== null && !isValidEmail(email))
-    problems.push("email: must be an e-mail address like accounting@example.ru")
+    problem("email", "EMAIL_FORMAT", "must be an e-mail address like accounting@example.ru")
 
   const phone = clean(input.phone)
   if (phone !== null && !/^\+?[\d\s()-]{5,32}$/.test(phone))
-    problems.push("phone: digits, spaces, parentheses, dashes and a leading + only (5 to 32 characters)")
+    problem("phone", "PHONE_FORMAT", "digits, spaces, parentheses, dashes and a leading + only (5 to 32 characters)")
 
   const revision = input.expectedProfileRevision
   if (revision === null || revision === undefined)
-    problems.push(
-      `expectedProfileRevision: required; take it from GET /v1/billing/legal-invoices/profile (${NO_PROFILE_REVISION} before the first save)`
+    problem(
+      "expectedProfileRevision",
+      "REVISION_REQUIRED",
+      `required; take it from GET /v1/billing/legal-invoices/profile (${NO_PROFILE_REVISION} before the first save)`
     )
   else if (!Number.isSafeInteger(revision) || revision < NO_PROFILE_REVISION)
-    problems.push("expectedProfileRevision: must be an integer ≥ 0")
+    problem("expectedProfileRevision", "REVISION_INVALID", "must be an integer ≥ 0")
 
   if (
     problems.length > 0 ||

@@ -3,7 +3,7 @@
  * store port, usage by day and the CSV export; expiring bonus grants, their sweep and balance alerts.
  */
 export { type AccountTotals, availableMinor, emptyTotals, foldEntries, totalsAreValid } from "./Account.js"
-export { type LedgerEntry, type NewLedgerEntry, TransactionType } from "./Entry.js"
+export { EntryKind, type LedgerEntry, type NewLedgerEntry, TransactionType } from "./Entry.js"
 export { type EntryFilter, parseIsoBound } from "./EntryFilter.js"
 export type { Hold } from "./Hold.js"
 export type { CreditGrant, GrantDraw } from "./CreditGrant.js"

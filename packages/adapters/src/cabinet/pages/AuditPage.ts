@@ -7,13 +7,13 @@ import { Audit } from "@frank/core"
 import { auditQuery } from "@frank/core/http"
 import { Effect, Either } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { formatDate, html, htmlResponse, page } from "../html.js"
+import { emptyState, formatDate, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
 const PAGE_SIZE = 20
 
 /** The actions the filter offers; an action the query names outside this list is offered too. */
-const KNOWN_ACTIONS = [
+export const KNOWN_ACTIONS = [
   "api_key.issued",
   "api_key.renamed",
   "api_key.narrowed",
@@ -58,7 +58,9 @@ const filterForm = (ctx: CabinetContext) => {
   const t = ctx.t.audit
   const chosen = ctx.query.get("action") ?? ""
   const actions = KNOWN_ACTIONS.includes(chosen) || chosen === "" ? KNOWN_ACTIONS : [chosen, ...KNOWN_ACTIONS]
-  const options = actions.map((a) => html`<option value="${a}"${a === chosen ? " selected" : ""}>${a}</option>`)
+  const options = actions.map(
+    (a) => html`<option value="${a}"${a === chosen ? " selected" : ""}>${ctx.t.labels.auditActions[a] ?? a}</option>`
+  )
   return html`<form method="get" action="${ctx.base}/audit" class="inline" data-testid="audit-filter">
 <label for="audit-action">${t.action}</label> <select id="audit-action" name="action"><option value="">${t.allActions}</option>${options}</select>
 <label for="audit-from">${t.dateFrom}</label> <input id="audit-from" type="date" name="dateFrom" value="${ctx.query.get("dateFrom")}">
@@ -73,15 +75,15 @@ const actorText = (ctx: CabinetContext, a: Audit.AuditActor) => {
 
 const row = (ctx: CabinetContext, r: Audit.AuditRecord) =>
   html`<tr data-testid="audit-row" data-action="${r.action}" data-target="${r.target.id}">
-<td class="nowrap">${formatDate(ctx.t, r.at)}</td><td>${actorText(ctx, r.actor)}</td><td><code>${r.action}</code></td>
-<td>${r.target.type} <code>${r.target.id}</code></td><td><code>${r.requestId ?? ctx.t.none}</code></td>
+<td class="nowrap">${formatDate(ctx.t, r.at)}</td><td>${actorText(ctx, r.actor)}</td><td>${ctx.t.labels.auditActions[r.action] ?? html`<code>${r.action}</code>`}</td>
+<td>${ctx.t.labels.auditTargets[r.target.type] ?? r.target.type} <code>${r.target.id}</code></td><td><code>${r.requestId ?? ctx.t.none}</code></td>
 <td>${r.changes.length === 0 ? ctx.t.none : r.changes.join(", ")}</td></tr>`
 
 const table = (ctx: CabinetContext, items: ReadonlyArray<Audit.AuditRecord>) => {
   const t = ctx.t.audit
   const heads = [t.at, t.actor, t.action, t.target, t.requestId, t.changes]
   return html`<div class="scroll"><table><thead><tr>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
-<tbody>${items.map((r) => row(ctx, r))}</tbody></table></div>${items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
+<tbody>${items.map((r) => row(ctx, r))}</tbody></table></div>${items.length === 0 && emptyState(ctx.t.emptyStates.filtered, { href: `${ctx.base}/audit`, label: ctx.t.emptyStates.filteredNext })}`
 }
 
 /** "Newest" back to the first page when paging; "older" while the log has more. */

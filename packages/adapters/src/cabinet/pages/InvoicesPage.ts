@@ -10,7 +10,8 @@ import { Effect } from "effect"
 import { importOptional } from "../../node/internal/optionalPackage.js"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { type FormBody, formBody, redirect } from "../CabinetRequest.js"
-import { formatDate, formatNumber, type Html, html, htmlResponse, type Notice, page } from "../html.js"
+import { INVOICE_TONES, statusBadge } from "../badges.js"
+import { emptyState, formatDate, formatNumber, type Html, html, htmlResponse, type Notice, page } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, post } from "../routes.js"
 import {
   changedFields,
@@ -34,7 +35,7 @@ const historyRow = (ctx: CabinetContext, i: Invoices.Invoice) => {
   const act = (path: string, label: string) =>
     html`<form method="post" action="${ctx.base}/invoices/${i.id}/${path}"><button type="submit">${label}</button></form>`
   return html`<tr data-testid="invoice-row" data-status="${i.status}"><td>${i.number}</td><td class="num">${ctx.t.rubles(formatNumber(ctx.t, i.amountRub))}</td>
-<td data-testid="invoice-status">${i.status}</td><td class="nowrap">${formatDate(ctx.t, i.createdAt)}</td><td class="nowrap">${i.creditedAt === null ? "" : formatDate(ctx.t, i.creditedAt)}</td>
+<td data-testid="invoice-status">${statusBadge(ctx.t.labels.invoiceStatus, INVOICE_TONES, i.status)}</td><td class="nowrap">${formatDate(ctx.t, i.createdAt)}</td><td class="nowrap">${i.creditedAt === null ? "" : formatDate(ctx.t, i.creditedAt)}</td>
 <td class="actions"><a href="${ctx.base}/invoices/${i.id}/pdf" data-testid="invoice-pdf">${t.pdf}</a>${open ? act("sbp", t.sbp) : ""}${act("refresh", t.refresh)}</td></tr>`
 }
 
@@ -58,14 +59,14 @@ export const invoicesRoutes = Effect.gen(function* () {
 ${profileForm(ctx, state.values ?? valuesOf(profile), revision, state.errors)}</section>`
       const createSection =
         profile === undefined
-          ? html`<section><h2>${t.create}</h2><p>${t.needProfile}</p></section>`
+          ? html`<section aria-labelledby="create-title"><h2 id="create-title">${t.create}</h2><p>${t.needProfile}</p></section>`
           : html`<section aria-labelledby="create-title"><h2 id="create-title">${t.create}</h2><form method="post" action="${ctx.base}/invoices" class="stack">
 <input type="hidden" name="expectedProfileRevision" value="${profile.revision}">
 <label>${t.amount} <input name="amountRub" type="number" min="1" max="100000" required inputmode="numeric"></label>
 <label>${t.comment} <input name="comment" maxlength="140"></label><button type="submit">${t.issue}</button></form></section>`
       const table = html`<section aria-labelledby="history-title"><h2 id="history-title">${t.history}</h2><div class="scroll"><table>
 <thead><tr><th scope="col">${t.number}</th><th scope="col" class="num">₽</th><th scope="col">${t.status}</th><th scope="col">${ctx.t.topups.created}</th><th scope="col">${t.credited}</th><th scope="col"><span class="sr-only">${t.pdf}</span></th></tr></thead>
-<tbody>${history.items.map((i) => historyRow(ctx, i))}</tbody></table></div>${history.items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
+<tbody>${history.items.map((i) => historyRow(ctx, i))}</tbody></table></div>${history.items.length === 0 && emptyState(ctx.t.emptyStates.invoices, { href: profile === undefined ? "#profile-title" : "#create-title", label: ctx.t.emptyStates.invoicesNext })}</section>`
       return htmlResponse(
         page(ctx, "invoices", t.title, html`${extra}${profileSection}${createSection}${table}`, notice),
         status
@@ -93,7 +94,7 @@ ${profileForm(ctx, state.values ?? valuesOf(profile), revision, state.errors)}</
         const text = [`${errorText(ctx.t, e)[0]} ${ctx.t.invoices.conflict}`, ...changed, ctx.t.invoices.retry]
         return yield* show(ctx, 409, { kind: "error", text }, { values: entered, revision: e.currentRevision })
       }
-      const { byField, general } = messagesByField(e.messages)
+      const { byField, general } = messagesByField(ctx.t, e.issues, e.messages)
       const text = general.length > 0 ? general : [ctx.t.errors.codes.VALIDATION_FAILED ?? e.message]
       return yield* show(ctx, 400, { kind: "error", text }, { values: entered, revision, errors: byField })
     })

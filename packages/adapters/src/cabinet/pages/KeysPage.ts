@@ -8,14 +8,19 @@ import { idOr, PartnerApi, routeTable, scopeReference } from "@frank/core/http"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { formatDate, type Html, html, htmlResponse, join, type Notice, page, secretBox } from "../html.js"
+import { badge } from "../badges.js"
+import { emptyState, formatDate, type Html, html, htmlResponse, join, type Notice, page, secretBox } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
 const MAX_ACTIVE = 20
 const reference = scopeReference(routeTable(PartnerApi))
 
 const status = (ctx: CabinetContext, k: Access.KeyView) =>
-  k.revokedAt !== null ? ctx.t.keys.revoked : k.active ? ctx.t.keys.active : ctx.t.keys.expired
+  k.revokedAt !== null
+    ? badge("bad", ctx.t.keys.revoked)
+    : k.active
+      ? badge("ok", ctx.t.keys.active)
+      : badge("neutral", ctx.t.keys.expired)
 
 const keyRow = (ctx: CabinetContext, k: Access.KeyView) => {
   const t = ctx.t.keys
@@ -69,7 +74,7 @@ const render = (ctx: CabinetContext, keys: ReadonlyArray<Access.KeyView>, notice
   const active = keys.filter((k) => k.active).length
   const table = html`<div class="scroll"><table><caption>${t.quota(active)}</caption>
 <thead><tr><th scope="col">${t.prefix}</th><th scope="col">${t.label}</th><th scope="col">${t.scopes}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.expires}</th><th scope="col">${t.status}</th><th scope="col">${t.revokeReason}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
-<tbody>${keys.map((k) => keyRow(ctx, k))}</tbody></table></div>`
+<tbody>${keys.map((k) => keyRow(ctx, k))}</tbody></table></div>${keys.length === 0 && emptyState(ctx.t.emptyStates.keys, { href: "#issue-title", label: ctx.t.emptyStates.keysNext })}`
   return page(ctx, "keys", t.title, html`${extra}${table}${active < MAX_ACTIVE && issueForm(ctx)}`, notice)
 }
 

@@ -7,7 +7,7 @@
 import { Ledger, Money, Tariffs, Time } from "@frank/core"
 import { Clock, Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { formatNumber, html, htmlResponse, page, raw } from "../html.js"
+import { formatDay, formatNumber, html, htmlResponse, page, raw } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 import { creditGrantsSection } from "./creditGrants.js"
 
@@ -45,15 +45,18 @@ export const overviewRoutes = Effect.gen(function* () {
       const progress =
         next === undefined
           ? html`<p>${t.topPlan}</p>`
-          : html`<p>${t.nextPlan(next.plan, next.discountPercent, franks(ctx, tariff.spendRequiredForNextPlan ?? 0))}</p>
+          : html`<p>${t.nextPlan(ctx.t.labels.plan[next.plan] ?? next.plan, next.discountPercent, franks(ctx, tariff.spendRequiredForNextPlan ?? 0))}</p>
 <label>${t.progress} <progress max="${Money.minorToFranks(next.minLifetimeSpendMinor)}" value="${Math.min(tariff.lifetimeSpend, Money.minorToFranks(next.minLifetimeSpendMinor))}"></progress></label>`
       const tariffSection = html`<section aria-labelledby="tariff-title"><h2 id="tariff-title">${t.tariff}</h2>
-<dl class="pairs"><dt>${t.plan}</dt><dd data-testid="plan">${tariff.plan}</dd><dt>${t.discount}</dt><dd>${tariff.discountPercent}%</dd><dt>${t.lifetimeSpend}</dt><dd>${franks(ctx, tariff.lifetimeSpend)}</dd></dl>${progress}</section>`
+<dl class="pairs"><dt>${t.plan}</dt><dd data-testid="plan">${ctx.t.labels.plan[tariff.plan] ?? tariff.plan}</dd><dt>${t.discount}</dt><dd>${tariff.discountPercent}%</dd><dt>${t.lifetimeSpend}</dt><dd>${franks(ctx, tariff.lifetimeSpend)}</dd></dl>${progress}</section>`
       const chartData = JSON.stringify({
         label: t.spend,
         days: usage.days.map((d) => ({ date: d.date, spend: d.spent }))
       })
-      const rows = usage.days.map((d) => html`<tr><td>${d.date}</td><td class="num">${franks(ctx, d.spent)}</td></tr>`)
+      const rows = usage.days.map(
+        (d) =>
+          html`<tr><td class="nowrap"><time datetime="${d.date}">${formatDay(ctx.t, d.date)}</time></td><td class="num">${franks(ctx, d.spent)}</td></tr>`
+      )
       const chartSection = html`<section aria-labelledby="chart-title"><h2 id="chart-title">${t.spendChart}</h2>
 <link rel="stylesheet" href="${ctx.base}/assets/uplot.css">
 <div id="spend-chart" class="chart" data-lib="${ctx.base}/assets/uplot.js" aria-hidden="true"></div>

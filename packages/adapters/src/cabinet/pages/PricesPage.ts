@@ -102,6 +102,35 @@ const breakdown = (ctx: CabinetContext, quote: Pricing.Quote) => {
 <p><strong>${t.total}: <span data-testid="estimate-total">${money(quote.totalFranks)}</span></strong></p></section>`
 }
 
+/** The form's label of an estimate field, for the field the engine names in its problem. */
+const fieldLabel = (ctx: CabinetContext, field: string): string => {
+  const t = ctx.t.prices
+  const labels: Record<string, string> = {
+    modelId: t.model,
+    operation: t.operation,
+    mode: t.mode,
+    resolution: t.resolution,
+    quality: t.quality,
+    duration: t.durationField,
+    prompt: t.prompt,
+    imageCount: t.imageCount,
+    referenceImageCount: t.referenceImageCount,
+    referenceVideoCount: t.referenceVideoCount,
+    referenceAudioCount: t.referenceAudioCount,
+    imageOutputCount: t.imageOutputCount
+  }
+  return labels[field] ?? field
+}
+
+/** A rejected estimate in the page's words: the code's sentence, then each field's problem. */
+const estimateProblems = (ctx: CabinetContext, code: string, messages: ReadonlyArray<string>) => [
+  ctx.t.errors.codes[code] ?? code,
+  ...messages.map((m) => {
+    const [field = "", ...rest] = m.split(": ")
+    return ctx.t.prices.fieldProblem(fieldLabel(ctx, field.split(".")[0] ?? field), rest.join(": ") || m)
+  })
+]
+
 /** The query as an estimate request: empty fields dropped, numbers coerced by the schema. */
 const requestOf = (q: URLSearchParams) => {
   const raw: Record<string, string> = {}
@@ -122,12 +151,13 @@ export const pricesRoutes = Effect.gen(function* () {
       if (ctx.query.get("estimate") === "1") {
         const quote = Either.flatMap(
           Either.mapLeft(requestOf(ctx.query), (e) => ({
+            code: "ESTIMATE_INVALID",
             messages: ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".")}: ${i.message}`)
           })),
           (req) => pricing.estimate(req, discount)
         )
         if (Either.isRight(quote)) result = breakdown(ctx, quote.right)
-        else notice = { kind: "error", text: quote.left.messages }
+        else notice = { kind: "error", text: estimateProblems(ctx, quote.left.code, quote.left.messages) }
       }
       const body = html`${calculator(ctx, items)}${result}${catalogTable(ctx, items)}`
       return htmlResponse(page(ctx, "prices", ctx.t.prices.title, body, notice), notice === undefined ? 200 : 400)

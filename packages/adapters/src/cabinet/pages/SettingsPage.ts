@@ -10,7 +10,8 @@ import { idOr } from "@frank/core/http"
 import { Effect, Schema } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { formatDate, formatNumber, html, htmlResponse, type Notice, page } from "../html.js"
+import { badge } from "../badges.js"
+import { emptyState, formatDate, formatNumber, html, htmlResponse, type Notice, page } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
 const MAX_ALERTS = 5
@@ -33,8 +34,14 @@ const alertRow = (ctx: CabinetContext, a: Ledger.BalanceAlert) => {
   const t = ctx.t.settings
   const threshold = ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(a.thresholdMinor)))
   return html`<tr data-testid="alert-row" data-state="${a.state}"><td class="num nowrap" data-testid="alert-threshold">${threshold}</td>
-<td data-testid="alert-state">${a.state === "triggered" ? t.triggered : t.ok}</td><td class="nowrap">${formatDate(ctx.t, a.createdAt)}</td>
+<td data-testid="alert-state">${a.state === "triggered" ? badge("warn", t.triggered) : badge("ok", t.ok)}</td><td class="nowrap">${formatDate(ctx.t, a.createdAt)}</td>
 <td class="nowrap"><form method="post" action="${ctx.base}/settings/alerts/${a.id}/delete"><button type="submit" class="danger" aria-label="${t.deleteAlert(threshold)}">${t.delete}</button></form></td></tr>`
+}
+
+/** A sentence that names an event: the name shown as the identifier it is. */
+const eventNamed = (sentence: string, event: string) => {
+  const [before = sentence, ...after] = sentence.split(event)
+  return after.length === 0 ? sentence : html`${before}<code>${event}</code>${after.join(event)}`
 }
 
 const createForm = (ctx: CabinetContext, count: number, entered: string) => {
@@ -49,9 +56,9 @@ const render = (ctx: CabinetContext, alerts: ReadonlyArray<Ledger.BalanceAlert>,
   const t = ctx.t.settings
   const table = html`<div class="scroll"><table class="whole-words"><caption>${t.quota(alerts.length)}</caption>
 <thead><tr><th scope="col" class="num nowrap">${t.thresholdColumn}</th><th scope="col">${t.state}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.delete}</span></th></tr></thead>
-<tbody>${alerts.map((a) => alertRow(ctx, a))}</tbody></table></div>${alerts.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
+<tbody>${alerts.map((a) => alertRow(ctx, a))}</tbody></table></div>${alerts.length === 0 && emptyState(ctx.t.emptyStates.alerts, { href: "#alert-create", label: ctx.t.emptyStates.alertsNext })}`
   const section = html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">${t.alerts}</h2>
-<p>${t.alertsNote}</p>${table}<h3>${t.createTitle}</h3>${createForm(ctx, alerts.length, entered)}</section>`
+<p>${eventNamed(t.alertsNote, "billing.balance_alert")}</p>${table}<h3 id="alert-create">${t.createTitle}</h3>${createForm(ctx, alerts.length, entered)}</section>`
   return page(ctx, "settings", t.title, section, notice)
 }
 

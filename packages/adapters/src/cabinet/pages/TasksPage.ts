@@ -9,7 +9,8 @@ import { Ids, Money, Tasks } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
+import { statusBadge, TASK_TONES } from "../badges.js"
+import { emptyState, formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
 const PAGE_SIZE = 20
@@ -21,14 +22,14 @@ const row = (ctx: CabinetContext, task: Tasks.Task) => {
     task.status === "succeeded" && task.result !== null
       ? html`<a href="${ctx.base}/tasks/${task.id}/result" download>${t.download}</a>`
       : task.failure !== null
-        ? `${task.failure.code}: ${task.failure.message}`
+        ? html`<code>${task.failure.code}</code> ${ctx.t.errors.codes[task.failure.code] ?? task.failure.message}`
         : ""
   // Only while the task runs: once it ended, its reservation is settled and nothing lapses.
   const expires =
     task.status === "succeeded" || task.status === "failed"
       ? ""
       : html`<time datetime="${new Date(task.expiresAt).toISOString()}">${formatDate(ctx.t, task.expiresAt)}</time>`
-  return html`<tr data-testid="task-row" data-status="${task.status}"><td><code>${task.id}</code></td><td>${task.modelId}</td><td>${task.status}</td>
+  return html`<tr data-testid="task-row" data-status="${task.status}"><td><code>${task.id}</code></td><td>${task.modelId}</td><td data-testid="task-status">${statusBadge(ctx.t.labels.taskStatus, TASK_TONES, task.status)}</td>
 <td class="num">${task.costMinor === null ? franks(task.reservedMinor) : franks(task.costMinor)}</td><td class="nowrap">${formatDate(ctx.t, task.createdAt)}</td><td data-testid="task-expires">${expires}</td><td>${result}</td></tr>`
 }
 
@@ -42,11 +43,11 @@ export const tasksRoutes = Effect.gen(function* () {
       const pageNo = Math.max(1, Math.floor(Number(ctx.query.get("page") ?? "1")) || 1)
       const found = yield* Effect.orDie(tasks.list(ctx.partnerId, { status }, (pageNo - 1) * PAGE_SIZE, PAGE_SIZE))
       const options = Tasks.TaskStatus.literals.map(
-        (s) => html`<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
+        (s) => html`<option value="${s}"${s === status ? " selected" : ""}>${ctx.t.labels.taskStatus[s] ?? s}</option>`
       )
       const filter = html`<form method="get" action="${ctx.base}/tasks" class="inline"><label>${t.status} <select name="status"><option value="">${t.allStatuses}</option>${options}</select></label> <button type="submit">${ctx.t.filter}</button></form>`
       const table = html`<div class="scroll"><table class="free-first"><thead><tr><th scope="col">ID</th><th scope="col">${t.model}</th><th scope="col">${t.status}</th><th scope="col" class="num">${t.cost}</th><th scope="col">${t.created}</th><th scope="col">${t.expires}</th><th scope="col">${t.result}</th></tr></thead>
-<tbody>${found.items.map((task) => row(ctx, task))}</tbody></table></div>${found.items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
+<tbody>${found.items.map((task) => row(ctx, task))}</tbody></table></div>${found.items.length === 0 && (status === undefined ? emptyState(ctx.t.emptyStates.tasks, { href: `${ctx.base}/prices`, label: ctx.t.emptyStates.tasksNext }) : emptyState(ctx.t.emptyStates.filtered, { href: `${ctx.base}/tasks`, label: ctx.t.emptyStates.filteredNext }))}`
       const more =
         found.items.length === PAGE_SIZE
           ? html`<p><a href="${ctx.base}/tasks?${status === undefined ? "" : `status=${status}&`}page=${pageNo + 1}">${ctx.t.next}</a></p>`

@@ -8,7 +8,8 @@ import { Payments } from "@frank/core"
 import { Effect } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { formatDate, formatNumber, html, htmlResponse, type Notice, page } from "../html.js"
+import { PAYMENT_TONES, statusBadge } from "../badges.js"
+import { emptyState, formatDate, formatNumber, html, htmlResponse, type Notice, page } from "../html.js"
 import { type CabinetRoute, errorText, get, post } from "../routes.js"
 
 const form = (ctx: CabinetContext) => {
@@ -23,7 +24,7 @@ const form = (ctx: CabinetContext) => {
 
 const row = (ctx: CabinetContext, p: Payments.Payment) =>
   html`<tr data-testid="payment-row" data-status="${p.status}"><td class="nowrap">${formatDate(ctx.t, p.createdAt)}</td><td class="num">${ctx.t.rubles(formatNumber(ctx.t, p.amountRub))}</td>
-<td>${p.description ?? ""}</td><td>${p.status}</td><td>${p.status === "pending" && p.paymentUrl !== null ? html`<a href="${p.paymentUrl}">${ctx.t.topups.open}</a>` : ""}</td></tr>`
+<td>${p.description ?? ""}</td><td data-testid="payment-status">${statusBadge(ctx.t.labels.paymentStatus, PAYMENT_TONES, p.status)}</td><td>${p.status === "pending" && p.paymentUrl !== null ? html`<a href="${p.paymentUrl}">${ctx.t.topups.open}</a>` : ""}</td></tr>`
 
 export const topUpsRoutes = Effect.gen(function* () {
   const payments = yield* Payments.Payments
@@ -33,7 +34,7 @@ export const topUpsRoutes = Effect.gen(function* () {
       const t = ctx.t.topups
       const table = html`<section aria-labelledby="history-title"><h2 id="history-title">${t.history}</h2><div class="scroll"><table>
 <thead><tr><th scope="col">${t.created}</th><th scope="col" class="num">₽</th><th scope="col">${ctx.t.transactions.description}</th><th scope="col">${t.status}</th><th scope="col"><span class="sr-only">${t.open}</span></th></tr></thead>
-<tbody>${history.map((p) => row(ctx, p))}</tbody></table></div>${history.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
+<tbody>${history.map((p) => row(ctx, p))}</tbody></table></div>${history.length === 0 && emptyState(ctx.t.emptyStates.topups, { href: "#topup-title", label: ctx.t.emptyStates.topupsNext })}</section>`
       return htmlResponse(page(ctx, "topups", t.title, html`${form(ctx)}${table}`, notice), status)
     })
 

@@ -6,7 +6,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Ledger, Money } from "@frank/core"
 import { Effect, Stream } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
-import { formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
+import { emptyState, formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, get } from "../routes.js"
 
 const PAGE_SIZE = 20
@@ -47,7 +47,15 @@ const filters = (ctx: CabinetContext) => {
 const row = (ctx: CabinetContext, e: Ledger.LedgerEntry) => {
   const t = ctx.t.transactions
   return html`<tr data-testid="transaction-row"><td class="nowrap">${formatDate(ctx.t, e.occurredAt)}</td><td>${t.types[e.type] ?? e.type}</td>
-<td>${e.kind}</td><td class="num">${ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(e.amountMinor)))}</td><td>${e.description || e.label}</td></tr>`
+<td>${ctx.t.labels.entryKind[e.kind] ?? e.kind}</td><td class="num">${ctx.t.franks(formatNumber(ctx.t, Money.minorToFranks(e.amountMinor)))}</td><td>${e.description || e.label}</td></tr>`
+}
+
+/** No rows: with a filter, the way back to all of them; without, where the first row comes from. */
+const emptyNext = (ctx: CabinetContext) => {
+  const e = ctx.t.emptyStates
+  return filterQuery(ctx.query) === ""
+    ? emptyState(e.transactions, { href: `${ctx.base}/topups`, label: e.transactionsNext })
+    : emptyState(e.filtered, { href: `${ctx.base}/transactions`, label: e.filteredNext })
 }
 
 const pager = (ctx: CabinetContext, pageNo: number, pages: number) => {
@@ -69,7 +77,7 @@ export const transactionsRoutes = Effect.gen(function* () {
       )
       const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE))
       const table = html`<div class="scroll"><table><thead><tr><th scope="col">${t.date}</th><th scope="col">${t.type}</th><th scope="col">${t.kind}</th><th scope="col" class="num">${t.amount}</th><th scope="col">${t.description}</th></tr></thead>
-<tbody>${result.items.map((e) => row(ctx, e))}</tbody></table></div>${result.items.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}`
+<tbody>${result.items.map((e) => row(ctx, e))}</tbody></table></div>${result.items.length === 0 && emptyNext(ctx)}`
       return htmlResponse(
         page(ctx, "transactions", t.title, html`<section>${filters(ctx)}${table}${pager(ctx, pageNo, pages)}</section>`)
       )

@@ -8,6 +8,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Ids, Webhooks } from "@frank/core"
 import { idOr } from "@frank/core/http"
 import { Effect } from "effect"
+import { DELIVERY_TONES, statusBadge } from "../badges.js"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore } from "../routes.js"
@@ -42,10 +43,10 @@ const detail = (ctx: CabinetContext, d: Webhooks.DeliveryDetail) => {
     html`<form method="post" action="${ctx.base}/webhooks/deliveries/${d.id}/replay?from=message"><button type="submit">${t.replay}</button></form>`
   return html`<p><a href="${ctx.base}/webhooks">${t.backToWebhooks}</a></p>
 <section aria-labelledby="summary-title"><h2 id="summary-title">${t.summary}</h2><dl>
-<dt>${t.event}</dt><dd data-testid="message-type">${d.eventType}</dd>
+<dt>${t.event}</dt><dd data-testid="message-type"><code>${d.eventType}</code></dd>
 <dt>${t.eventId}</dt><dd><code>${d.eventId}</code></dd>
 <dt>${t.endpoint}</dt><dd><a href="${ctx.base}/webhooks/endpoints/${d.endpointId}">${d.endpointId}</a></dd>
-<dt>${t.status}</dt><dd data-testid="message-status">${d.status}</dd>
+<dt>${t.status}</dt><dd data-testid="message-status">${statusBadge(ctx.t.labels.deliveryStatus, DELIVERY_TONES, d.status)}</dd>
 <dt>${t.created}</dt><dd>${formatDate(ctx.t, d.createdAt)}</dd></dl>${replay}</section>
 <section aria-labelledby="payload-title"><h2 id="payload-title">${t.payload}</h2><div class="scroll"><pre data-testid="payload">${prettyJson(d.payload)}</pre></div></section>
 <section aria-labelledby="attempts-title"><h2 id="attempts-title">${t.attempts}</h2>

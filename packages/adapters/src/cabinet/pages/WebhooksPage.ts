@@ -9,14 +9,17 @@ import { idOr } from "@frank/core/http"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formBody, redirect } from "../CabinetRequest.js"
-import { formatDate, type Html, html, htmlResponse, type Notice, page, secretBox } from "../html.js"
+import { badge, DELIVERY_TONES, statusBadge } from "../badges.js"
+import { emptyState, formatDate, type Html, html, htmlResponse, type Notice, page, secretBox } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 
 /** Active, paused by the partner, or paused by the health rule (with since when it fails). */
-const endpointState = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint): string => {
+const endpointState = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
   const t = ctx.t.webhooks
-  if (e.active) return t.active
-  return e.health.disabledReason === "failing" ? t.pausedFailing(formatDate(ctx.t, e.health.failingSince)) : t.paused
+  if (e.active) return badge("ok", t.active)
+  return e.health.disabledReason === "failing"
+    ? html`${badge("bad", t.paused)} ${t.pausedFailing(formatDate(ctx.t, e.health.failingSince))}`
+    : badge("neutral", t.paused)
 }
 
 const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
@@ -33,9 +36,9 @@ const endpointRow = (ctx: CabinetContext, e: Webhooks.WebhookEndpoint) => {
 const deliveryRow = (ctx: CabinetContext, d: Webhooks.DeliveryRecord) => {
   const t = ctx.t.webhooks
   const replayable = d.status === "delivered" || d.status === "uncertain" || d.status === "dead_lettered"
-  return html`<tr data-testid="delivery-row" data-status="${d.status}"><td><a href="${ctx.base}/webhooks/deliveries/${d.id}" data-testid="delivery-link">${d.eventType}</a><br><small><code>${d.eventId}</code></small></td>
-<td>${d.status}</td><td>${d.attempts}</td><td>${d.responseCodes.map((c) => c ?? "—").join(", ")}</td>
-<td class="wrap">${d.lastError ?? ""}</td><td class="nowrap">${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
+  return html`<tr data-testid="delivery-row" data-status="${d.status}"><td><a href="${ctx.base}/webhooks/deliveries/${d.id}" data-testid="delivery-link"><code>${d.eventType}</code></a><br><small><code>${d.eventId}</code></small></td>
+<td data-testid="delivery-status">${statusBadge(ctx.t.labels.deliveryStatus, DELIVERY_TONES, d.status)}</td><td>${d.attempts}</td><td>${d.responseCodes.map((c) => c ?? "—").join(", ")}</td>
+<td class="wrap">${d.lastError !== null && html`<code>${d.lastError}</code>`}</td><td class="nowrap">${d.status === "pending" ? formatDate(ctx.t, d.nextAttemptAt) : ""}</td>
 <td class="nowrap">${formatDate(ctx.t, d.createdAt)}</td>
 <td>${replayable ? html`<form method="post" action="${ctx.base}/webhooks/deliveries/${d.id}/replay"><button type="submit">${t.replay}</button></form>` : ""}</td></tr>`
 }
@@ -52,7 +55,7 @@ const createForm = (ctx: CabinetContext) => {
 <form method="post" action="${ctx.base}/webhooks" class="stack">
 <label>${t.url} <input name="url" type="url" required placeholder="https://example.com/hooks/frank"></label>
 <fieldset><legend>${t.events}</legend><p><small>${t.eventsHint}</small></p>
-${Events.allEventTypes.map((e) => html`<label class="check"><input type="checkbox" name="eventType" value="${e}"> ${e}</label>`)}</fieldset>
+<ul class="events">${Events.allEventTypes.map((e) => html`<li><label><input type="checkbox" name="eventType" value="${e}"> <code>${e}</code></label> <small>${ctx.t.labels.eventTypes[e] ?? ""}</small></li>`)}</ul></fieldset>
 <label>${t.rate} <input name="rateLimitPerSecond" type="number" min="1" max="10000" step="1" placeholder="${t.unlimited}"></label>
 <p><small>${t.rateHint}</small></p>
 <button type="submit">${t.create}</button></form></section>`
@@ -68,7 +71,8 @@ const deliveryLog = (
   const status = ctx.query.get("status") ?? ""
   const options = [html`<option value="">${t.allStatuses}</option>`].concat(
     Webhooks.DeliveryStatus.literals.map(
-      (s) => html`<option value="${s}"${s === status ? " selected" : ""}>${s}</option>`
+      (s) =>
+        html`<option value="${s}"${s === status ? " selected" : ""}>${ctx.t.labels.deliveryStatus[s] ?? s}</option>`
     )
   )
   const query = new URLSearchParams()
@@ -82,7 +86,7 @@ const deliveryLog = (
 <p><a href="${ctx.base}/webhooks/events" data-testid="catalog-link">${ctx.t.portal.catalogLink}</a></p>
 <form method="get" action="${ctx.base}/webhooks" class="inline"><label>${t.status} <select name="status">${options}</select></label> ${logFilters(ctx, endpoints)} <button type="submit">${ctx.t.filter}</button></form>
 <div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.event}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col">${t.codes}</th><th scope="col">${t.lastError}</th><th scope="col">${t.nextAttempt}</th><th scope="col">${t.created}</th><th scope="col"><span class="sr-only">${t.replay}</span></th></tr></thead>
-<tbody>${deliveries.map((d) => deliveryRow(ctx, d))}</tbody></table></div>${deliveries.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}${more}</section>`
+<tbody>${deliveries.map((d) => deliveryRow(ctx, d))}</tbody></table></div>${deliveries.length === 0 && (status === "" ? emptyState(ctx.t.emptyStates.deliveries) : emptyState(ctx.t.emptyStates.filtered, { href: `${ctx.base}/webhooks`, label: ctx.t.emptyStates.filteredNext }))}${more}</section>`
 }
 
 /** The log's query parameters besides the cursor (kept by the "older" link). */
@@ -142,7 +146,7 @@ export const webhooksRoutes = Effect.gen(function* () {
       )
       const table = html`<section aria-labelledby="endpoints-title"><h2 id="endpoints-title">${t.endpoints}</h2>
 <div class="scroll"><table class="free-first"><thead><tr><th scope="col">${t.url}</th><th scope="col">${t.events}</th><th scope="col">${t.state}</th><th scope="col">${t.rate}</th><th scope="col"><span class="sr-only">…</span></th></tr></thead>
-<tbody>${endpoints.map((e) => endpointRow(ctx, e))}</tbody></table></div>${endpoints.length === 0 ? html`<p>${ctx.t.empty}</p>` : ""}</section>`
+<tbody>${endpoints.map((e) => endpointRow(ctx, e))}</tbody></table></div>${endpoints.length === 0 && emptyState(ctx.t.emptyStates.endpoints, { href: "#create-title", label: ctx.t.emptyStates.endpointsNext })}</section>`
       const next = log.next === null ? null : Webhooks.encodeCursor(log.next)
       const body = html`${extra}${table}${endpoints.length < 10 && createForm(ctx)}${deliveryLog(ctx, log.deliveries, next, endpoints)}`
       return htmlResponse(page(ctx, "webhooks", t.title, body, notice), status)

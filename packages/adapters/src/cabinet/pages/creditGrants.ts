@@ -5,6 +5,7 @@
  */
 import { type Ledger, Money } from "@frank/core"
 import type { CabinetContext } from "../CabinetRequest.js"
+import { badge } from "../badges.js"
 import { formatDate, formatNumber, type Html, html } from "../html.js"
 
 type Expiring = ReadonlyArray<{ readonly amountFranks: number; readonly expiresAt: string; readonly grantId: string }>
@@ -17,7 +18,12 @@ const time = (ctx: CabinetContext, ms: number) =>
 const grantRow = (ctx: CabinetContext, g: Ledger.CreditGrant) => {
   const t = ctx.t.overview
   const expires = g.expiresAt === null ? t.grantNeverExpires : time(ctx, g.expiresAt)
-  const state = g.expiredAt !== null ? t.grantExpired : g.remainingMinor === 0 ? t.grantSpent : t.grantLive
+  const state =
+    g.expiredAt !== null
+      ? badge("neutral", t.grantExpired)
+      : g.remainingMinor === 0
+        ? badge("neutral", t.grantSpent)
+        : badge("ok", t.grantLive)
   return html`<tr data-testid="grant-row" data-grant="${g.id}"><td class="num nowrap">${franks(ctx, Money.minorToFranks(g.grantedMinor))}</td>
 <td class="num nowrap" data-testid="grant-remaining">${franks(ctx, Money.minorToFranks(g.remainingMinor))}</td>
 <td class="num nowrap">${franks(ctx, Money.minorToFranks(g.reservedMinor))}</td><td class="num nowrap">${g.priority}</td>

@@ -4,6 +4,7 @@
  * form keeps the user's values with the new revision, so saving again is a deliberate retry).
  */
 import type { Invoices } from "@frank/core"
+import type { Strings } from "../i18n.js"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { html, join } from "../html.js"
 
@@ -23,15 +24,35 @@ export type ProfileValues = Partial<Record<ProfileField, string>>
 export const valuesOf = (p: Invoices.CompanyProfile | undefined): ProfileValues =>
   Object.fromEntries(PROFILE_FIELDS.map((f) => [f, p?.[f] ?? ""])) as ProfileValues
 
-/** Engine messages are `field: problem`; each goes under its field, the rest above the form. */
-export const messagesByField = (messages: ReadonlyArray<string>) => {
+/**
+ * The engine's problems in the page's words (by each issue's code), each under its field; the rest
+ * above the form. Without issues (an older engine) the English `field: problem` lines are split.
+ */
+export const messagesByField = (
+  t: Strings,
+  issues:
+    | ReadonlyArray<{
+        readonly field: string
+        readonly code: string
+        readonly max?: number | undefined
+        readonly message: string
+      }>
+    | undefined,
+  messages: ReadonlyArray<string>
+) => {
   const byField: Partial<Record<ProfileField, string[]>> = {}
   const general: string[] = []
-  for (const m of messages) {
-    const [field, ...rest] = m.split(": ")
+  const lines =
+    issues !== undefined && issues.length > 0
+      ? issues.map((i) => ({ field: i.field, text: t.errors.profileProblems[i.code]?.(i.max) ?? i.message }))
+      : messages.map((m) => {
+          const [field = "", ...rest] = m.split(": ")
+          return rest.length === 0 ? { field: "", text: m } : { field, text: rest.join(": ") }
+        })
+  for (const { field, text } of lines) {
     const known = PROFILE_FIELDS.find((f) => f === field)
-    if (known === undefined || rest.length === 0) general.push(m)
-    else byField[known] = [...(byField[known] ?? []), rest.join(": ")]
+    if (known === undefined) general.push(text)
+    else byField[known] = [...(byField[known] ?? []), text]
   }
   return { byField, general }
 }

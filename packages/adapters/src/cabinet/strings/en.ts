@@ -1,4 +1,7 @@
 /** Every English string of the cabinet. `ru.ts` has the same keys. */
+import { errorCodesEn, profileProblemsEn } from "./codes.en.js"
+import { labelsEn } from "./labels.en.js"
+
 export const en = {
   lang: "en",
   locale: "en-GB",
@@ -21,6 +24,28 @@ export const en = {
   signOut: "Sign out",
   franks: (n: string) => `${n} ₣`,
   rubles: (n: string) => `${n} ₽`,
+  labels: labelsEn,
+  busy: "Working…",
+  planBadge: (plan: string) => `Plan: ${plan}`,
+  emptyStates: {
+    keys: "No API keys yet. Issue one to call the API.",
+    keysNext: "Issue a key",
+    endpoints: "No endpoints yet. Add one to receive events.",
+    endpointsNext: "Add an endpoint",
+    deliveries: "No deliveries yet. Send a test event to an endpoint to see one here.",
+    transactions: "No transactions yet. They appear once the balance is topped up.",
+    transactionsNext: "Top up the balance",
+    filtered: "Nothing matches this filter.",
+    filteredNext: "Show everything",
+    topups: "No top-ups yet. Enter an amount above to make the first one.",
+    topupsNext: "Top up",
+    invoices: "No invoices yet. Fill in the company profile, then create one.",
+    invoicesNext: "Create an invoice",
+    tasks: "No tasks yet. Tasks are launched through the API; see what they cost first.",
+    tasksNext: "See prices",
+    alerts: "No alerts yet. Add a threshold below to hear when the balance runs low.",
+    alertsNext: "Add an alert"
+  },
   none: "—",
   yes: "yes",
   no: "no",
@@ -48,27 +73,8 @@ export const en = {
     crossSite: "This change did not come from the cabinet itself and was refused.",
     rateLimited: (s: number) => `Too many requests. Try again in ${s} s.`,
     notFound: "Not found.",
-    codes: {
-      API_KEY_SCOPE_UNKNOWN: "Unknown scope.",
-      API_KEY_SCOPE_EMPTY: "Choose at least one scope, or issue a full key.",
-      API_KEY_SCOPE_DOWNGRADE_FORBIDDEN: "Scopes can only be narrowed. Issue a new key for wider access.",
-      API_KEY_EXPIRY_OUT_OF_RANGE: "Expiry must be between 1 and 365 days.",
-      API_KEY_QUOTA_EXCEEDED: "You already have 20 active keys. Revoke one first.",
-      API_KEY_NOT_FOUND: "The key was not found.",
-      WEBHOOK_ENDPOINT_NOT_FOUND: "The endpoint was not found.",
-      WEBHOOK_ENDPOINT_LIMIT_EXCEEDED: "You already have 10 endpoints. Delete one first.",
-      WEBHOOK_ENDPOINT_INACTIVE: "The endpoint is paused. Resume it first.",
-      WEBHOOK_RATE_LIMIT_INVALID: "The rate limit must be a whole number from 1 to 10,000, or empty for unlimited.",
-      DELIVERY_NOT_FOUND: "This delivery does not exist (any more).",
-      DELIVERY_NOT_REPLAYABLE: "This delivery is still queued or being sent; it cannot be replayed now.",
-      DELIVERY_ENDPOINT_DELETED: "The delivery's endpoint was deleted, so it cannot be replayed.",
-      DELIVERY_ENDPOINT_INACTIVE: "The delivery's endpoint is paused. Resume it, then replay.",
-      COMPANY_PROFILE_REVISION_CONFLICT: "The company profile was changed elsewhere in the meantime.",
-      ALERT_LIMIT_REACHED: "You already have 5 alerts. Delete one to add another.",
-      ALERT_THRESHOLD_INVALID: "The threshold must be from 1 to 10,000,000 ₣.",
-      ALERT_NOT_FOUND: "The alert was not found (it may have been deleted already).",
-      VALIDATION_FAILED: "Please correct the form."
-    } as Record<string, string>
+    codes: errorCodesEn,
+    profileProblems: profileProblemsEn
   },
   overview: {
     title: "Overview",
@@ -301,6 +307,7 @@ export const en = {
     resolution: "Resolution",
     quality: "Quality",
     duration: (min: number, max: number) => `Duration, s (${min}–${max})`,
+    durationField: "Duration",
     prompt: "Prompt",
     imageCount: "Input images",
     referenceImageCount: "Reference images",
@@ -312,7 +319,9 @@ export const en = {
     step: "Step",
     subtotal: "Subtotal",
     total: "Total",
-    noCharge: "An estimate reserves and charges nothing."
+    noCharge: "An estimate reserves and charges nothing.",
+    /** An estimate problem of one field: its label and the engine's detail (English). */
+    fieldProblem: (label: string, detail: string) => `${label}: ${detail}`
   },
   invoices: {
     title: "Invoices",

@@ -1,5 +1,7 @@
 /** Every Russian string of the cabinet (the partners are Russian companies: the default language). */
+import { errorCodesRu, profileProblemsRu } from "./codes.ru.js"
 import type { Strings } from "./en.js"
+import { labelsRu } from "./labels.ru.js"
 
 export const ru: Strings = {
   lang: "ru",
@@ -23,6 +25,28 @@ export const ru: Strings = {
   signOut: "Выйти",
   franks: (n) => `${n} ₣`,
   rubles: (n) => `${n} ₽`,
+  labels: labelsRu,
+  busy: "Выполняется…",
+  planBadge: (plan) => `Тариф: ${plan}`,
+  emptyStates: {
+    keys: "API-ключей пока нет. Выпустите ключ, чтобы обращаться к API.",
+    keysNext: "Выпустить ключ",
+    endpoints: "Адресов пока нет. Добавьте адрес, чтобы получать события.",
+    endpointsNext: "Добавить адрес",
+    deliveries: "Доставок пока нет. Отправьте тестовое событие на адрес — оно появится здесь.",
+    transactions: "Операций пока нет. Они появятся после пополнения баланса.",
+    transactionsNext: "Пополнить баланс",
+    filtered: "Под этот фильтр ничего не подходит.",
+    filteredNext: "Показать всё",
+    topups: "Пополнений пока нет. Введите сумму выше, чтобы пополнить баланс.",
+    topupsNext: "Пополнить",
+    invoices: "Счетов пока нет. Заполните реквизиты компании и выставьте счёт.",
+    invoicesNext: "Выставить счёт",
+    tasks: "Задач пока нет. Задачи запускаются через API; сначала посмотрите цены.",
+    tasksNext: "Посмотреть цены",
+    alerts: "Уведомлений пока нет. Добавьте порог ниже, чтобы узнать, когда баланс заканчивается.",
+    alertsNext: "Добавить уведомление"
+  },
   none: "—",
   yes: "да",
   no: "нет",
@@ -50,28 +74,8 @@ export const ru: Strings = {
     crossSite: "Изменение пришло не из самого кабинета и отклонено.",
     rateLimited: (s) => `Слишком много запросов. Повторите через ${s} с.`,
     notFound: "Не найдено.",
-    codes: {
-      API_KEY_SCOPE_UNKNOWN: "Неизвестная область доступа.",
-      API_KEY_SCOPE_EMPTY: "Выберите хотя бы одну область или выпустите полный ключ.",
-      API_KEY_SCOPE_DOWNGRADE_FORBIDDEN:
-        "Области можно только сужать. Для более широкого доступа выпустите новый ключ.",
-      API_KEY_EXPIRY_OUT_OF_RANGE: "Срок действия — от 1 до 365 дней.",
-      API_KEY_QUOTA_EXCEEDED: "У вас уже 20 активных ключей. Сначала отзовите один.",
-      API_KEY_NOT_FOUND: "Ключ не найден.",
-      WEBHOOK_ENDPOINT_NOT_FOUND: "Адрес не найден.",
-      WEBHOOK_ENDPOINT_LIMIT_EXCEEDED: "У вас уже 10 адресов. Сначала удалите один.",
-      WEBHOOK_ENDPOINT_INACTIVE: "Адрес приостановлен. Сначала возобновите его.",
-      WEBHOOK_RATE_LIMIT_INVALID: "Лимит скорости — целое число от 1 до 10 000 или пусто (без лимита).",
-      DELIVERY_NOT_FOUND: "Такой доставки нет (больше нет).",
-      DELIVERY_NOT_REPLAYABLE: "Доставка ещё в очереди или отправляется; повторить её сейчас нельзя.",
-      DELIVERY_ENDPOINT_DELETED: "Адрес этой доставки удалён, повторить её нельзя.",
-      DELIVERY_ENDPOINT_INACTIVE: "Адрес этой доставки приостановлен. Возобновите его и повторите.",
-      COMPANY_PROFILE_REVISION_CONFLICT: "Реквизиты тем временем изменили в другом месте.",
-      ALERT_LIMIT_REACHED: "У вас уже 5 уведомлений. Удалите одно, чтобы добавить новое.",
-      ALERT_THRESHOLD_INVALID: "Порог должен быть от 1 до 10 000 000 ₣.",
-      ALERT_NOT_FOUND: "Уведомление не найдено (возможно, его уже удалили).",
-      VALIDATION_FAILED: "Исправьте форму."
-    }
+    codes: errorCodesRu,
+    profileProblems: profileProblemsRu
   },
   overview: {
     title: "Обзор",
@@ -303,6 +307,7 @@ export const ru: Strings = {
     mode: "Режим",
     resolution: "Разрешение",
     quality: "Качество",
+    durationField: "Длительность",
     duration: (min, max) => `Длительность, с (${min}–${max})`,
     prompt: "Промпт",
     imageCount: "Входные изображения",
@@ -315,7 +320,9 @@ export const ru: Strings = {
     step: "Шаг",
     subtotal: "Промежуточный итог",
     total: "Итого",
-    noCharge: "Расчёт ничего не резервирует и не списывает."
+    noCharge: "Расчёт ничего не резервирует и не списывает.",
+    // The engine's detail is English; a Russian page names the field and asks to check it.
+    fieldProblem: (label) => `${label}: проверьте значение`
   },
   invoices: {
     title: "Счета",
