@@ -105,7 +105,8 @@ CREATE TABLE webhook_attempts (
   duration_ms bigint NOT NULL,
   response_status integer,
   error text,
-  response_snippet text CHECK (char_length(response_snippet) <= 1024),
+  -- Named as 0031 named it on the table that becomes the legacy partition: attaching matches by name.
+  response_snippet text CONSTRAINT webhook_attempts_response_snippet_check CHECK (char_length(response_snippet) <= 1024),
   delivery_created_at bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (partner_id, delivery_id, n, delivery_created_at)
 ) PARTITION BY RANGE (delivery_created_at);
