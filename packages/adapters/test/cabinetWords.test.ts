@@ -8,6 +8,7 @@ import { Events, Invoices, Ledger, Payments, Tariffs, Tasks, Webhooks } from "@f
 import { partnerAuthCodes, partnerOperationDocs } from "@frank/core/http"
 import { KNOWN_ACTIONS } from "../src/cabinet/pages/AuditPage.js"
 import { messagesByField } from "../src/cabinet/pages/invoiceProfileForm.js"
+import { errorText } from "../src/cabinet/routes.js"
 import { en } from "../src/cabinet/strings/en.js"
 import { ru } from "../src/cabinet/strings/ru.js"
 
@@ -102,5 +103,30 @@ describe("cabinet words", () => {
     expect(messagesByField(ru, undefined, ["inn: must contain digits only"]).byField.inn).toEqual([
       "must contain digits only"
     ])
+  })
+
+  it("a recovery window's problems are worded by their codes, in Russian too", () => {
+    const issues = [
+      { code: "RECOVERY_SINCE_FORMAT", message: "since: must be …" },
+      { code: "RECOVERY_UNTIL_FORMAT", message: "until: must be …" },
+      { code: "RECOVERY_SINCE_TOO_OLD", days: 30, at: "2026-10-21T12:00:00.000Z", message: "since: must not be …" },
+      { code: "RECOVERY_SINCE_NOT_PAST", message: "since: must be in the past" },
+      { code: "RECOVERY_SINCE_NOT_BEFORE_UNTIL", message: "since: must be before until" },
+      { code: "RECOVERY_WINDOW_TOO_LONG", days: 14, message: "the window … 14 days" }
+    ]
+    const e = new Webhooks.RecoveryWindowInvalid({ message: "m", messages: issues.map((i) => i.message), issues })
+    const russian = errorText(ru, e)
+    expect(russian).toHaveLength(issues.length)
+    for (const line of russian) expect(line).toMatch(/[а-яё]/i)
+    expect(russian[2]).toBe("«С» не раньше 2026-10-21T12:00:00.000Z: доставки хранятся 30 дн., более старых уже нет")
+    expect(russian[5]).toBe("Окно не длиннее 14 дн.")
+    expect(errorText(en, e)[5]).toBe("The window may cover at most 14 days")
+    // A code no table words keeps the engine's English lines.
+    const unknown = new Webhooks.RecoveryWindowInvalid({
+      message: "m",
+      messages: ["x: bad"],
+      issues: [{ code: "NEW", message: "x: bad" }]
+    })
+    expect(errorText(ru, unknown)).toEqual(["x: bad"])
   })
 })

@@ -75,6 +75,21 @@ describe("recoveryWindow", () => {
     expect(messages("2026-11-19", "2026-11-19")).toEqual(["since: must be before until"])
   })
 
+  it("gives each broken rule a code beside its line, with the figures a page words", () => {
+    const issues = (since: string, until?: string) =>
+      Either.match(recoveryWindow(until === undefined ? { since } : { since, until }, NOW, KEEP), {
+        onLeft: (e) => e.issues.map(({ message: _, ...coded }) => coded),
+        onRight: () => []
+      })
+    expect(issues("soon", "later")).toEqual([{ code: "RECOVERY_SINCE_FORMAT" }, { code: "RECOVERY_UNTIL_FORMAT" }])
+    expect(issues("2026-10-01", "2026-10-20")).toEqual([
+      { code: "RECOVERY_SINCE_TOO_OLD", days: 30, at: "2026-10-21T12:00:00.000Z" },
+      { code: "RECOVERY_WINDOW_TOO_LONG", days: 14 }
+    ])
+    expect(issues("2026-11-20T12:00:00Z")).toEqual([{ code: "RECOVERY_SINCE_NOT_PAST" }])
+    expect(issues("2026-11-19", "2026-11-18")).toEqual([{ code: "RECOVERY_SINCE_NOT_BEFORE_UNTIL" }])
+  })
+
   it("accepts a window of exactly 14 days starting exactly at the retention horizon", () => {
     const since = new Date(NOW - KEEP).toISOString()
     const until = new Date(NOW - KEEP + 14 * DAY).toISOString()

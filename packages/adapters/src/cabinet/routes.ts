@@ -27,10 +27,22 @@ export const post = (path: string, handler: CabinetRoute["handler"]): CabinetRou
 /** A domain failure as words: the translated text of its code, else its own message(s). */
 export const errorText = (
   t: Strings,
-  e: { readonly code?: string; readonly message: string; readonly messages?: ReadonlyArray<string> }
+  e: {
+    readonly code?: string
+    readonly message: string
+    readonly messages?: ReadonlyArray<string>
+    readonly issues?: ReadonlyArray<{
+      readonly code: string
+      readonly days?: number | undefined
+      readonly at?: string | undefined
+    }>
+  }
 ): ReadonlyArray<string> => {
   const known = e.code === undefined || e.code === "VALIDATION_FAILED" ? undefined : t.errors.codes[e.code]
   if (known !== undefined) return [known]
+  // Coded issues are worded in the page's language; the English lines stay for codes not listed.
+  const worded = (e.issues ?? []).map((i) => t.errors.recoveryProblems[i.code]?.(i))
+  if (worded.length > 0 && worded.every((w) => w !== undefined)) return worded as ReadonlyArray<string>
   return e.messages !== undefined && e.messages.length > 0 ? e.messages : [e.message]
 }
 

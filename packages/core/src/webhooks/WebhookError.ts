@@ -76,9 +76,23 @@ export class DeliveryCursorInvalid extends Schema.TaggedError<DeliveryCursorInva
 ) {}
 
 /** A recovery window breaks one or more rules: every message, so one answer says everything that is wrong. */
+/**
+ * One broken rule of a recovery window with its machine code, for a page that words it in its own
+ * language: `days` for RECOVERY_SINCE_TOO_OLD (retention) and RECOVERY_WINDOW_TOO_LONG (the most),
+ * `at` for RECOVERY_SINCE_TOO_OLD (the earliest instant kept, ISO 8601).
+ */
+export const RecoveryIssueSchema = Schema.Struct({
+  code: Schema.String,
+  days: Schema.optional(Schema.Number),
+  at: Schema.optional(Schema.String),
+  message: Schema.String
+})
+
+/** Every broken rule of a recovery window: `messages` for the API, `issues` with their codes. */
 export class RecoveryWindowInvalid extends Schema.TaggedError<RecoveryWindowInvalid>()("RecoveryWindowInvalid", {
   ...fields("VALIDATION_FAILED", 400),
-  messages: Schema.Array(Schema.String)
+  messages: Schema.Array(Schema.String),
+  issues: Schema.optionalWith(Schema.Array(RecoveryIssueSchema), { default: () => [] })
 }) {}
 
 export type ReplayError = DeliveryNotFound | DeliveryNotReplayable | DeliveryEndpointDeleted | DeliveryEndpointInactive

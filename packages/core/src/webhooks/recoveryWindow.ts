@@ -5,7 +5,7 @@
  */
 import { Either } from "effect"
 import { DAY_MS } from "../timeUnits.js"
-import { RecoveryWindowInvalid } from "./WebhookError.js"
+import { type RecoveryIssueSchema, RecoveryWindowInvalid } from "./WebhookError.js"
 import { iso } from "../isoTime.js"
 
 /** The longest window one call may cover. */
@@ -61,23 +61,41 @@ export const recoveryWindow = (
   now: number,
   retentionMs: number
 ): Either.Either<RecoveryWindow, RecoveryWindowInvalid> => {
-  const problems: Array<string> = []
+  const problems: Array<typeof RecoveryIssueSchema.Type> = []
   const since = parseInstant(request.since)
   const until = request.until === undefined ? now : parseInstant(request.until)
-  if (since === undefined) problems.push(`since: must be ${FORMAT}`)
-  if (until === undefined) problems.push(`until: must be ${FORMAT}`)
+  if (since === undefined) problems.push({ code: "RECOVERY_SINCE_FORMAT", message: `since: must be ${FORMAT}` })
+  if (until === undefined) problems.push({ code: "RECOVERY_UNTIL_FORMAT", message: `until: must be ${FORMAT}` })
   const horizon = now - retentionMs
+  const days = retentionMs / DAY_MS
   if (since !== undefined && since < horizon)
-    problems.push(
-      `since: must not be before ${iso(horizon)}: deliveries are kept for ${retentionMs / DAY_MS} days, older ones are gone`
-    )
+    problems.push({
+      code: "RECOVERY_SINCE_TOO_OLD",
+      days,
+      at: iso(horizon),
+      message: `since: must not be before ${iso(horizon)}: deliveries are kept for ${days} days, older ones are gone`
+    })
   if (since !== undefined && until !== undefined) {
     if (since >= until)
-      problems.push(request.until === undefined ? "since: must be in the past" : "since: must be before until")
+      problems.push(
+        request.until === undefined
+          ? { code: "RECOVERY_SINCE_NOT_PAST", message: "since: must be in the past" }
+          : { code: "RECOVERY_SINCE_NOT_BEFORE_UNTIL", message: "since: must be before until" }
+      )
     else if (until - since > MAX_RECOVERY_WINDOW_MS)
-      problems.push(`the window from since to until must not exceed ${MAX_RECOVERY_WINDOW_DAYS} days`)
+      problems.push({
+        code: "RECOVERY_WINDOW_TOO_LONG",
+        days: MAX_RECOVERY_WINDOW_DAYS,
+        message: `the window from since to until must not exceed ${MAX_RECOVERY_WINDOW_DAYS} days`
+      })
   }
   if (problems.length > 0 || since === undefined || until === undefined)
-    return Either.left(new RecoveryWindowInvalid({ message: "invalid recovery window", messages: problems }))
+    return Either.left(
+      new RecoveryWindowInvalid({
+        message: "invalid recovery window",
+        messages: problems.map((p) => p.message),
+        issues: problems
+      })
+    )
   return Either.right({ since, until })
 }

@@ -70,7 +70,8 @@ const filterForm = (ctx: CabinetContext) => {
 
 const actorText = (ctx: CabinetContext, a: Audit.AuditActor) => {
   const kind = ctx.t.audit.actors[a.type] ?? a.type
-  return a.label === null ? kind : `${kind}: ${a.label}`
+  // A session's label is the engine's fixed English name for it; the kind already says it.
+  return a.label === null || a.type === "session" ? kind : `${kind}: ${a.label}`
 }
 
 const row = (ctx: CabinetContext, r: Audit.AuditRecord) =>

@@ -17,7 +17,7 @@ const catalogTable = (ctx: CabinetContext, items: ReadonlyArray<Pricing.CatalogI
   const rows = items.flatMap((m) =>
     m.operations.map(
       (o) =>
-        html`<tr><td>${m.title}<br><small><code>${m.modelId}</code></small></td><td>${o.operation}</td><td>${o.billingUnit}</td><td class="num">${price(o.pricePerUnit)}</td><td class="num">${price(o.pricePerUnitAtTariff)}</td></tr>`
+        html`<tr><td>${m.title}<br><small><code>${m.modelId}</code></small></td><td>${ctx.t.labels.operations[o.operation] ?? html`<code>${o.operation}</code>`}</td><td>${ctx.t.labels.billingUnits[o.billingUnit] ?? o.billingUnit}</td><td class="num">${price(o.pricePerUnit)}</td><td class="num">${price(o.pricePerUnitAtTariff)}</td></tr>`
     )
   )
   return html`<section aria-labelledby="catalog-title"><h2 id="catalog-title">${t.catalog}</h2><div class="scroll"><table>

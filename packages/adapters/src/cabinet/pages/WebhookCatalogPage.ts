@@ -24,7 +24,7 @@ const entryHtml = (
       : html`<form method="post" action="${ctx.base}/webhooks/events" class="inline"><input type="hidden" name="eventType" value="${e.type}">
 <label>${t.sendTo} <select name="endpointId" class="fit">${active.map((a) => html`<option value="${a.id}">${a.url}</option>`)}</select></label> <button type="submit">${t.sendExample}</button></form>`
   return html`<section aria-labelledby="${id}" data-testid="event-type" data-type="${e.type}"><h2 id="${id}"><code>${e.type}</code></h2>
-<p>${t.descriptions[e.type] ?? e.description}</p>
+<p>${ctx.t.labels.eventTypes[e.type] ?? e.description}</p>
 <details><summary>${t.schema}</summary><div class="scroll"><pre>${JSON.stringify(e.schema, null, 2)}</pre></div></details>
 <h3>${t.example}</h3><div class="scroll"><pre data-testid="example">${JSON.stringify(e.example, null, 2)}</pre></div>
 ${send}</section>`

@@ -14,7 +14,17 @@ import { formatDate, formatNumber, type Html, html, htmlResponse, type Notice, p
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore, post } from "../routes.js"
 import { attemptChart } from "./webhookChart.js"
 
-type Failure = { code?: string; message: string; status?: number; messages?: ReadonlyArray<string> }
+type Failure = {
+  code?: string
+  message: string
+  status?: number
+  messages?: ReadonlyArray<string>
+  issues?: ReadonlyArray<{
+    readonly code: string
+    readonly days?: number | undefined
+    readonly at?: string | undefined
+  }>
+}
 
 /** A `datetime-local` value (no zone) is read as UTC, as the labels say; anything else goes to the rule as typed. */
 export const utcInstant = (raw: string | undefined): string | undefined => {

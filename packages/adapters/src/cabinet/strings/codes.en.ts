@@ -95,3 +95,17 @@ export const profileProblemsEn: Record<string, (max?: number) => string> = {
   REVISION_REQUIRED: () => "reload the page and save again",
   REVISION_INVALID: () => "reload the page and save again"
 }
+
+/** Recovery-window problems by code (core's RecoveryWindowInvalid issues), with their `days` and `at`. */
+export const recoveryProblemsEn: Record<
+  string,
+  (issue: { readonly days?: number | undefined; readonly at?: string | undefined }) => string
+> = {
+  RECOVERY_SINCE_FORMAT: () => "“From”: a date, or a date and time with its zone (e.g. 2026-11-01T10:00:00Z)",
+  RECOVERY_UNTIL_FORMAT: () => "“Until”: a date, or a date and time with its zone (e.g. 2026-11-01T10:00:00Z)",
+  RECOVERY_SINCE_TOO_OLD: (i) =>
+    `“From” must not be before ${i.at ?? ""}: deliveries are kept for ${i.days ?? ""} days, older ones are gone`,
+  RECOVERY_SINCE_NOT_PAST: () => "“From” must be in the past",
+  RECOVERY_SINCE_NOT_BEFORE_UNTIL: () => "“From” must be before “Until”",
+  RECOVERY_WINDOW_TOO_LONG: (i) => `The window may cover at most ${i.days ?? ""} days`
+}

@@ -91,3 +91,17 @@ export const profileProblemsRu: Record<string, (max?: number) => string> = {
   REVISION_REQUIRED: () => "обновите страницу и сохраните ещё раз",
   REVISION_INVALID: () => "обновите страницу и сохраните ещё раз"
 }
+
+/** Recovery-window problems by code (core's RecoveryWindowInvalid issues), with their `days` and `at`. */
+export const recoveryProblemsRu: Record<
+  string,
+  (issue: { readonly days?: number | undefined; readonly at?: string | undefined }) => string
+> = {
+  RECOVERY_SINCE_FORMAT: () => "«С»: дата или дата и время с часовым поясом (например, 2026-11-01T10:00:00Z)",
+  RECOVERY_UNTIL_FORMAT: () => "«По»: дата или дата и время с часовым поясом (например, 2026-11-01T10:00:00Z)",
+  RECOVERY_SINCE_TOO_OLD: (i) =>
+    `«С» не раньше ${i.at ?? ""}: доставки хранятся ${i.days ?? ""} дн., более старых уже нет`,
+  RECOVERY_SINCE_NOT_PAST: () => "«С» должно быть в прошлом",
+  RECOVERY_SINCE_NOT_BEFORE_UNTIL: () => "«С» должно быть раньше, чем «По»",
+  RECOVERY_WINDOW_TOO_LONG: (i) => `Окно не длиннее ${i.days ?? ""} дн.`
+}

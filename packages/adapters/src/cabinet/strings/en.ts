@@ -1,5 +1,5 @@
 /** Every English string of the cabinet. `ru.ts` has the same keys. */
-import { errorCodesEn, profileProblemsEn } from "./codes.en.js"
+import { errorCodesEn, profileProblemsEn, recoveryProblemsEn } from "./codes.en.js"
 import { labelsEn } from "./labels.en.js"
 
 export const en = {
@@ -74,7 +74,8 @@ export const en = {
     rateLimited: (s: number) => `Too many requests. Try again in ${s} s.`,
     notFound: "Not found.",
     codes: errorCodesEn,
-    profileProblems: profileProblemsEn
+    profileProblems: profileProblemsEn,
+    recoveryProblems: recoveryProblemsEn
   },
   overview: {
     title: "Overview",
@@ -443,8 +444,7 @@ export const en = {
     sendExample: "Send this example",
     sendTo: "To endpoint",
     noActiveEndpoint: "Add or resume an endpoint to send examples.",
-    exampleSent: "Example queued as a test event.",
-    descriptions: {} as Record<string, string>
+    exampleSent: "Example queued as a test event."
   }
 }
 export type Strings = typeof en

@@ -36,6 +36,27 @@ export const labelsEn = {
     spend_refund: "Refund",
     legacy_debit: "Charge (legacy API)"
   } as Record<string, string>,
+  /** The sample catalog's operations; an operator's own stay as written, in code. */
+  operations: {
+    chat: "Chat",
+    "image-edit": "Image editing",
+    "image-to-video": "Image to video",
+    moderate: "Moderation",
+    "remove-background": "Background removal",
+    "text-to-image": "Text to image",
+    "text-to-speech": "Text to speech",
+    "text-to-video": "Text to video",
+    transcription: "Transcription",
+    upscale: "Upscaling"
+  } as Record<string, string>,
+  /** The sample catalog's billing units; others stay as written. */
+  billingUnits: {
+    "1K tokens": "1K tokens",
+    image: "image",
+    minute: "minute",
+    request: "request",
+    second: "second"
+  } as Record<string, string>,
   eventTypes: {
     "billing.settled": "A charge is confirmed, with its final amount.",
     "billing.refunded": "A task's reservation was refunded after the task failed or lapsed.",

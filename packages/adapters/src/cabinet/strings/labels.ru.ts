@@ -34,6 +34,27 @@ export const labelsRu: Labels = {
     spend_refund: "Возврат",
     legacy_debit: "Списание (старый API)"
   },
+  /** The sample catalog's operations; an operator's own stay as written, in code. */
+  operations: {
+    chat: "Чат",
+    "image-edit": "Редактирование изображения",
+    "image-to-video": "Видео из изображения",
+    moderate: "Модерация",
+    "remove-background": "Удаление фона",
+    "text-to-image": "Изображение по тексту",
+    "text-to-speech": "Озвучивание текста",
+    "text-to-video": "Видео по тексту",
+    transcription: "Расшифровка речи",
+    upscale: "Увеличение разрешения"
+  } as Record<string, string>,
+  /** The sample catalog's billing units; others stay as written. */
+  billingUnits: {
+    "1K tokens": "1 тыс. токенов",
+    image: "изображение",
+    minute: "минута",
+    request: "запрос",
+    second: "секунда"
+  } as Record<string, string>,
   eventTypes: {
     "billing.settled": "Списание подтверждено, с итоговой суммой.",
     "billing.refunded": "Резерв задачи возвращён после её ошибки или истечения.",

@@ -1,5 +1,5 @@
 /** Every Russian string of the cabinet (the partners are Russian companies: the default language). */
-import { errorCodesRu, profileProblemsRu } from "./codes.ru.js"
+import { errorCodesRu, profileProblemsRu, recoveryProblemsRu } from "./codes.ru.js"
 import type { Strings } from "./en.js"
 import { labelsRu } from "./labels.ru.js"
 
@@ -75,7 +75,8 @@ export const ru: Strings = {
     rateLimited: (s) => `Слишком много запросов. Повторите через ${s} с.`,
     notFound: "Не найдено.",
     codes: errorCodesRu,
-    profileProblems: profileProblemsRu
+    profileProblems: profileProblemsRu,
+    recoveryProblems: recoveryProblemsRu
   },
   overview: {
     title: "Обзор",
@@ -444,20 +445,6 @@ export const ru: Strings = {
     sendExample: "Отправить этот пример",
     sendTo: "На эндпоинт",
     noActiveEndpoint: "Добавьте или возобновите эндпоинт, чтобы отправлять примеры.",
-    exampleSent: "Пример поставлен в очередь как тестовое событие.",
-    descriptions: {
-      "billing.settled": "Списание подтверждено; содержит итоговую сумму.",
-      "billing.refunded": "Резерв задачи возвращён после её сбоя или истечения.",
-      "billing.topup.confirmed": "Пополнение зачислено.",
-      "billing.low_balance": "Доступный баланс опустился ниже порога; не чаще раза в сутки.",
-      "billing.bonus_expired": "Срок бонусного начисления истёк, неиспользованный остаток списан.",
-      "billing.balance_alert": "Доступный баланс пересёк один из ваших порогов оповещения.",
-      "billing.invoice.status_changed": "Счёт сменил статус или оплачен.",
-      "task.succeeded": "Задача генерации выполнена.",
-      "task.failed": "Задача генерации завершилась ошибкой.",
-      "task.refunded": "Резерв неудавшейся задачи вернулся на доступный баланс.",
-      "webhook.test": "Отправляется по запросу ровно на один эндпоинт.",
-      "webhook.endpoint.disabled": "Эндпоинт приостановлен автоматически из-за постоянных сбоев доставки."
-    } as Record<string, string>
+    exampleSent: "Пример поставлен в очередь как тестовое событие."
   }
 }
