@@ -239,10 +239,13 @@ if (url !== undefined && url.length > 0) {
             )
             const unlimited = yield* explainClaim
             expect(unlimited.taken).toBe(40)
-            // No rate row: the 0021 statement, the due index then updates by primary key; nothing of the rate.
-            expect(unlimited.plan).toMatch(/Index Scan using webhook_deliveries_due on webhook_deliveries/)
+            // No rate row: the due index (in each day's partition, migration 0032) then updates by the
+            // whole key, time partition included; nothing of the rate.
             expect(unlimited.plan).toMatch(
-              /Index Scan using webhook_deliveries_pkey on webhook_deliveries \w+[^\n]*\n\s*Index Cond: \(\(partner_id = due\.partner_id\) AND \(id = due\.id\)\)/
+              /Index Scan using webhook_deliveries_\w*next_attempt_at\w* on webhook_deliveries_\w+/
+            )
+            expect(unlimited.plan).toMatch(
+              /Index Scan using webhook_deliveries_\w+ on webhook_deliveries_\w+ \w+[^\n]*\n\s*Index Cond: \(\(partner_id = due\.partner_id\) AND (?=[^\n]*\(created_at = due\.created_at\))(?=[^\n]*\(id = due\.id\))/
             )
             expect(unlimited.plan).not.toMatch(/webhook_take_rate|unnest|Seq Scan|Hash Join|Merge Join/)
 
@@ -252,9 +255,13 @@ if (url !== undefined && url.length > 0) {
             // A quarter of the candidates are the limited endpoint's: one slot of them, the rest deferred
             // and the batch filled up in further rounds.
             expect(limited.taken).toBe(40)
-            expect(limited.plan).toMatch(/Index Scan using webhook_deliveries_due on webhook_deliveries/)
+            expect(limited.plan).toMatch(
+              /Index Scan using webhook_deliveries_\w*next_attempt_at\w* on webhook_deliveries_\w+/
+            )
             expect(limited.plan).toMatch(/Index Scan using webhook_endpoint_rates_pkey on webhook_endpoint_rates/)
-            expect(limited.plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries/)
+            expect(limited.plan).toMatch(
+              /Index Scan using webhook_deliveries_\w+ on webhook_deliveries_\w+ \w+[^\n]*\n\s*Index Cond: \(\(partner_id = /
+            )
             expect(limited.plan).not.toMatch(/Seq Scan on webhook_(deliveries|events|endpoints)|Hash Join|Merge Join/)
             const [deferred] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries
             WHERE partner_id = ${partner} AND next_attempt_at > 1000`

@@ -6,7 +6,7 @@
  * earlier deletions left. On PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { SqlClient } from "@effect/sql"
-import { Migrations, SqlLedgerStore, SqlWebhookStore, TestDatabase } from "@frank/adapters"
+import { SqlLedgerStore, SqlWebhookStore, TestDatabase } from "@frank/adapters"
 import { Access, Events, Ids, Ledger, Webhooks } from "@frank/core"
 import { testPartner } from "@frank/core/testing"
 import { expect, layer } from "@effect/vitest"

@@ -8,6 +8,7 @@ import { expect, layer } from "@effect/vitest"
 import { Events, Ids, Webhooks } from "@frank/core"
 import { type EngineStores, ScriptedReceiver, Simulation, SimulationEngine, testPartner } from "@frank/core/testing"
 import { Effect, Either, type Layer, TestClock } from "effect"
+import type { AttemptBucket } from "@frank/core/stores"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -77,7 +78,7 @@ export const webhookPortalContract = (engine: string, stores: Layer.Layer<Engine
         const stats = yield* webhooks.endpointStats(partnerId, endpoint.id)
         expect(stats.day).toHaveLength(24)
         expect(stats.week).toHaveLength(7)
-        const sum = (bs: ReadonlyArray<Webhooks.AttemptBucket>) =>
+        const sum = (bs: ReadonlyArray<AttemptBucket>) =>
           bs.reduce((a, b) => ({ attempts: a.attempts + b.attempts, succeeded: a.succeeded + b.succeeded }), {
             attempts: 0,
             succeeded: 0

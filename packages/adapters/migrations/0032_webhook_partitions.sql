@@ -197,6 +197,10 @@ BEGIN
     RETURN 0;
   END IF;
   LOCK TABLE webhook_history_partitions IN EXCLUSIVE MODE;
+  -- Writers wait while the slots are made: a row routed while an attach is uncommitted goes to the
+  -- default partition, whose constraint already excludes the new range, and its insert fails.
+  -- Always in this order (events, deliveries, attempts), the order writers take them in.
+  LOCK TABLE webhook_events, webhook_deliveries, webhook_attempts IN SHARE ROW EXCLUSIVE MODE;
   v_from := greatest((SELECT max(upper) FROM webhook_history_partitions), p_now / p_width * p_width,
     (SELECT max(created_at) + 1 FROM webhook_events_default),
     (SELECT max(created_at) + 1 FROM webhook_deliveries_default),

@@ -25,6 +25,7 @@ export { PaymentStore, type PaymentStoreShape } from "../payments/PaymentStore.j
 export { RateLimitStore, type RateLimitStoreShape } from "../ratelimit/RateLimitStore.js"
 export { TariffStore, type TariffStoreShape } from "../tariff/TariffStore.js"
 export { TaskStore, type TaskStoreShape } from "../tasks/TaskStore.js"
+export type { AttemptBucket, AttemptRecord } from "../webhooks/Delivery.js"
 export { DeliveryLog, type DeliveryLogShape } from "../webhooks/store/DeliveryLog.js"
 export { DeliveryQueue, type DeliveryQueueShape } from "../webhooks/store/DeliveryQueue.js"
 export { EndpointStore, type EndpointStoreShape } from "../webhooks/store/EndpointStore.js"

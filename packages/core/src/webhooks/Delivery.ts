@@ -79,6 +79,7 @@ export interface ClaimedDelivery {
   readonly claimToken: string
 }
 
+/** What a delivery log read keeps: status, endpoint, event type and a creation-time range. */
 export interface DeliveryFilter {
   readonly endpointId?: EndpointId | undefined
   readonly status?: DeliveryStatus | undefined

@@ -3,8 +3,6 @@
  * `Webhooks` service, the delivery worker, retention, and the store and transport ports.
  */
 export {
-  type AttemptBucket,
-  type AttemptRecord,
   type ClaimedDelivery,
   type DeliveryDetail,
   type DeliveryFilter,
@@ -27,7 +25,7 @@ export {
 } from "./WebhookError.js"
 export { WebhookRetention } from "./WebhookRetention.js"
 export { DEFAULT_RETENTION_DAYS, WebhookSettings } from "./WebhookSettings.js"
-export { type EndpointStats, Webhooks } from "./Webhooks.js"
+export { Webhooks } from "./Webhooks.js"
 export { MAX_RECOVERED_PER_CALL } from "./recoveryWindow.js"
 export { endpointReplayRule, replayRule } from "./replayRule.js"
 export {

@@ -12,6 +12,7 @@ import { DELIVERY_TONES, statusBadge } from "../badges.js"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formatDate, formatNumber, html, htmlResponse, page } from "../html.js"
 import { type CabinetRoute, doneNotice, errorText, get, orDieOnStore } from "../routes.js"
+import type { AttemptRecord } from "@frank/core/stores"
 
 /** The stored envelope indented for reading; shown as stored should it not parse. */
 export const prettyJson = (payload: string): string => {
@@ -22,7 +23,7 @@ export const prettyJson = (payload: string): string => {
   }
 }
 
-const attemptItem = (ctx: CabinetContext, a: Webhooks.AttemptRecord, i: number) => {
+const attemptItem = (ctx: CabinetContext, a: AttemptRecord, i: number) => {
   const t = ctx.t.portal
   const body = a.responseSnippet ?? ""
   return html`<li data-testid="attempt" data-status="${a.responseStatus ?? ""}"><h3>${t.attempt(i + 1)}</h3><dl>

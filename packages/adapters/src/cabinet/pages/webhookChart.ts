@@ -1,12 +1,7 @@
-/**
- * An endpoint's attempts over time as server-rendered SVG (no script, nothing added to the first
- * load): per bucket, the share of successful attempts and the average duration, with the period's
- * totals in words beside each chart for those who do not see it.
- */
-import type { Webhooks } from "@frank/core"
 import type { CabinetContext } from "../CabinetRequest.js"
 import { formatNumber, html } from "../html.js"
 import type { HtmlValue } from "../htmlTemplate.js"
+import type { AttemptBucket } from "@frank/core/stores"
 
 const WIDTH = 240
 const HEIGHT = 60
@@ -14,10 +9,7 @@ const OK = "#15803d"
 const FAILED = "#b91c1c"
 const LATENCY = "#1d4ed8"
 
-const bars = (
-  buckets: ReadonlyArray<Webhooks.AttemptBucket>,
-  value: (b: Webhooks.AttemptBucket) => number | undefined
-) => {
+const bars = (buckets: ReadonlyArray<AttemptBucket>, value: (b: AttemptBucket) => number | undefined) => {
   const slot = WIDTH / buckets.length
   return buckets.map((b, i) => {
     const v = value(b)
@@ -27,7 +19,7 @@ const bars = (
   })
 }
 
-const rateBars = (buckets: ReadonlyArray<Webhooks.AttemptBucket>) => {
+const rateBars = (buckets: ReadonlyArray<AttemptBucket>) => {
   const slot = WIDTH / buckets.length
   return buckets.map((b, i) => {
     if (b.attempts === 0) return ""
@@ -42,12 +34,7 @@ const svg = (label: string, body: HtmlValue) =>
   html`<svg role="img" aria-label="${label}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" height="72" preserveAspectRatio="none"><title>${label}</title>${body}</svg>`
 
 /** One period: its totals in words, then the success-rate and latency charts. */
-export const attemptChart = (
-  ctx: CabinetContext,
-  id: string,
-  title: string,
-  buckets: ReadonlyArray<Webhooks.AttemptBucket>
-) => {
+export const attemptChart = (ctx: CabinetContext, id: string, title: string, buckets: ReadonlyArray<AttemptBucket>) => {
   const t = ctx.t.portal
   const attempts = buckets.reduce((n, b) => n + b.attempts, 0)
   const succeeded = buckets.reduce((n, b) => n + b.succeeded, 0)

@@ -9,6 +9,7 @@ import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow } from "./deliveryR
 import type { PendingGuardSql } from "./pendingGuard.js"
 import { storeError, type WebhookSql } from "./webhookSql.js"
 import type { DeliveryLogShape } from "@frank/core/stores"
+import type { AttemptRecord } from "@frank/core/stores"
 
 export const sqlDeliveryLog = (
   { sql, notifyInTransaction, notify }: WebhookSql,
@@ -42,7 +43,7 @@ export const sqlDeliveryLog = (
           FROM webhook_deliveries d JOIN webhook_events ev ON ev.partner_id = d.partner_id AND ev.id = d.event_id
           WHERE d.partner_id = ${partnerId} AND d.id = ${id}::uuid`
         if (row === undefined) return undefined
-        const attemptLog = yield* sql<Webhooks.AttemptRecord>`SELECT attempt, started_at, duration_ms, response_status,
+        const attemptLog = yield* sql<AttemptRecord>`SELECT attempt, started_at, duration_ms, response_status,
           error, response_snippet FROM webhook_attempts WHERE partner_id = ${partnerId} AND delivery_id = ${id}::uuid ORDER BY n`
         const { payload, ...delivery } = row
         return { ...deliveryFromRow(delivery), payload, attemptLog }

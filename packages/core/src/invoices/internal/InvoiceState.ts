@@ -16,6 +16,7 @@
  */
 import { Schema } from "effect"
 
+/** An invoice's states: issued, then paid, canceled or expired (the last three are final). */
 export const InvoiceStatus = Schema.Literal("issued", "paid", "canceled", "expired")
 export type InvoiceStatus = typeof InvoiceStatus.Type
 
