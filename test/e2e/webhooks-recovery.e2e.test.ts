@@ -63,17 +63,30 @@ describe("bulk recovery on the host", () => {
       expect(t.status, t.text).toBe(200)
       events.push(t.json.eventId)
     }
-    await receiver.nth(COUNT, 30_000)
-    // Each retry falls due when the clock passes its wait; the worker's poll (1 s) takes it. Under
-    // the full suite's load a round has taken over 30 s (docs/reliability.md, open question).
-    for (const [i, seconds] of RETRY_DELAYS.entries()) {
-      await advanceClock(host, seconds)
-      await receiver.nth(COUNT * (i + 2), 90_000)
-    }
     const log = async () => {
       const r = await call(host, "GET", "/v1/webhooks/deliveries?limit=100", { headers: partner.monitor })
       expect(r.status, r.text).toBe(200)
       return r.json.deliveries as Array<{ eventId: string; status: string; responseCodes: Array<number | null> }>
+    }
+    // A failure's retry is scheduled from the clock when its outcome is written, which can come
+    // after the receiver saw the request: advancing before every outcome is written would put
+    // those retries a whole wait past the new clock.
+    const outcomesWritten = (attempts: number) =>
+      waitFor(
+        `${COUNT} deliveries with ${attempts} recorded attempts`,
+        async () => {
+          const ds = await log()
+          return ds.length === COUNT && ds.every((d) => d.responseCodes.length === attempts) ? ds : undefined
+        },
+        { timeoutMs: 60_000 }
+      )
+    await receiver.nth(COUNT, 30_000)
+    // Each retry falls due when the clock passes its wait; the worker's poll (1 s) takes it. Under
+    // the full suite's load a round has taken over 30 s (docs/reliability.md, open question).
+    for (const [i, seconds] of RETRY_DELAYS.entries()) {
+      await outcomesWritten(i + 1)
+      await advanceClock(host, seconds)
+      await receiver.nth(COUNT * (i + 2), 90_000)
     }
     const dead = await waitFor("100 dead-lettered deliveries", async () => {
       const ds = await log()
