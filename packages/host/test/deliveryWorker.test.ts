@@ -21,7 +21,7 @@ import {
 } from "@frank/adapters"
 import { Access, Events, Ids, Webhooks } from "@frank/core"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
+import { Cause, Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
 import { deliveryWorkerLayer } from "../src/workers/deliveryWorker.js"
 import { makeNotifyOrigin } from "../src/workers/notifyOrigin.js"
 import { testPartner } from "@frank/core/testing"
@@ -170,20 +170,23 @@ if (url !== undefined && url.length > 0) {
           // other test files' notifications on the shared channel included.
           const foreign = `foreign:${randomUUID()}:`
           const isOwnNotification = (payload: string) => !payload.startsWith(foreign)
-          // Probing every 50 ms, giving up after 8 s (30 s and 5 s in the host): the probes must come
+          // Probing every 500 ms, giving up after 8 s (30 s and 5 s in the host): the probes must come
           // back on the real channel, or the listener would keep failing and restarting, which it logs.
           // Not tighter: a probe is a NOTIFY through the shared pool, and under a full CI run on two
-          // cores (other test files committing NOTIFYs on the same server) one took over 3 s.
+          // cores (other test files committing NOTIFYs on the same server) one took over 3 s. Not more
+          // often: each probe is one more chance of such a stall, and a few rounds show the same.
           const logged = yield* Ref.make<ReadonlyArray<string>>([])
           const collecting = Logger.replace(
             Logger.defaultLogger,
-            Logger.make(({ message }) => Effect.runSync(Ref.update(logged, (l) => [...l, String(message)])))
+            Logger.make(({ message, cause }) =>
+              Effect.runSync(Ref.update(logged, (l) => [...l, `${String(message)} ${Cause.pretty(cause)}`.trim()]))
+            )
           )
           yield* Layer.build(
             deliveryWorkerLayer({
               listen: true,
               isOwnNotification,
-              listenerProbe: { everyMs: 50, timeoutMs: 8_000 }
+              listenerProbe: { everyMs: 500, timeoutMs: 8_000 }
             }).pipe(Layer.provide(Layer.mergeAll(counting, idle, collecting)))
           )
           const channel = yield* schemaChannel
