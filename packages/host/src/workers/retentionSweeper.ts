@@ -1,8 +1,12 @@
 /**
  * Runs webhook retention inside the host, next to the delivery worker: once an hour (and once at
- * start) events and finished deliveries older than FRANK_WEBHOOK_RETENTION_DAYS are removed in
- * bounded batches (core's WebhookRetention). Several hosts on one database may sweep at the same
- * time: each skips the rows another holds. A failed sweep (a database outage) is logged and the
+ * start) events and finished deliveries older than FRANK_WEBHOOK_RETENTION_DAYS are removed
+ * (core's WebhookRetention). On the SQL store history lives in day partitions (migration 0032):
+ * each sweep first creates the next three days, then drops whole days whose deliveries are all
+ * finished, and deletes in bounded batches only inside days a pending delivery still holds. A
+ * host stopped for longer than the days ahead loses nothing: rows go to the default partition
+ * and the next slot starts after them. Several hosts on one database may sweep at the same
+ * time: each skips the rows another holds, and slots are made and dropped under a lock. A failed sweep (a database outage) is logged and the
  * loop restarts after a pause. The audit log's retention (FRANK_AUDIT_RETENTION_DAYS, core's
  * AuditLog.run) and the stored idempotent answers' 24 h retention run beside it the same way.
  */
