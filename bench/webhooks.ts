@@ -11,7 +11,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks
  *   (EVENTS — a list of backlogs —, CONCURRENCY, ROUNDS, RATE, SECONDS, BOSS_WORKERS, BOSS_BATCH, WARMUP override the defaults;
  *   ONLY=engine,live,raw,boss,latency runs a subset; ANALYZE=0 skips the statistics; NOTIFY=in-transaction; PROFILE=file
- *   writes a CPU profile of the last engine round's timed part)
+ *   writes a CPU profile of the last engine round's timed part; HISTORY_DAYS=30 the days of history slots made first)
  *
  * Throughput rounds are interleaved (engine, live engine, raw, pg-boss, then again) and medians
  * reported: the machine is shared and noisy, so only same-run ratios mean anything. Next to
@@ -83,6 +83,18 @@ if (NOTIFY !== "after-commit" && NOTIFY !== "in-transaction") {
 const NOTIFY_PAYLOAD = `due:${randomUUID()}`
 /** A path: the timed part of the last engine round is CPU-profiled there (Chrome .cpuprofile format). */
 const PROFILE = process.env.PROFILE
+/**
+ * Days of history slots made before the rounds (migration 0032): a host that has kept 30 days has
+ * about 34 (the retention window and the days ahead), a fresh database four. 0 keeps what it has.
+ */
+const HISTORY_DAYS = Number(process.env.HISTORY_DAYS ?? 30)
+if (!Number.isSafeInteger(HISTORY_DAYS) || HISTORY_DAYS < 0) {
+  console.error(
+    `bench/webhooks: HISTORY_DAYS must be a non-negative integer, got ${JSON.stringify(process.env.HISTORY_DAYS)}`
+  )
+  process.exit(2)
+}
+const DAY_MS = 86_400_000
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
 const percentile = (xs: ReadonlyArray<number>, p: number) =>
@@ -557,6 +569,13 @@ const program = Effect.gen(function* () {
       yield* Effect.sync(() => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "))
     ).trim()}`
   )
+  if (HISTORY_DAYS > 0) {
+    const sql = yield* SqlClient.SqlClient
+    // From HISTORY_DAYS back to three days ahead, as retention keeps them.
+    yield* sql`SELECT webhook_prepare_partitions(${Date.now() - HISTORY_DAYS * DAY_MS}, ${DAY_MS}, ${HISTORY_DAYS + 3})`
+    const [slots] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_history_partitions`
+    console.log(`history slots: ${slots?.n}`)
+  }
   // Warm-up of every side measured, long enough for the JIT to settle (with 300 deliveries the
   // first rounds ran up to 30 % slower than the last): connections, compiled code, plans.
   if (ONLY.has("engine") || ONLY.has("live") || ONLY.has("latency")) yield* engineRound(WARMUP)
