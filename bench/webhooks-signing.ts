@@ -42,7 +42,8 @@ const claims = Array.from({ length: BATCH }, (_, i) => ({
   previousSecretValidUntil: null,
   signatureScheme: scheme,
   state: { status: "delivering", attempts: 1, nextAttemptAt: null, leaseUntil: now + 60_000 },
-  claimToken: "t"
+  claimToken: "t",
+  createdAt: 0
 }))
 const signBatch = attemptRequests(claims, now).pipe(Effect.provide(NodeWebhookSigner))
 for (let i = 0; i < 200; i++) Effect.runSync(signBatch)

@@ -403,6 +403,7 @@ for (const [engine, database] of engines) {
                     partner_id: "p_plan",
                     id: randomUUID(),
                     claim_token: "t",
+                    created_at: 5,
                     status: "delivered",
                     attempts: 1,
                     next_attempt_at: null,
@@ -412,10 +413,17 @@ for (const [engine, database] of engines) {
                     response_status: 200,
                     error: null
                   }
+                  // Rolled back: days far ahead, so that the outcome's own slot (the default partition)
+                  // is one of several.
+                  await client.query("BEGIN")
+                  await client.query("SELECT webhook_prepare_partitions($1, $2, 3)", [3e12, 86_400_000])
+                  await client.query("SET LOCAL auto_explain.log_analyze = on")
+                  notices = []
                   await client.query("SELECT * FROM webhook_finish_attempts($1::json, $2)", [
                     JSON.stringify([outcome]),
                     1
                   ])
+                  await client.query("ROLLBACK")
                   return [claim, notices.join("\n")] as const
                 }),
               (client) => Effect.promise(() => client.end())
@@ -439,6 +447,15 @@ for (const [engine, database] of engines) {
               /Nested Loop[\s\S]*Function Scan on json_to_recordset[\s\S]*Index Scan using \w+ on webhook_deliveries_\w+ d\w*[^\n]*\n\s*Index Cond: \(\(?partner_id = \w+\.partner_id\)/
             )
             expect(finishPlan).not.toMatch(/Hash Join|Merge Join|Seq Scan on webhook_deliveries/)
+            // Each outcome probes its own slot only (the default partition here), not every day's: the
+            // others are pruned as each row is looked up (0032).
+            expect(finishPlan).toMatch(
+              /Index Cond: \(\(partner_id = t\.partner_id\) AND \(created_at = t\.created_at\) AND \(id = t\.id\)\)/
+            )
+            const probed = [
+              ...finishPlan.matchAll(/Index Scan using \w+ on (webhook_deliveries_\w+) d_\d+\s+\([^)]*\) \(actual/g)
+            ]
+            expect(probed.map((m) => m[1])).toEqual(["webhook_deliveries_default"])
           }).pipe(Effect.scoped)
       )
 

@@ -368,7 +368,10 @@ DROP FUNCTION webhook_finish_attempts(json, bigint);
 
 -- Records a batch of outcomes, fenced by each delivery's claim token, and each endpoint's health in
 -- the same statement (migration 0019, which says how); the attempt rows carry their delivery's
--- slot time, so they live and go with it.
+-- slot time, so they live and go with it. Each outcome names its delivery's `created_at` (the
+-- claim answers it): the update finds the row by its full key, and each lookup is pruned to that
+-- row's slot as it runs instead of probing every day's index. (A range of the batch's slot times
+-- as a parameter would prune at the plan's start too, but the planner then scans that range.)
 CREATE FUNCTION webhook_finish_attempts(p_outcomes json, p_now bigint)
 RETURNS TABLE (id uuid, status text, endpoint_deleted boolean)
 LANGUAGE plpgsql
@@ -381,14 +384,14 @@ AS $fn$
 BEGIN
   RETURN QUERY
   WITH input AS (
-    SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, status text,
+    SELECT * FROM json_to_recordset(p_outcomes) AS t(partner_id text, id uuid, claim_token text, created_at bigint, status text,
       attempts int, next_attempt_at bigint, attempt int, started_at bigint, duration_ms bigint, response_status int, error text,
       response_snippet text)
   ), u AS (
     UPDATE webhook_deliveries d SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
       lease_until = NULL, claim_token = NULL, updated_at = p_now
     FROM input i
-    WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.claim_token = i.claim_token
+    WHERE d.partner_id = i.partner_id AND d.id = i.id AND d.created_at = i.created_at AND d.claim_token = i.claim_token
     RETURNING d.partner_id, d.id, d.status, d.endpoint_id, d.created_at, i.attempt, i.started_at, i.duration_ms, i.response_status, i.error,
       i.response_snippet
   ), a AS (
@@ -443,7 +446,7 @@ DROP FUNCTION webhook_claim_due(bigint, bigint, integer, text);
 CREATE FUNCTION webhook_claim_due(p_now bigint, p_lease_until bigint, p_limit integer, p_claim_token text)
 RETURNS TABLE (partner_id text, id uuid, endpoint_id uuid, event_id uuid, event_type text, attempts integer,
   lease_until bigint, payload text, url text, secret text, previous_secret text, previous_secret_valid_until bigint,
-  signature_scheme text, trace_parent text)
+  signature_scheme text, trace_parent text, created_at bigint)
 LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan
 SET enable_seqscan = off
@@ -456,6 +459,7 @@ DECLARE
   v_round integer := 0;
   v_partners text[];
   v_ids uuid[];
+  v_created bigint[];
   v_deferred integer;
   v_taken integer;
   r record;
@@ -478,7 +482,8 @@ BEGIN
       RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until, d.created_at
     )
     SELECT c.partner_id, c.id, c.endpoint_id, c.event_id, c.event_type, c.attempts, c.lease_until,
-      ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until, e.signature_scheme, ev.trace_parent
+      ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until, e.signature_scheme, ev.trace_parent,
+      c.created_at
     FROM claimed c
     CROSS JOIN LATERAL (
       SELECT e.url, e.secret, e.previous_secret, e.previous_secret_valid_until, e.signature_scheme FROM webhook_endpoints e
@@ -493,10 +498,11 @@ BEGIN
 
   LOOP
     v_round := v_round + 1;
-    SELECT array_agg(due.partner_id ORDER BY due.next_attempt_at, due.id), array_agg(due.id ORDER BY due.next_attempt_at, due.id)
-    INTO v_partners, v_ids
+    SELECT array_agg(due.partner_id ORDER BY due.next_attempt_at, due.id), array_agg(due.id ORDER BY due.next_attempt_at, due.id),
+      array_agg(due.created_at ORDER BY due.next_attempt_at, due.id)
+    INTO v_partners, v_ids, v_created
     FROM (
-      SELECT d.partner_id, d.id, d.next_attempt_at FROM webhook_claimable_deliveries d
+      SELECT d.partner_id, d.id, d.next_attempt_at, d.created_at FROM webhook_claimable_deliveries d
       WHERE d.next_attempt_at <= p_now
       ORDER BY d.next_attempt_at
       LIMIT v_left
@@ -506,9 +512,9 @@ BEGIN
     v_deferred := 0;
     FOR r IN
       SELECT d.partner_id, d.endpoint_id, count(*)::integer AS wanted, min(rt.per_second) AS per_second,
-        array_agg(d.id ORDER BY d.next_attempt_at, d.id) AS ids
-      FROM unnest(v_partners, v_ids) AS c(partner_id, id)
-      JOIN webhook_deliveries d ON d.partner_id = c.partner_id AND d.id = c.id
+        array_agg(d.id ORDER BY d.next_attempt_at, d.id) AS ids, array_agg(d.created_at ORDER BY d.next_attempt_at, d.id) AS created
+      FROM unnest(v_partners, v_ids, v_created) AS c(partner_id, id, created_at)
+      JOIN webhook_deliveries d ON d.partner_id = c.partner_id AND d.id = c.id AND d.created_at = c.created_at
       JOIN webhook_endpoint_rates rt ON rt.partner_id = d.partner_id AND rt.endpoint_id = d.endpoint_id
       GROUP BY d.partner_id, d.endpoint_id
       ORDER BY d.partner_id, d.endpoint_id
@@ -516,8 +522,8 @@ BEGIN
       SELECT * INTO t FROM webhook_take_rate(r.partner_id, r.endpoint_id, r.wanted, p_now);
       IF t.granted < r.wanted THEN
         UPDATE webhook_deliveries d SET next_attempt_at = t.retry_at + ((x.k - 1) * 1000) / r.per_second
-        FROM unnest(r.ids[t.granted + 1:]) WITH ORDINALITY AS x(id, k)
-        WHERE d.partner_id = r.partner_id AND d.id = x.id;
+        FROM unnest(r.ids[t.granted + 1:], r.created[t.granted + 1:]) WITH ORDINALITY AS x(id, created_at, k)
+        WHERE d.partner_id = r.partner_id AND d.id = x.id AND d.created_at = x.created_at;
         v_deferred := v_deferred + r.wanted - t.granted;
       END IF;
     END LOOP;
@@ -526,12 +532,13 @@ BEGIN
       UPDATE webhook_deliveries d
       SET status = 'delivering', attempts = d.attempts + 1, next_attempt_at = NULL,
         lease_until = p_lease_until, claim_token = p_claim_token, updated_at = p_now
-      FROM unnest(v_partners, v_ids) AS due(partner_id, id)
-      WHERE d.partner_id = due.partner_id AND d.id = due.id AND d.next_attempt_at <= p_now
+      FROM unnest(v_partners, v_ids, v_created) AS due(partner_id, id, created_at)
+      WHERE d.partner_id = due.partner_id AND d.id = due.id AND d.created_at = due.created_at AND d.next_attempt_at <= p_now
       RETURNING d.partner_id, d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.lease_until, d.created_at
     )
     SELECT c.partner_id, c.id, c.endpoint_id, c.event_id, c.event_type, c.attempts, c.lease_until,
-      ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until, e.signature_scheme, ev.trace_parent
+      ev.payload, e.url, e.secret, e.previous_secret, e.previous_secret_valid_until, e.signature_scheme, ev.trace_parent,
+      c.created_at
     FROM claimed c
     CROSS JOIN LATERAL (
       SELECT e.url, e.secret, e.previous_secret, e.previous_secret_valid_until, e.signature_scheme FROM webhook_endpoints e

@@ -52,7 +52,8 @@ describe("NodeWebhookSigner", () => {
         previousSecretValidUntil: now + 60_000,
         signatureScheme: "frank",
         state: { status: "delivering", attempts: 1, nextAttemptAt: null, leaseUntil: now + 60_000 },
-        claimToken: "t"
+        claimToken: "t",
+        createdAt: 0
       } satisfies Webhooks.ClaimedDelivery
       const request = yield* Webhooks.attemptRequest(claim, now).pipe(Effect.provide(NodeWebhookSigner.layer))
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
@@ -120,7 +121,8 @@ describe("NodeWebhookSigner", () => {
         previousSecretValidUntil: now + 60_000,
         signatureScheme,
         state: { status: "delivering", attempts: 1, nextAttemptAt: null, leaseUntil: now + 60_000 },
-        claimToken: "t"
+        claimToken: "t",
+        createdAt: 0
       })
       const [standard, both] = yield* Effect.forEach(["standard-webhooks", "both"] as const, (scheme) =>
         Webhooks.attemptRequest(claim(scheme), now).pipe(Effect.provide(NodeWebhookSigner.layer))

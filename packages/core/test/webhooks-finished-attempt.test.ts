@@ -25,7 +25,8 @@ const claim = (attempts: number, status: "delivering" | "pending" = "delivering"
     nextAttemptAt: status === "pending" ? 0 : null,
     leaseUntil: status === "delivering" ? 60_000 : null
   },
-  claimToken: "t"
+  claimToken: "t",
+  createdAt: 0
 })
 
 const finished = (f: Either.Either<Webhooks.FinishedAttempt, string>): Webhooks.FinishedAttempt => {

@@ -77,6 +77,8 @@ export interface ClaimedDelivery {
   readonly state: DeliveryState
   /** Fences the outcome: only the claimer may record it, and only while it still holds the claim. */
   readonly claimToken: string
+  /** When the fan-out wrote the delivery (epoch ms): a store that partitions history by it finds the row by it. */
+  readonly createdAt: number
 }
 
 /** What a delivery log read keeps: status, endpoint, event type and a creation-time range. */

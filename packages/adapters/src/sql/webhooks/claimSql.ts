@@ -37,6 +37,7 @@ interface ClaimRow {
   readonly previous_secret_valid_until: number | null
   readonly signature_scheme: WebhookSigning.SignatureScheme
   readonly trace_parent: string | null
+  readonly created_at: number
 }
 
 const claimFromRow =
@@ -55,7 +56,8 @@ const claimFromRow =
     signatureScheme: r.signature_scheme,
     traceParent: r.trace_parent,
     state: { status: "delivering", attempts: r.attempts, nextAttemptAt: null, leaseUntil: r.lease_until },
-    claimToken
+    claimToken,
+    createdAt: r.created_at
   })
 
 export const claimSql = ({

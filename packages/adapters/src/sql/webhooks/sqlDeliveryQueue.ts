@@ -36,6 +36,7 @@ export const sqlDeliveryQueue = (
                 partner_id: f.claim.partnerId,
                 id: f.claim.id,
                 claim_token: f.claim.claimToken,
+                created_at: f.claim.createdAt,
                 status: f.next.status,
                 attempts: f.next.attempts,
                 next_attempt_at: f.next.nextAttemptAt,

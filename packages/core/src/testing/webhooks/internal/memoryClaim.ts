@@ -76,7 +76,8 @@ export const memoryClaim = (
             signatureScheme: e.signatureScheme,
             traceParent: event.traceParent ?? null,
             state: t.state,
-            claimToken
+            claimToken,
+            createdAt: d.createdAt
           })
         }
         return claimed
