@@ -198,7 +198,11 @@ const engineWiring = (
         NodeWebhookSigner.layer,
         Pricing.Pricing.layerFromCatalog(catalog),
         Layer.succeed(SecuritySettings, { trustProxy: config.trustProxy, trustedOrigins: [config.publicBaseUrl] }),
-        Webhooks.WebhookSettings.layer({ ...settings, retentionDays: config.webhookRetentionDays }),
+        Webhooks.WebhookSettings.layer({
+          ...settings,
+          retentionDays: config.webhookRetentionDays,
+          recoveredPerCall: config.webhookRecoveredPerCall
+        }),
         HttpWebhookTransport.layerWith(settings),
         // The worker's reports become /metrics counters (Metrics is provided below the engine).
         deliveryObserverLayer

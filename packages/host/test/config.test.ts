@@ -130,6 +130,16 @@ describe("HostConfig", () => {
     })
   )
 
+  it.effect("FRANK_WEBHOOK_RECOVER_PER_CALL: 10000 by default, a whole number from 1 to 10000", () =>
+    Effect.gen(function* () {
+      expect((yield* fromEnv({})).webhookRecoveredPerCall).toBe(10_000)
+      expect((yield* fromEnv({ FRANK_WEBHOOK_RECOVER_PER_CALL: "1" })).webhookRecoveredPerCall).toBe(1)
+      for (const bad of ["0", "10001", "2.5", "all"])
+        expect(yield* refusal({ FRANK_WEBHOOK_RECOVER_PER_CALL: bad }), bad).toMatch(/FRANK_WEBHOOK_RECOVER_PER_CALL/)
+      expect(yield* refusal({ FRANK_WEBHOOK_RECOVER_PER_CALL: "0" })).toContain("between 1 and 10000")
+    })
+  )
+
   it.effect("FRANK_PUBLIC_BASE_URL must be an http(s) URL", () =>
     Effect.gen(function* () {
       expect(yield* refusal({ FRANK_PUBLIC_BASE_URL: "not a url" })).toMatch(/FRANK_PUBLIC_BASE_URL/)

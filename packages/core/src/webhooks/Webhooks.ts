@@ -26,7 +26,7 @@ import { type EmittedEvent, Outbox } from "../events/Outbox.js"
 import { EventType } from "../events/EventType.js"
 import { eventCatalog } from "../events/EventCatalog.js"
 import { DAY_MS, HOUR_MS } from "../timeUnits.js"
-import { type RecoveryRequest, type RecoveryResult, MAX_RECOVERED_PER_CALL, recoveryWindow } from "./recoveryWindow.js"
+import { type RecoveryRequest, type RecoveryResult, recoveryWindow } from "./recoveryWindow.js"
 import { endpointReplayRule, recoveryRule, replayRule } from "./replayRule.js"
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme, signsStandard } from "./signing/SignatureScheme.js"
 import { isStandardSecret } from "./signing/standardSignature.js"
@@ -44,7 +44,7 @@ import {
   type RecoveryError,
   type ReplayError
 } from "./WebhookError.js"
-import { retentionMs, WebhookSettings } from "./WebhookSettings.js"
+import { recoveredPerCall, retentionMs, WebhookSettings } from "./WebhookSettings.js"
 import { isValidRate, MAX_RATE_PER_SECOND, MIN_RATE_PER_SECOND } from "./deliveryRate.js"
 import { DeliveryLog } from "./store/DeliveryLog.js"
 import { EndpointStore } from "./store/EndpointStore.js"
@@ -133,7 +133,7 @@ export interface WebhooksShape {
   /**
    * Bulk recovery: every `dead_lettered` or `uncertain` delivery of the endpoint created in
    * [since, until) goes back to `pending` by the replay rule, oldest first, at most
-   * MAX_RECOVERED_PER_CALL per call.
+   * `WebhookSettings.recoveredPerCall` (MAX_RECOVERED_PER_CALL by default) per call.
    */
   readonly recover: (
     partnerId: PartnerId,
@@ -370,7 +370,7 @@ export class Webhooks extends Context.Tag("@frank/core/Webhooks")<Webhooks, Webh
           const rules = { endpoint: endpointReplayRule, delivery: recoveryRule(now) }
           const result = yield* orNotFound(
             endpointId,
-            yield* log.recoverDeliveries(partnerId, endpointId, window, MAX_RECOVERED_PER_CALL, rules, now)
+            yield* log.recoverDeliveries(partnerId, endpointId, window, recoveredPerCall(settings), rules, now)
           )
           const recovered = yield* result
           if (recovered.requeued > 0) yield* outbox.wake

@@ -27,6 +27,8 @@
  * |                               |                         | answer not ready by then is a 503              |
  * | `FRANK_WEBHOOK_RETENTION_DAYS`| 30                      | webhook events and finished deliveries older   |
  * |                               |                         | than this are removed (1..3650)                |
+ * | `FRANK_WEBHOOK_RECOVER_PER_CALL` | 10000                | deliveries one recovery call requeues at most  |
+ * |                               |                         | (1..10000)                                     |
  * | `FRANK_AUDIT_RETENTION_DAYS`  | 365                     | audit records older than this are removed      |
  * |                               |                         | (1..3650)                                      |
  * | `FRANK_WEBHOOK_DISABLE_AFTER_DAYS`   | 5                | pause an endpoint failing this long; 0: never  |
@@ -84,6 +86,8 @@ export interface HostConfigShape {
   readonly requestTimeoutMs: number
   /** Days webhook events and finished deliveries are kept (WebhookSettings.retentionDays). */
   readonly webhookRetentionDays: number
+  /** Deliveries one recovery call requeues at most (WebhookSettings.recoveredPerCall). */
+  readonly webhookRecoveredPerCall: number
   /** Days audit records are kept (AuditConfig.retentionDays). */
   readonly auditRetentionDays: number
   /**
@@ -225,6 +229,13 @@ export const hostConfig: Config.Config<HostConfigShape> = Config.all({
       validation: (n) => n >= 1 && n <= MAX_WEBHOOK_RETENTION_DAYS
     }),
     Config.withDefault(Webhooks.DEFAULT_RETENTION_DAYS)
+  ),
+  webhookRecoveredPerCall: Config.integer("FRANK_WEBHOOK_RECOVER_PER_CALL").pipe(
+    Config.validate({
+      message: `Expected an integer between 1 and ${Webhooks.MAX_RECOVERED_PER_CALL}`,
+      validation: (n) => n >= 1 && n <= Webhooks.MAX_RECOVERED_PER_CALL
+    }),
+    Config.withDefault(Webhooks.MAX_RECOVERED_PER_CALL)
   ),
   auditRetentionDays: Config.integer("FRANK_AUDIT_RETENTION_DAYS").pipe(
     Config.validate({

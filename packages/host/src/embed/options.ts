@@ -4,7 +4,7 @@
  */
 import { schema } from "./database.js"
 import { resolve } from "node:path"
-import type { Pricing, Webhooks } from "@frank/core"
+import { type Pricing, Webhooks } from "@frank/core"
 import type { TracerProvider } from "@opentelemetry/api"
 import { Option, Redacted } from "effect"
 import type { HostConfigShape } from "../config/HostConfig.js"
@@ -37,6 +37,8 @@ export interface FrankSettings extends DatabaseOptions {
   readonly pricingCatalog?: Pricing.Catalog | undefined
   /** Days webhook events and finished deliveries are kept (default 30). */
   readonly webhookRetentionDays?: number | undefined
+  /** Deliveries one webhook recovery call requeues at most (default and most 10,000). */
+  readonly webhookRecoveredPerCall?: number | undefined
   /** Days the audit log keeps its records (default 365). */
   readonly auditRetentionDays?: number | undefined
   /** Seconds a task's reservation lives before the expiry sweep refunds it (default 86400). */
@@ -93,6 +95,7 @@ export const hostConfigOf = (options: FrankOptions): HostConfigShape => {
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 30_000,
     webhookRetentionDays: options.webhookRetentionDays ?? 30,
+    webhookRecoveredPerCall: options.webhookRecoveredPerCall ?? Webhooks.MAX_RECOVERED_PER_CALL,
     auditRetentionDays: options.auditRetentionDays ?? 365,
     taskHoldTtlSeconds: options.taskHoldTtlSeconds ?? 86_400,
     webhookDisableAfterDays: 5,
