@@ -10,13 +10,22 @@ import type { Browser, Page } from "playwright-core"
 import { describeBrowser } from "../support/browser.js"
 import { useBrowserHost } from "./cabinet/browserHost.js"
 import { expectAccessible, screenshots, signedIn } from "./cabinet/cabinetBrowser.js"
-import { envelopeOf, type Receiver, startReceiver, waitFor } from "./hostClient.js"
+import { advanceClock, envelopeOf, hostNow, type Receiver, startReceiver, waitFor } from "./hostClient.js"
 import type { RunningHost } from "./spawnHost.js"
 
 const BODY = "thanks, got it"
 
 /** `datetime-local` text (UTC) of `ms`. */
 const localUtc = (ms: number) => new Date(ms).toISOString().slice(0, 16)
+
+/** Adds an endpoint on the webhooks page and opens its page; answers the endpoint page's path. */
+const addEndpointOn = async (host: RunningHost, page: Page, receiver: Receiver, add: string) => {
+  await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+  await page.locator('input[name="url"]').fill(receiver.url)
+  await page.getByRole("button", { name: add }).click()
+  await page.getByTestId("endpoint-row").getByTestId("endpoint-link").click()
+  return new URL(page.url()).pathname
+}
 
 describeBrowser("partner cabinet: the webhook portal", () => {
   let host: RunningHost
@@ -26,14 +35,7 @@ describeBrowser("partner cabinet: the webhook portal", () => {
     ;({ host, browser } = started)
   })
 
-  /** Adds an endpoint on the webhooks page and opens its page; answers the endpoint page's path. */
-  const addEndpoint = async (page: Page, receiver: Receiver, add: string) => {
-    await page.goto(`${host.baseUrl}/cabinet/webhooks`)
-    await page.locator('input[name="url"]').fill(receiver.url)
-    await page.getByRole("button", { name: add }).click()
-    await page.getByTestId("endpoint-row").getByTestId("endpoint-link").click()
-    return new URL(page.url()).pathname
-  }
+  const addEndpoint = (page: Page, receiver: Receiver, add: string) => addEndpointOn(host, page, receiver, add)
 
   /** Reloads `path` until its first delivery row has `status`. */
   const deliveryShown = (page: Page, path: string, status: string) =>
@@ -186,6 +188,67 @@ describeBrowser("partner cabinet: the webhook portal", () => {
 
     const missing = await page.goto(`${host.baseUrl}/cabinet/webhooks/deliveries/not-an-id`)
     expect(missing?.status()).toBe(404)
+    await context.close()
+    await receiver.close()
+  }, 240_000)
+})
+
+describeBrowser("partner cabinet: a recovery larger than one call", () => {
+  let host: RunningHost
+  let browser: Browser
+
+  // One delivery per recovery call, and a clock the test moves through the retry schedule.
+  useBrowserHost(
+    { FRANK_ALLOW_PRIVATE_NETWORK: "true", FRANK_SANDBOX_CLOCK: "true", FRANK_WEBHOOK_RECOVER_PER_CALL: "1" },
+    (started) => {
+      ;({ host, browser } = started)
+    }
+  )
+
+  it("shows what remains and continues the same window until nothing does", async () => {
+    const receiver = await startReceiver({ status: 503 })
+    // The session outlives the day and a half the schedule takes on the sandbox clock.
+    const { context, page } = await signedIn(browser, host, "Continue LLC", { locale: "en-GB", ttlSeconds: 7 * 86_400 })
+    const endpointPath = await addEndpointOn(host, page, receiver, "Add endpoint")
+    const since = (await hostNow(host)) - 3_600_000
+    for (const n of [1, 2]) {
+      await page.getByRole("button", { name: "Send test" }).click()
+      await receiver.nth(n)
+    }
+    // Every wait of the schedule is at most six hours: each step makes every retry written so far due.
+    await waitFor(
+      "two dead-lettered deliveries",
+      async () => {
+        await advanceClock(host, 21_600)
+        await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+        return (await page.locator('[data-testid="delivery-row"][data-status="dead_lettered"]').count()) === 2
+          ? true
+          : undefined
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000 }
+    )
+    expect(receiver.received).toHaveLength(12)
+
+    receiver.setReply({ status: 200 })
+    await page.goto(`${host.baseUrl}${endpointPath}`)
+    await page.getByLabel("From (UTC)").fill(localUtc(since))
+    await page.getByRole("button", { name: "Recover" }).click()
+    expect(await page.getByTestId("recovery").getAttribute("data-remaining")).toBe("1")
+    expect(await page.getByTestId("recovery").textContent()).toContain(
+      "Queued again: 1. Still failed in the window: 1."
+    )
+    await expectAccessible(page)
+    await screenshots(page, "portal-recovery-continue-en")
+    await page.getByRole("button", { name: "Continue" }).click()
+    expect(await page.getByTestId("recovery").getAttribute("data-remaining")).toBe("0")
+    expect(await page.getByTestId("recovery").textContent()).toContain(
+      "Queued again: 1. Still failed in the window: 0."
+    )
+    expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0)
+    // Each event once more, answered 200.
+    await receiver.nth(14)
+    const recovered = receiver.received.slice(12).map((r) => envelopeOf(r).eventId)
+    expect(new Set(recovered).size).toBe(2)
     await context.close()
     await receiver.close()
   }, 240_000)
