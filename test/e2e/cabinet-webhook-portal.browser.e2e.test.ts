@@ -205,51 +205,74 @@ describeBrowser("partner cabinet: a recovery larger than one call", () => {
     }
   )
 
-  it("shows what remains and continues the same window until nothing does", async () => {
-    const receiver = await startReceiver({ status: 503 })
-    // The session outlives the day and a half the schedule takes on the sandbox clock.
-    const { context, page } = await signedIn(browser, host, "Continue LLC", { locale: "en-GB", ttlSeconds: 7 * 86_400 })
-    const endpointPath = await addEndpointOn(host, page, receiver, "Add endpoint")
-    const since = (await hostNow(host)) - 3_600_000
-    for (const n of [1, 2]) {
-      await page.getByRole("button", { name: "Send test" }).click()
-      await receiver.nth(n)
+  const languages = [
+    {
+      locale: "en-GB",
+      add: "Add endpoint",
+      sendTest: "Send test",
+      since: "From (UTC)",
+      recover: "Recover",
+      continue: "Continue",
+      recovered: (requeued: number, remaining: number) =>
+        `Queued again: ${requeued}. Still failed in the window: ${remaining}.`
+    },
+    {
+      locale: "ru-RU",
+      add: "Добавить адрес",
+      sendTest: "Отправить тест",
+      since: "С (UTC)",
+      recover: "Восстановить",
+      continue: "Продолжить",
+      recovered: (requeued: number, remaining: number) =>
+        `Снова в очереди: ${requeued}. Ещё не доставлено в окне: ${remaining}.`
     }
-    // Every wait of the schedule is at most six hours: each step makes every retry written so far due.
-    await waitFor(
-      "two dead-lettered deliveries",
-      async () => {
-        await advanceClock(host, 21_600)
-        await page.goto(`${host.baseUrl}/cabinet/webhooks`)
-        return (await page.locator('[data-testid="delivery-row"][data-status="dead_lettered"]').count()) === 2
-          ? true
-          : undefined
-      },
-      { timeoutMs: 120_000, intervalMs: 1_000 }
-    )
-    expect(receiver.received).toHaveLength(12)
+  ]
 
-    receiver.setReply({ status: 200 })
-    await page.goto(`${host.baseUrl}${endpointPath}`)
-    await page.getByLabel("From (UTC)").fill(localUtc(since))
-    await page.getByRole("button", { name: "Recover" }).click()
-    expect(await page.getByTestId("recovery").getAttribute("data-remaining")).toBe("1")
-    expect(await page.getByTestId("recovery").textContent()).toContain(
-      "Queued again: 1. Still failed in the window: 1."
-    )
-    await expectAccessible(page)
-    await screenshots(page, "portal-recovery-continue-en")
-    await page.getByRole("button", { name: "Continue" }).click()
-    expect(await page.getByTestId("recovery").getAttribute("data-remaining")).toBe("0")
-    expect(await page.getByTestId("recovery").textContent()).toContain(
-      "Queued again: 1. Still failed in the window: 0."
-    )
-    expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0)
-    // Each event once more, answered 200.
-    await receiver.nth(14)
-    const recovered = receiver.received.slice(12).map((r) => envelopeOf(r).eventId)
-    expect(new Set(recovered).size).toBe(2)
-    await context.close()
-    await receiver.close()
-  }, 240_000)
+  for (const words of languages)
+    it(`shows what remains and continues the same window until nothing does (${words.locale})`, async () => {
+      const receiver = await startReceiver({ status: 503 })
+      // The session outlives the day and a half the schedule takes on the sandbox clock.
+      const { context, page } = await signedIn(browser, host, "Continue LLC", {
+        locale: words.locale,
+        ttlSeconds: 7 * 86_400
+      })
+      const endpointPath = await addEndpointOn(host, page, receiver, words.add)
+      const since = (await hostNow(host)) - 3_600_000
+      for (const n of [1, 2]) {
+        await page.getByRole("button", { name: words.sendTest }).click()
+        await receiver.nth(n)
+      }
+      // Every wait of the schedule is at most six hours: each step makes every retry written so far due.
+      await waitFor(
+        "two dead-lettered deliveries",
+        async () => {
+          await advanceClock(host, 21_600)
+          await page.goto(`${host.baseUrl}/cabinet/webhooks`)
+          return (await page.locator('[data-testid="delivery-row"][data-status="dead_lettered"]').count()) === 2
+            ? true
+            : undefined
+        },
+        { timeoutMs: 120_000, intervalMs: 1_000 }
+      )
+      expect(receiver.received).toHaveLength(12)
+
+      receiver.setReply({ status: 200 })
+      await page.goto(`${host.baseUrl}${endpointPath}`)
+      await page.getByLabel(words.since).fill(localUtc(since))
+      await page.getByRole("button", { name: words.recover, exact: true }).click()
+      expect(await page.getByTestId("recovery").getAttribute("data-remaining")).toBe("1")
+      expect(await page.getByTestId("recovery").textContent()).toContain(words.recovered(1, 1))
+      await expectAccessible(page)
+      await screenshots(page, `portal-recovery-continue-${words.locale}`)
+      await page.getByRole("button", { name: words.continue }).click()
+      expect(await page.getByTestId("recovery").getAttribute("data-remaining")).toBe("0")
+      expect(await page.getByTestId("recovery").textContent()).toContain(words.recovered(1, 0))
+      expect(await page.getByRole("button", { name: words.continue }).count()).toBe(0)
+      // Each event once more, answered 200.
+      await receiver.nth(14)
+      const recovered = receiver.received.slice(12).map((r) => envelopeOf(r).eventId)
+      expect(new Set(recovered).size).toBe(2)
+      await context.close()
+      await receiver.close()
+    }, 240_000)
 })
