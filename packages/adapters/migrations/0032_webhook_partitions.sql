@@ -44,7 +44,8 @@ ALTER INDEX webhook_deliveries_leases RENAME TO webhook_deliveries_legacy_leases
 ALTER INDEX webhook_deliveries_newest RENAME TO webhook_deliveries_legacy_newest;
 ALTER INDEX webhook_deliveries_by_endpoint RENAME TO webhook_deliveries_legacy_by_endpoint;
 ALTER INDEX webhook_deliveries_pending_by_endpoint RENAME TO webhook_deliveries_legacy_pending_by_endpoint;
-ALTER INDEX webhook_deliveries_by_event RENAME TO webhook_deliveries_legacy_by_event;
+-- Keyed differently on the new parent (below): attaching builds that one on the legacy rows.
+DROP INDEX webhook_deliveries_by_event;
 ALTER INDEX webhook_deliveries_failed RENAME TO webhook_deliveries_legacy_failed;
 
 ALTER TABLE webhook_attempts RENAME TO webhook_attempts_legacy;
@@ -92,7 +93,10 @@ CREATE INDEX webhook_deliveries_leases ON webhook_deliveries (lease_until) WHERE
 CREATE INDEX webhook_deliveries_newest ON webhook_deliveries (partner_id, created_at DESC, id DESC);
 CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (partner_id, endpoint_id);
 CREATE INDEX webhook_deliveries_pending_by_endpoint ON webhook_deliveries (partner_id, endpoint_id) WHERE status = 'pending';
-CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (partner_id, event_id);
+-- An event's deliveries by the event id alone (0018 keyed it with the partner too): every
+-- claim and outcome write adds an entry to it (their updates are never HOT), and a uuid key is
+-- half the size; retention's joins and the log filter by partner after it.
+CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
 CREATE INDEX webhook_deliveries_failed ON webhook_deliveries (partner_id, endpoint_id, created_at, id)
   WHERE status IN ('dead_lettered', 'uncertain');
 
