@@ -17,6 +17,7 @@
  * not reported), HOST_NODE_FLAGS ("--max-semi-space-size=64"). docs/performance.md says how to read it.
  */
 import { loadavg } from "node:os"
+import pg from "pg"
 import { nodeFlags, ROOT } from "./support/hostProcess.js"
 import { databaseUrlOrExit } from "./support/local.js"
 import { type PhaseUsage, pgSampler } from "./support/pgSampler.js"
@@ -62,7 +63,7 @@ const printStep = (side: Side, r: StepResult) => {
   )
 }
 
-const report = (sides: ReadonlyArray<Side>) => {
+const report = (sides: ReadonlyArray<Side>, preloaded: string) => {
   console.log(
     `\nbench/sustained — steps of ${settings.seconds} s, MIX ${KINDS.join(",")}, ${PARTNERS} partners; held: emitted ≥ 95 % of the target, all delivered, p99 ≤ 1 s, backlog at the end ≤ 1 s of the target\n`
   )
@@ -83,11 +84,11 @@ const report = (sides: ReadonlyArray<Side>) => {
   for (const s of sides) {
     const held = highestHeld(s.steps)
     console.log(
-      `| ${s.host.tree} | ${held} | ${f0(s.drain?.rate ?? Number.NaN)} | ${ratio(held, s.drain?.rate ?? 0)} | ${ratio(held, first)} |`
+      `| ${s.host.tree} | ${held}${s.climbing ? " (every rate of RATES held: raise them)" : ""} | ${f0(s.drain?.rate ?? Number.NaN)} | ${ratio(held, s.drain?.rate ?? 0)} | ${ratio(held, first)} |`
     )
   }
   console.log(
-    "\nCPU µs per event by side of the path (pg_stat_statements is not loaded on these servers, so PostgreSQL is not split by statement):"
+    `\nCPU µs per event by side of the path (shared_preload_libraries: "${preloaded}"; ${preloaded.includes("pg_stat_statements") ? "pg_stat_statements is loaded, but the bench does not read it: other processes share the database" : "pg_stat_statements is not loaded and the bench does not restart PostgreSQL"}, so PostgreSQL is not split by statement):`
   )
   console.log(
     "write side = the drain phase's emit (HTTP request, ledger movement, event insert, fan-out, NOTIFY, a trickle of held attempts); delivery side = the drain (claim, attempt, outcome)\n"
@@ -105,6 +106,17 @@ const report = (sides: ReadonlyArray<Side>) => {
 
 const receiver = await startReceiver()
 const database = new URL(url).pathname.slice(1)
+
+/** Whether pg_stat_statements could split PostgreSQL's side by statement (it needs a preload, so a restart). */
+const showPreloaded = async () => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return String((await client.query("SHOW shared_preload_libraries")).rows[0]?.shared_preload_libraries ?? "")
+  } finally {
+    await client.end()
+  }
+}
 const sides: Array<Side> = []
 try {
   console.log(
@@ -141,7 +153,7 @@ try {
     }
     if (sides.every((s) => !s.climbing)) break
   }
-  report(sides)
+  report(sides, await showPreloaded())
 } finally {
   for (const s of sides) {
     await s.endSampler()
