@@ -13,16 +13,18 @@ export const nodeFlags = (v: string | undefined, fallback: string): ReadonlyArra
   (v ?? fallback).split(" ").filter(Boolean)
 
 /**
- * A Node process running TypeScript sources (`args[0]` is the entry file), stderr passed through;
- * stdout (the host's JSON log) appended to BENCH_SERVER_LOG when set, else dropped.
+ * A Node process running TypeScript sources (`args[0]` is the entry file, relative to `cwd`: this
+ * checkout unless another tree's host is wanted), stderr passed through; stdout (the host's JSON
+ * log) appended to BENCH_SERVER_LOG when set, else dropped.
  */
 export const startSource = (
   flags: ReadonlyArray<string>,
   args: ReadonlyArray<string>,
-  env: Record<string, string>
+  env: Record<string, string>,
+  cwd: string = ROOT
 ): ChildProcess =>
   spawn(process.execPath, [...flags, "--conditions=@frank/source", "--import", "tsx", ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, "a") : "ignore", "inherit"]
   })

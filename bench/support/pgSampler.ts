@@ -53,22 +53,27 @@ export const machineCores = (): number => {
 
 const emptyCounts = () => ({ cpu: 0, lock: 0, lwlock: 0, io: 0, other: 0, idleInTransaction: 0 })
 
-/** A sampler on its own connection (which it leaves out of every count). */
-export const pgSampler = async (connectionString: string, database: string) => {
+/**
+ * A sampler on its own connection (which it leaves out of every count). With `applicationPrefix`
+ * it counts only backends whose application_name starts with it: one host's among other
+ * processes sharing the database.
+ */
+export const pgSampler = async (connectionString: string, database: string, applicationPrefix?: string) => {
   const client = new pg.Client({ connectionString, application_name: "frank-bench-sampler" })
   await client.connect()
+  const ours = "datname = $1 AND pid <> pg_backend_pid() AND ($2::text IS NULL OR starts_with(application_name, $2))"
   const backends = async () =>
     (
-      await client.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-        [database]
-      )
+      await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE ${ours}`, [
+        database,
+        applicationPrefix ?? null
+      ])
     ).rows.map((r) => r.pid)
   const sampleWaits = async (counts: ReturnType<typeof emptyCounts>) => {
     const rows = (
       await client.query<{ state: string | null; wait_event_type: string | null }>(
-        "SELECT state, wait_event_type FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
-        [database]
+        `SELECT state, wait_event_type FROM pg_stat_activity WHERE ${ours} AND backend_type = 'client backend'`,
+        [database, applicationPrefix ?? null]
       )
     ).rows
     for (const r of rows) {
