@@ -25,6 +25,7 @@ import { type DrainResult, drainOnly } from "./sustained/drain.js"
 import { type BenchHost, type EmitKind, startHost } from "./sustained/host.js"
 import { startReceiver } from "./sustained/receiver.js"
 import { highestHeld, notHeldBecause, parseRates } from "./sustained/rules.js"
+import { type StatementSampler, type StatementTimes, statementSampler } from "./sustained/statements.js"
 import { runStep, type StepResult, type StepSettings } from "./sustained/step.js"
 
 const url = databaseUrlOrExit("bench/sustained")
@@ -49,6 +50,10 @@ interface Side {
   readonly during: <A>(phase: () => Promise<A>) => Promise<{ result: A; usage: PhaseUsage }>
   readonly endSampler: () => Promise<void>
   readonly steps: Array<StepResult>
+  /** PostgreSQL's time by part of the path for each measured phase, in order (undefined without pg_stat_statements). */
+  readonly times: Array<StatementTimes | undefined>
+  readonly stepTimes: Map<number, StatementTimes | undefined>
+  drainTimes?: { readonly write: StatementTimes | undefined; readonly deliver: StatementTimes | undefined }
   climbing: boolean
   drain?: DrainResult
 }
@@ -61,6 +66,31 @@ const printStep = (side: Side, r: StepResult) => {
   console.log(
     `  ${side.host.tree} @ ${r.target}/s: emitted ${f0(r.achieved)}/s, delivered ${f0(r.deliveredRate)}/s, p50/p99 ${f0(r.p50Ms)}/${f0(r.p99Ms)} ms, backlog at end ${r.backlogAtEnd}, CPU µs/event host ${f0(r.hostUs)} + pg ${f0(r.pgUs)} — ${why.length === 0 ? "held" : `not held: ${why.join("; ")}`}`
   )
+}
+
+/** PostgreSQL µs per event by part of the path: the drain's write and delivery sides and the highest held step. */
+const reportStatements = (sides: ReadonlyArray<Side>) => {
+  console.log(
+    "\nPostgreSQL execution µs per event by statement (pg_stat_statements; write side per emitted event, the rest per delivered event):\n"
+  )
+  console.log("| tree | part | write side | delivery side | highest held step |")
+  console.log("| --- | --- | ---: | ---: | ---: |")
+  for (const s of sides) {
+    const held = highestHeld(s.steps)
+    const step = s.steps.find((r) => r.target === held)
+    const columns: Array<[StatementTimes | undefined, number]> = [
+      [s.drainTimes?.write, s.drain?.emitted ?? 0],
+      [s.drainTimes?.deliver, s.drain?.delivered ?? 0],
+      [s.stepTimes.get(held), step?.delivered ?? 0]
+    ]
+    const parts = new Set(columns.flatMap(([t]) => [...(t?.keys() ?? [])]))
+    const total = (part: string) => columns.reduce((sum, [t]) => sum + (t?.get(part) ?? 0), 0)
+    for (const part of [...parts].sort((a, b) => total(b) - total(a))) {
+      const cell = ([t, n]: [StatementTimes | undefined, number]) =>
+        t === undefined || n === 0 ? "–" : f0(((t.get(part) ?? 0) * 1000) / n)
+      console.log(`| ${s.host.tree} | ${part} | ${columns.map(cell).join(" | ")} |`)
+    }
+  }
 }
 
 const report = (sides: ReadonlyArray<Side>, preloaded: string) => {
@@ -88,7 +118,7 @@ const report = (sides: ReadonlyArray<Side>, preloaded: string) => {
     )
   }
   console.log(
-    `\nCPU µs per event by side of the path (shared_preload_libraries: "${preloaded}"; ${preloaded.includes("pg_stat_statements") ? "pg_stat_statements is loaded, but the bench does not read it: other processes share the database" : "pg_stat_statements is not loaded and the bench does not restart PostgreSQL"}, so PostgreSQL is not split by statement):`
+    `\nCPU µs per event by side of the path (shared_preload_libraries: "${preloaded}"; ${preloaded.includes("pg_stat_statements") ? "pg_stat_statements is loaded: the split by statement follows" : "pg_stat_statements is not loaded and the bench does not restart PostgreSQL, so PostgreSQL is not split by statement"}):`
   )
   console.log(
     "write side = the drain phase's emit (HTTP request, ledger movement, event insert, fan-out, NOTIFY, a trickle of held attempts); delivery side = the drain (claim, attempt, outcome)\n"
@@ -102,6 +132,7 @@ const report = (sides: ReadonlyArray<Side>, preloaded: string) => {
       `| ${s.host.tree} | ${d ? `${f0(d.write.hostUs)} + ${f0(d.write.pgUs)}` : "–"} | ${d ? `${f0(d.deliver.hostUs)} + ${f0(d.deliver.pgUs)}` : "–"} | ${top ? `${f0(top.hostUs)} + ${f0(top.pgUs)}` : "–"} |`
     )
   }
+  if (preloaded.includes("pg_stat_statements")) reportStatements(sides)
 }
 
 const receiver = await startReceiver()
@@ -118,7 +149,10 @@ const showPreloaded = async () => {
   }
 }
 const sides: Array<Side> = []
+const preloaded = await showPreloaded()
+let statements: StatementSampler | undefined
 try {
+  statements = await statementSampler(url, preloaded)
   console.log(
     `bench/sustained: trees ${TREES.join(", ")}; rates ${RATES.join(", ")}; load average ${loadavg()
       .map((l) => l.toFixed(1))
@@ -132,13 +166,20 @@ try {
       flags: HOST_FLAGS
     })
     const sampler = await pgSampler(url, database, host.applicationName)
-    const during = <A>(phase: () => Promise<A>) => sampler.during([host.child.pid], phase)
-    sides.push({ host, during, endSampler: sampler.end, steps: [], climbing: true })
+    const times: Array<StatementTimes | undefined> = []
+    const split = statements
+    const during = async <A>(phase: () => Promise<A>) => {
+      const around = await split.around(() => sampler.during([host.child.pid], phase))
+      times.push(around.times)
+      return around.result
+    }
+    sides.push({ host, during, endSampler: sampler.end, steps: [], times, stepTimes: new Map(), climbing: true })
   }
   for (const s of sides) {
     if (WARMUP_SECONDS > 0)
       await runStep(s.host, receiver, RATES[0]!, { ...settings, seconds: WARMUP_SECONDS }, s.during)
     s.drain = await drainOnly(s.host, receiver, DRAIN_EVENTS, settings, s.during)
+    s.drainTimes = { write: s.times.at(-2), deliver: s.times.at(-1) }
     console.log(
       `  ${s.host.tree}: drain-only ${f0(s.drain.rate)}/s (${s.drain.delivered} of ${s.drain.queued} queued delivered; ${s.drain.emitted} emitted)`
     )
@@ -148,13 +189,15 @@ try {
     for (const s of order.filter((x) => x.climbing)) {
       const r = await runStep(s.host, receiver, rate, settings, s.during)
       s.steps.push(r)
+      s.stepTimes.set(rate, s.times.at(-1))
       printStep(s, r)
       if (notHeldBecause(r).length > 0) s.climbing = false
     }
     if (sides.every((s) => !s.climbing)) break
   }
-  report(sides, await showPreloaded())
+  report(sides, preloaded)
 } finally {
+  await statements?.end()
   for (const s of sides) {
     await s.endSampler()
     await s.host.stop()

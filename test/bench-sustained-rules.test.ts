@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { highestHeld, notHeldBecause, parseRates, percentile, type StepOutcome } from "../bench/sustained/rules.js"
+import { statementPart } from "../bench/sustained/statements.js"
 
 const step = (over: Partial<StepOutcome> = {}): StepOutcome => ({
   target: 100,
@@ -52,5 +53,17 @@ describe("bench/sustained rules", () => {
     expect(() => parseRates("100,50")).toThrow()
     expect(() => parseRates("0,50")).toThrow()
     expect(() => parseRates("50,x")).toThrow()
+  })
+
+  it("names the part of the path a statement belongs to", () => {
+    expect(statementPart("WITH ev AS (\n INSERT INTO webhook_events (partner_id, id) SELECT $1")).toBe(
+      "event insert + fan-out"
+    )
+    expect(statementPart("SELECT * FROM webhook_claim_due($1, $2, $3, $4)")).toBe("claim")
+    expect(statementPart("SELECT webhook_finish_attempts($1::json, $2)")).toBe("outcome write")
+    expect(statementPart("SELECT pg_notify($1, $2)")).toBe("NOTIFY")
+    expect(statementPart("BEGIN")).toBe("transaction control")
+    expect(statementPart("INSERT INTO ledger_entries (partner_id) VALUES ($1)")).toBe("ledger movement, payment")
+    expect(statementPart("SELECT 1")).toBe("other")
   })
 })
