@@ -55,7 +55,10 @@ export const csvExportStream = <E, R>(
   Stream.suspend(() => {
     let written = 0
     const header = Stream.succeed(encode([CSV_COLUMNS]))
+    // The next page is read while this one is encoded: the store's round trip and the encoding
+    // overlap instead of taking turns.
     const body = rows.pipe(
+      Stream.bufferChunks({ capacity: 2 }),
       Stream.take(maxRows),
       Stream.grouped(500),
       Stream.map((chunk) => {
