@@ -330,8 +330,51 @@ for (const [engine, database] of engines) {
       })
     )
 
+    it.effect("an event id written again writes nothing: no event, no delivery, no second id (migration 0033)", () =>
+      Effect.gen(function* () {
+        const webhooks = yield* Webhooks.Webhooks
+        const store = yield* EventStore
+        const sql = yield* SqlClient.SqlClient
+        const partnerId = testPartner(`p_${randomUUID()}`)
+        yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/repeat" })
+        const now = yield* Clock.currentTimeMillis
+        const event = { partnerId, id: randomUUID(), type: "webhook.test" as const, occurredAt: now, payload: "{}" }
+        expect(yield* store.appendEvent(event, { _tag: "Subscribers" }, now)).toBe(1)
+        expect(
+          yield* store.appendEvent({ ...event, payload: '{"again":true}' }, { _tag: "Subscribers" }, now + 1)
+        ).toBe(0)
+        const [rows] = yield* sql<{ events: number; deliveries: number; ids: number; payload: string }>`SELECT
+          (SELECT count(*) FROM webhook_events WHERE partner_id = ${partnerId})::int AS events,
+          (SELECT count(*) FROM webhook_deliveries WHERE partner_id = ${partnerId})::int AS deliveries,
+          (SELECT count(*) FROM webhook_event_ids WHERE partner_id = ${partnerId})::int AS ids,
+          (SELECT payload FROM webhook_events WHERE partner_id = ${partnerId}) AS payload`
+        expect(rows).toEqual({ events: 1, deliveries: 1, ids: 1, payload: "{}" })
+      })
+    )
+
     // Several connections at once: only a server has them (PGlite serves one at a time).
     if (engine === "PostgreSQL") {
+      it.effect(
+        "two concurrent writers of one event id write one event: the second waits for the first, then writes nothing",
+        () =>
+          Effect.gen(function* () {
+            const webhooks = yield* Webhooks.Webhooks
+            const store = yield* EventStore
+            const sql = yield* SqlClient.SqlClient
+            const partnerId = testPartner(`p_${randomUUID()}`)
+            yield* webhooks.createEndpoint(partnerId, { url: "https://receiver.example/concurrent-id" })
+            const now = yield* Clock.currentTimeMillis
+            const event = { partnerId, id: randomUUID(), type: "webhook.test" as const, occurredAt: now, payload: "{}" }
+            const append = store.appendEvent(event, { _tag: "Subscribers" }, now)
+            // The second runs while the first's id is uncommitted, and waits on it.
+            expect(yield* interleaved(append, append)).toEqual([1, 0])
+            const [rows] = yield* sql<{ events: number; deliveries: number }>`SELECT
+            (SELECT count(*) FROM webhook_events WHERE partner_id = ${partnerId})::int AS events,
+            (SELECT count(*) FROM webhook_deliveries WHERE partner_id = ${partnerId})::int AS deliveries`
+            expect(rows).toEqual({ events: 1, deliveries: 1 })
+          })
+      )
+
       it.effect(
         "the worker's claim and outcome write find deliveries and endpoints by primary key, however many endpoints share the table or a partner has deleted (migrations 0012, 0013)",
         () =>
@@ -693,10 +736,10 @@ for (const [engine, database] of engines) {
               sql
                 .withTransaction(
                   Effect.gen(function* () {
-                    // Through the fan-out's own check of the id (migration 0032), which holds the id's lock.
-                    yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload)
-                    SELECT ${partnerId}, ${event.id}::uuid, ${event.type}, ${now}, '{}'
-                    WHERE webhook_event_id_free(${partnerId}, ${event.id}::uuid)`
+                    // Through the fan-out's own claim of the id (migration 0033): its uncommitted row.
+                    yield* sql`INSERT INTO webhook_event_ids (partner_id, id, created_at) VALUES (${partnerId}, ${event.id}::uuid, ${now})`
+                    yield* sql`INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, created_at)
+                    VALUES (${partnerId}, ${event.id}::uuid, ${event.type}, ${now}, '{}', ${now})`
                     yield* Deferred.succeed(inserted, undefined)
                     yield* Deferred.await(rollBack)
                     return yield* Effect.fail("rolled back" as const)

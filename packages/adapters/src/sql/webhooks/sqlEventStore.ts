@@ -5,8 +5,9 @@
  * store is built with `notify: "none"`); Postgres delivers it at commit, so workers of every
  * instance wake exactly when the event is visible. The fan-out takes `FOR KEY SHARE` on each
  * endpoint (pendingGuard.ts). The events' key includes their time partition (migration 0032), so
- * no unique index refuses an id written before: `webhook_event_id_free` looks under a lock on the
- * id, and a second write of an id (an event with a source id, emitted again) writes nothing.
+ * no unique index on them refuses an id written before: the statement first claims the id in the
+ * unpartitioned `webhook_event_ids` (migration 0033), and a second write of an id (an event with a
+ * source id, emitted again) writes nothing; a concurrent one waits for the first to commit.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
@@ -24,10 +25,14 @@ export const sqlEventStore = ({ sql, notifyInTransaction, notifyPayload }: Webho
         ? sql`e.id = ${target.endpointId}::uuid`
         : sql`e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))`
     return sql<{ n: number }>`
-      WITH ev AS (
+      WITH claimed AS (
+        INSERT INTO webhook_event_ids (partner_id, id, created_at) VALUES (${event.partnerId}, ${event.id}::uuid, ${now})
+        ON CONFLICT DO NOTHING
+        RETURNING partner_id, id
+      ), ev AS (
         INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, trace_parent, created_at)
-        SELECT ${event.partnerId}, ${event.id}::uuid, ${event.type}, ${event.occurredAt}, ${event.payload}, ${event.traceParent ?? null}, ${now}
-        WHERE webhook_event_id_free(${event.partnerId}, ${event.id}::uuid)
+        SELECT claimed.partner_id, claimed.id, ${event.type}, ${event.occurredAt}, ${event.payload}, ${event.traceParent ?? null}, ${now}
+        FROM claimed
         RETURNING partner_id, id, type
       ), d AS (
         INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
