@@ -69,6 +69,36 @@ export const grantsAlertsContract = (engine: string, storeLayer: Layer.Layer<Led
       })
     )
 
+    it.effect("the balance: zero without movements; the five soonest expiries with the account's totals", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(T0)
+        const ledger = yield* Ledger.Ledger
+        const fresh = yield* ledger.balance(newPartner())
+        expect([fresh.total, fresh.used, fresh.reserved, fresh.available, fresh.expiring]).toEqual([0, 0, 0, 0, []])
+        const p = newPartner()
+        yield* ledger.credit(p, { kind: "topup", amountMinor: 50 * F })
+        yield* ledger.credit(p, { kind: "bonus", amountMinor: 9 * F })
+        const ids: Array<string> = []
+        // Credited latest-expiring first, so the order shown is the store's, not the credits'.
+        for (const day of [6, 5, 4, 3, 2, 1]) {
+          yield* TestClock.adjust(1)
+          const r = yield* ledger.credit(p, {
+            kind: "bonus",
+            amountMinor: day * F,
+            grant: { expiresAt: T0 + day * DAY }
+          })
+          ids.unshift(r.entry.id)
+        }
+        const balance = yield* ledger.balance(p)
+        const t = yield* ledger.totals(p)
+        expect([balance.total, balance.used]).toEqual([t.totalMinor / F, t.usedMinor / F])
+        expect(balance.available).toBe(50 + 9 + 21)
+        expect(balance.expiring.map((e) => [e.grantId, e.expiresAt])).toEqual(
+          [1, 2, 3, 4, 5].map((day, i) => [ids[i], new Date(T0 + day * DAY).toISOString()])
+        )
+      })
+    )
+
     it.effect("grant terms are refused on other kinds, in the past and out of range; nothing is written", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)

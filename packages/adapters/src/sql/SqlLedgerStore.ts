@@ -159,6 +159,7 @@ export const make = Effect.gen(function* () {
     ...reads,
 
     grants: grantSql.grants,
+    totalsWithExpiring: grantSql.totalsWithExpiring,
     dueGrants: grantSql.dueGrants,
     nextGrantExpiry: grantSql.nextGrantExpiry,
     createAlert: grantSql.createAlert,

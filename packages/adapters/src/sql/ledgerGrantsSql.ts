@@ -13,6 +13,8 @@ import {
   type BalanceAlertRow,
   type CreditGrantRow,
   type DueGrantRow,
+  type ExpiringRow,
+  expiringOfRows,
   GRANT_COLUMNS,
   grantRecord
 } from "./ledgerRows.js"
@@ -40,6 +42,21 @@ export const makeGrantSql = (sql: SqlClient.SqlClient) => {
           WHERE partner_id = ${partnerId} AND remaining_minor > 0 AND expired_at IS NULL AND expires_at IS NOT NULL
           ORDER BY expires_at, id LIMIT ${limit}`
     ).pipe(Effect.mapError(toStoreError("grants", partnerId)))
+
+  // The balance's two reads as one statement: one row per expiring grant (the account's totals on
+  // each), or one row without a grant; a partner without an account reads zero totals.
+  const totalsWithExpiring: NonNullable<LedgerStoreShape["totalsWithExpiring"]> = (partnerId, limit) =>
+    sql<ExpiringRow>`SELECT a.total_minor AS account_total_minor, a.used_minor AS account_used_minor,
+        a.reserved_minor AS account_reserved_minor, g.*
+      FROM (SELECT 1) AS one
+      LEFT JOIN ledger_accounts a ON a.partner_id = ${partnerId}
+      LEFT JOIN LATERAL (SELECT ${grantColumns} FROM ledger_credit_grants
+          WHERE partner_id = ${partnerId} AND remaining_minor > 0 AND expired_at IS NULL AND expires_at IS NOT NULL
+          ORDER BY expires_at, id LIMIT ${limit}) g ON true
+      ORDER BY g.expires_at, g.id`.pipe(
+      Effect.map(expiringOfRows),
+      Effect.mapError(toStoreError("totalsWithExpiring", partnerId))
+    )
 
   const dueGrants: LedgerStoreShape["dueGrants"] = (now, limit) =>
     sql<DueGrantRow>`SELECT partner_id, id AS grant_id FROM ledger_credit_grants
@@ -102,6 +119,7 @@ export const makeGrantSql = (sql: SqlClient.SqlClient) => {
 
   return {
     liveGrants,
+    totalsWithExpiring,
     upsertGrants,
     grants,
     dueGrants,

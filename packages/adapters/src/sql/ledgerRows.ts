@@ -71,6 +71,44 @@ export type BalanceAlertRow = Effect.Effect.Success<ReturnType<LedgerStoreShape[
 /** A grant due for expiry. */
 export type DueGrantRow = Effect.Effect.Success<ReturnType<LedgerStoreShape["dueGrants"]>>[number]
 
+/** A row of the balance's one read (ledgerGrantsSql.ts): a grant or none, with the account's totals. */
+export type ExpiringRow = { [K in keyof CreditGrantRow]: CreditGrantRow[K] | null } & {
+  readonly accountTotalMinor: number | null
+  readonly accountUsedMinor: number | null
+  readonly accountReservedMinor: number | null
+}
+
+/** The totals and grants of the balance's read; no account row (null totals) reads as zero. */
+export const expiringOfRows = (
+  rows: ReadonlyArray<ExpiringRow>
+): { readonly totals: Ledger.AccountTotals; readonly expiring: ReadonlyArray<CreditGrantRow> } => {
+  const first = rows[0]
+  const totals =
+    first === undefined || first.accountTotalMinor === null
+      ? Ledger.emptyTotals
+      : {
+          totalMinor: first.accountTotalMinor,
+          usedMinor: first.accountUsedMinor ?? 0,
+          reservedMinor: first.accountReservedMinor ?? 0
+        }
+  const expiring = rows
+    .filter((r) => r.id !== null)
+    .map(
+      (r): CreditGrantRow => ({
+        partnerId: r.partnerId!,
+        id: r.id!,
+        grantedMinor: r.grantedMinor!,
+        remainingMinor: r.remainingMinor!,
+        reservedMinor: r.reservedMinor!,
+        priority: r.priority!,
+        expiresAt: r.expiresAt,
+        createdAt: r.createdAt!,
+        expiredAt: r.expiredAt
+      })
+    )
+  return { totals, expiring }
+}
+
 export interface AccountRow {
   readonly totalMinor: number
   readonly usedMinor: number

@@ -235,11 +235,15 @@ export class Ledger extends Context.Tag("@frank/core/Ledger")<Ledger, LedgerShap
           ),
         totals: store.totals,
         balance: (partnerId) =>
-          Effect.zipWith(
-            store.totals(partnerId),
-            store.grants(partnerId, { select: "expiring", limit: BALANCE_EXPIRING_MAX }),
-            balanceView
-          ),
+          store.totalsWithExpiring === undefined
+            ? Effect.zipWith(
+                store.totals(partnerId),
+                store.grants(partnerId, { select: "expiring", limit: BALANCE_EXPIRING_MAX }),
+                balanceView
+              )
+            : Effect.map(store.totalsWithExpiring(partnerId, BALANCE_EXPIRING_MAX), (r) =>
+                balanceView(r.totals, r.expiring)
+              ),
         hold: store.hold,
         listEntries: store.listEntries,
         countEntries: store.countEntries,

@@ -98,6 +98,15 @@ export interface LedgerStoreShape {
     partnerId: PartnerId,
     options: { readonly select: "all" | "expiring"; readonly limit: number }
   ) => Effect.Effect<ReadonlyArray<CreditGrant>, StoreError>
+  /**
+   * The account's totals and its `expiring` grants (as `grants` selects them) in one read: what
+   * the balance shows. Optional; without it the ledger makes the two reads. A SQL store answers
+   * in one statement, a round trip less on the partner API's most frequent read.
+   */
+  readonly totalsWithExpiring?: (
+    partnerId: PartnerId,
+    limit: number
+  ) => Effect.Effect<{ readonly totals: AccountTotals; readonly expiring: ReadonlyArray<CreditGrant> }, StoreError>
   /** Grants past `expiresAt` at `now`, not yet expired, with money left; soonest first, at most `limit`. */
   readonly dueGrants: (now: number, limit: number) => Effect.Effect<ReadonlyArray<DueGrant>, StoreError>
   /** The soonest `expiresAt` of a grant not yet expired with money left, of any partner. */

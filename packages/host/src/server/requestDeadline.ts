@@ -10,10 +10,10 @@
  * and the handler's daemon) and cost about as much CPU as the rest of the host's middleware
  * (docs/performance.md, issue 36). A request now forks only its handler's daemon.
  */
-import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Deferred, Effect, Exit, type Fiber, FiberId, Schedule, type Scope } from "effect"
+import { Deferred, Effect, Exit, type Fiber, FiberId, FiberRef, Schedule, type Scope } from "effect"
 import type { RequestLimits } from "./requestGuard.js"
 
 const timedOut = HttpServerResponse.unsafeJson(
@@ -85,9 +85,17 @@ export const answerWithin = (
       )
   })
 
-/** The handler's answer, with its fiber's changes (response headers, log annotations) kept, as a join keeps them. */
+/**
+ * The handler's answer, with the two of its fiber's changes the layers outside read kept: the
+ * pre-response handlers (response headers) and the log annotations. A whole join
+ * (`inheritAll`) diffs and patches every FiberRef and the context on each request; both kept
+ * here are plain FiberRefs whose join is the child's value, so copying them is what the join did.
+ */
 const joined = <A, E>(handler: Fiber.RuntimeFiber<A, E>, exit: Exit.Exit<A, unknown>) =>
-  Effect.zipRight(handler.inheritAll, exit as Exit.Exit<A, E>)
+  FiberRef.set(HttpApp.currentPreResponseHandlers, handler.getFiberRef(HttpApp.currentPreResponseHandlers)).pipe(
+    Effect.zipRight(FiberRef.set(FiberRef.currentLogAnnotations, handler.getFiberRef(FiberRef.currentLogAnnotations))),
+    Effect.zipRight(exit as Exit.Exit<A, E>)
+  )
 
 /** The 503 at the deadline; the handler is interrupted without waiting for it. */
 const answerLate = <A, E>(handler: Fiber.RuntimeFiber<A, E>) =>

@@ -56,17 +56,32 @@ const hasJsonBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.method !== "GET" && request.method !== "HEAD" && isJsonMediaType(request.headers["content-type"])
 
 /**
+ * The query parameters holding NUL. A query spells one `%00` (no other escape decodes to it), so
+ * a query with neither that text nor a raw NUL is not parsed: most requests.
+ */
+const queryFieldsWithNul = (url: string): Array<string> => {
+  const at = url.indexOf("?")
+  if (at < 0 || !(url.includes("%00", at) || url.includes(NUL, at))) return []
+  return [...new URLSearchParams(url.slice(at + 1))].filter(([, v]) => v.includes(NUL)).map(([k]) => k)
+}
+
+const refusalOf = (fields: ReadonlyArray<string>) =>
+  fields.length === 0 ? undefined : validationFailed(fields.map((f) => `${f}: ${MESSAGE}`))
+
+/**
  * The 400 envelope when the request carries NUL, else undefined. Reads the body the handler
  * reads next (the platform caches it); a body that is no JSON is left to the handler's decoding.
+ * Runs on every request: a request without a JSON body costs no generator and no body read.
  */
-export const nulRefusal = Effect.gen(function* () {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const query = new URLSearchParams(request.url.split("?")[1] ?? "")
-  const fields = [...query].filter(([, v]) => v.includes(NUL)).map(([k]) => k)
-  // JSON spells a NUL `\u0000` (a raw one is malformed): a body without that text has none.
-  if (hasJsonBody(request) && (yield* Effect.orElseSucceed(request.text, () => "")).includes("\\u0000")) {
-    const body = yield* Effect.orElseSucceed(request.json, () => undefined)
-    fields.push(...fieldsWithNul(body))
-  }
-  return fields.length === 0 ? undefined : validationFailed(fields.map((f) => `${f}: ${MESSAGE}`))
+export const nulRefusal = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+  const fields = queryFieldsWithNul(request.url)
+  if (!hasJsonBody(request)) return Effect.succeed(refusalOf(fields))
+  return Effect.gen(function* () {
+    // JSON spells a NUL `\u0000` (a raw one is malformed): a body without that text has none.
+    if ((yield* Effect.orElseSucceed(request.text, () => "")).includes("\\u0000")) {
+      const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+      fields.push(...fieldsWithNul(body))
+    }
+    return refusalOf(fields)
+  })
 })
