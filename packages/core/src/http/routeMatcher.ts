@@ -4,9 +4,10 @@
  * media-type rule. Runs on every request: literal routes are one map lookup; only the few
  * templates with parameters are tried as patterns.
  */
-import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApi from "@effect/platform/HttpApi"
 import type * as HttpMethod from "@effect/platform/HttpMethod"
 import type { Option } from "effect"
+import { reflectedEndpoints } from "./internal/reflectedEndpoints.js"
 
 /** What `include` sees of an endpoint. */
 export interface EndpointShape {
@@ -26,14 +27,11 @@ export const routeMatcher = (
 ): ((method: string, path: string) => string | undefined) => {
   const literal = new Map<string, string>()
   const patterns: Array<{ method: string; template: string; pattern: RegExp }> = []
-  HttpApi.reflect(api as never, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      if (!include(endpoint)) return
-      if (!endpoint.path.includes(":")) return void literal.set(`${endpoint.method} ${endpoint.path}`, endpoint.path)
-      patterns.push({ method: endpoint.method, template: endpoint.path, pattern: templatePattern(endpoint.path) })
-    }
-  })
+  for (const { endpoint } of reflectedEndpoints(api)) {
+    if (!include(endpoint)) continue
+    if (!endpoint.path.includes(":")) literal.set(`${endpoint.method} ${endpoint.path}`, endpoint.path)
+    else patterns.push({ method: endpoint.method, template: endpoint.path, pattern: templatePattern(endpoint.path) })
+  }
   return (method, path) =>
     literal.get(`${method} ${path}`) ?? patterns.find((p) => p.method === method && p.pattern.test(path))?.template
 }

@@ -4,10 +4,11 @@
  * security middleware enforces them and the scope reference is served from them, so the two can
  * never disagree.
  */
-import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApi from "@effect/platform/HttpApi"
 import { Context, Option } from "effect"
 import { allScopes, scopeDescriptions } from "../access/Scope.js"
 import type { PartnerApi } from "./PartnerApi.js"
+import { reflectedEndpoints } from "./internal/reflectedEndpoints.js"
 import { RequiredScope, SessionAuth } from "./internal/Security.js"
 
 export interface RouteFacts {
@@ -23,18 +24,15 @@ export const routeKey = (method: string, path: string) => `${method.toUpperCase(
 /** Each route's method, path, scopes and rate-limit facts, read from an HttpApi. */
 export const routeTable = (api: typeof PartnerApi | HttpApi.HttpApi.Any): ReadonlyMap<string, RouteFacts> => {
   const table = new Map<string, RouteFacts>()
-  HttpApi.reflect(api as typeof PartnerApi, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint, mergedAnnotations, middleware }) => {
-      const facts: RouteFacts = {
-        method: endpoint.method,
-        path: endpoint.path,
-        requiredScope: Option.getOrUndefined(Context.getOption(mergedAnnotations, RequiredScope)),
-        sessionOnly: middleware.has(SessionAuth as never)
-      }
-      table.set(routeKey(endpoint.method, endpoint.path), facts)
+  for (const { endpoint, mergedAnnotations, middleware } of reflectedEndpoints(api)) {
+    const facts: RouteFacts = {
+      method: endpoint.method,
+      path: endpoint.path,
+      requiredScope: Option.getOrUndefined(Context.getOption(mergedAnnotations, RequiredScope)),
+      sessionOnly: middleware.has(SessionAuth as never)
     }
-  })
+    table.set(routeKey(endpoint.method, endpoint.path), facts)
+  }
   return table
 }
 

@@ -24,6 +24,7 @@ import { DocsRoute } from "./DocsRoute.js"
 import { HealthRoutes } from "./HealthRoutes.js"
 import { HostApi } from "./HostApi.js"
 import { HostApiLive } from "./HostApiLive.js"
+import { OpenApiRoute } from "./OpenApiRoute.js"
 import { PaymentNotificationRoute } from "./PaymentNotificationRoute.js"
 import { refuseCutOffBodies } from "./refusals.js"
 import { makeRefusedKeys, releasingOnChange, withRefusedKeys } from "./refusedKeyShortcut.js"
@@ -100,7 +101,7 @@ const serving = (
   )
   return Served.pipe(
     Layer.provide(DocsRoute("/docs")),
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(OpenApiRoute("/openapi.json")),
     Layer.provide(corsLayer(options.corsOrigins ?? [])),
     Layer.provide(ErrorEnvelopesLive),
     // Added after the envelopes, so it runs outside them: it sees the 500 envelope as an answer.
