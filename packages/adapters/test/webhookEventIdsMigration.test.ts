@@ -6,24 +6,17 @@
  * ids of the events it keeps. On PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { randomUUID } from "node:crypto"
-import { Migrator, SqlClient } from "@effect/sql"
-import { describe, expect, it } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { describe, expect } from "@effect/vitest"
 import type { Ids } from "@frank/core"
-import { Effect, Redacted } from "effect"
-import { Migrations, PgliteDatabase, PostgresDatabase, SqlWebhookStore } from "../src/index.js"
-import { runScript } from "./support/scratchDatabase.js"
+import { Effect } from "effect"
+import { Migrations, SqlWebhookStore } from "../src/index.js"
+import { migratesFrom } from "./support/fromMigration.js"
 
-const url = process.env.DATABASE_URL
 const BEFORE_EVENT_IDS = 32
 const DAY = 24 * 60 * 60 * 1000
 /** Day-aligned, so the slots' bounds are easy to state. */
 const T0 = Date.UTC(2026, 0, 10)
-
-const upTo = (latest: number) =>
-  Migrator.make({})({
-    loader: Effect.map(Migrations.loader, (all) => all.filter(([id]) => id <= latest)),
-    table: "effect_sql_migrations"
-  })
 
 const partner = "p_ids" as Ids.PartnerId
 const endpointId = randomUUID()
@@ -88,26 +81,10 @@ const migratedKeepsIds = Effect.gen(function* () {
 })
 
 describe("migration 0033: webhook event ids", () => {
-  it.live("PGlite: a database with events made by 0032 migrates with their ids; retention frees them", () =>
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE SCHEMA IF NOT EXISTS frank`
-      yield* upTo(BEFORE_EVENT_IDS)
-      yield* sql.unsafe(oldEvents)
-      yield* migratedKeepsIds
-    }).pipe(Effect.provide(PgliteDatabase.layer), Effect.scoped)
-  )
-
-  if (url !== undefined && url.length > 0)
-    it.live("PostgreSQL: a database with events made by 0032 migrates with their ids; retention frees them", () =>
-      Effect.gen(function* () {
-        const schema = `frank_t_${randomUUID().replaceAll("-", "")}`
-        yield* Effect.addFinalizer(() => Effect.ignore(runScript(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)))
-        yield* runScript(url, `CREATE SCHEMA ${schema}`)
-        const client = PostgresDatabase.layer(Redacted.make(url), { maxConnections: 1, schema })
-        yield* Effect.provide(upTo(BEFORE_EVENT_IDS), client)
-        yield* runScript(url, `SET search_path = ${schema}; ${oldEvents}`)
-        yield* Effect.provide(migratedKeepsIds, client)
-      }).pipe(Effect.scoped)
-    )
+  migratesFrom({
+    title: "a database with events made by 0032 migrates with their ids; retention frees them",
+    before: BEFORE_EVENT_IDS,
+    seed: oldEvents,
+    check: migratedKeepsIds
+  })
 })

@@ -7,24 +7,17 @@
  * deliveries are finished and it is past. On PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { randomUUID } from "node:crypto"
-import { Migrator, SqlClient } from "@effect/sql"
-import { describe, expect, it } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { describe, expect } from "@effect/vitest"
 import type { Ids } from "@frank/core"
-import { Effect, Redacted } from "effect"
-import { Migrations, PgliteDatabase, PostgresDatabase, SqlWebhookStore } from "../src/index.js"
-import { runScript } from "./support/scratchDatabase.js"
+import { Effect } from "effect"
+import { Migrations, SqlWebhookStore } from "../src/index.js"
+import { migratesFrom } from "./support/fromMigration.js"
 
-const url = process.env.DATABASE_URL
 const BEFORE_PARTITIONS = 31
 const DAY = 24 * 60 * 60 * 1000
 /** Day-aligned, so the slots' bounds are easy to state. */
 const T0 = Date.UTC(2026, 0, 10)
-
-const upTo = (latest: number) =>
-  Migrator.make({})({
-    loader: Effect.map(Migrations.loader, (all) => all.filter(([id]) => id <= latest)),
-    table: "effect_sql_migrations"
-  })
 
 const partner = "p_legacy" as Ids.PartnerId
 const endpointId = randomUUID()
@@ -113,26 +106,10 @@ const migratedKeepsHistory = Effect.gen(function* () {
 })
 
 describe("migration 0032: webhook history in time partitions", () => {
-  it.live("PGlite: a database with history made by 0031 migrates, keeps its rows and drops them by slot", () =>
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE SCHEMA IF NOT EXISTS frank`
-      yield* upTo(BEFORE_PARTITIONS)
-      yield* sql.unsafe(oldHistory)
-      yield* migratedKeepsHistory
-    }).pipe(Effect.provide(PgliteDatabase.layer), Effect.scoped)
-  )
-
-  if (url !== undefined && url.length > 0)
-    it.live("PostgreSQL: a database with history made by 0031 migrates, keeps its rows and drops them by slot", () =>
-      Effect.gen(function* () {
-        const schema = `frank_t_${randomUUID().replaceAll("-", "")}`
-        yield* Effect.addFinalizer(() => Effect.ignore(runScript(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)))
-        yield* runScript(url, `CREATE SCHEMA ${schema}`)
-        const client = PostgresDatabase.layer(Redacted.make(url), { maxConnections: 1, schema })
-        yield* Effect.provide(upTo(BEFORE_PARTITIONS), client)
-        yield* runScript(url, `SET search_path = ${schema}; ${oldHistory}`)
-        yield* Effect.provide(migratedKeepsHistory, client)
-      }).pipe(Effect.scoped)
-    )
+  migratesFrom({
+    title: "a database with history made by 0031 migrates, keeps its rows and drops them by slot",
+    before: BEFORE_PARTITIONS,
+    seed: oldHistory,
+    check: migratedKeepsHistory
+  })
 })
