@@ -1,6 +1,7 @@
 /**
  * How the worker loop waits: a lease that ran out before the next scheduled sweep (another
- * instance died mid-request) is swept at once, not polled for in a tight loop until the sweep.
+ * instance died mid-request) is swept at once, not polled for in a tight loop until the sweep;
+ * an event committed after a claim's snapshot is claimed on the next turn, without a sweep.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Webhooks } from "@frank/core"
@@ -53,6 +54,49 @@ describe("DeliveryWorker waiting", () => {
       expect(delivery?.status).toBe("uncertain")
       // A handful of loop turns, not hundreds of store round trips.
       expect(nextWakeAtCalls).toBeLessThan(10)
+    }).pipe(Effect.provide(engine))
+  })
+
+  // Under a steady stream of events a claim often misses one committed just after its snapshot;
+  // sweeping for each such miss made the sweep's statements run dozens of times a second.
+  it.live("an event committed after the claim's snapshot is claimed again, not swept for", () => {
+    let missNextDue = false
+    let sweeps = 0
+    const missingStore = Layer.effectContext(
+      Effect.map(MemoryWebhookStore.make, (stores) =>
+        webhookStoresContext({
+          ...stores,
+          queue: {
+            ...stores.queue,
+            // The first claim that has work misses it, as one whose snapshot predates the commit.
+            claimDue: (now, leaseMs, limit, token) =>
+              Effect.flatMap(stores.queue.nextWakeAt(), (due) => {
+                if (!missNextDue || due === undefined || due > now)
+                  return stores.queue.claimDue(now, leaseMs, limit, token)
+                missNextDue = false
+                return Effect.succeed([])
+              }),
+            expireLeases: (now) => Effect.tap(stores.queue.expireLeases(now), () => Effect.sync(() => sweeps++))
+          }
+        })
+      )
+    )
+    const engine = workerEngine(config, missingStore, ScriptedReceiver.layer(200))
+    return Effect.gen(function* () {
+      const webhooks = yield* Webhooks.Webhooks
+      const worker = yield* Webhooks.DeliveryWorker
+      const endpoint = yield* webhooks.createEndpoint(testPartner("p1"), { url: "https://a.example/hook" })
+      const fiber = yield* Effect.fork(worker.run)
+      yield* Effect.sleep(Duration.millis(100))
+      missNextDue = true
+      yield* webhooks.sendTest(testPartner("p1"), endpoint.id)
+      yield* Effect.sleep(Duration.millis(400))
+      yield* Fiber.interrupt(fiber)
+      const [delivery] = (yield* webhooks.listDeliveries(testPartner("p1"), {}, 10, undefined)).deliveries
+      expect(missNextDue).toBe(false)
+      expect(delivery?.status).toBe("delivered")
+      // The sweep at the start only: the next one is due after the 2 s interval.
+      expect(sweeps).toBe(1)
     }).pipe(Effect.provide(engine))
   })
 })

@@ -21,6 +21,7 @@ export const claimLoop = (
     const pause = (ms: number) => Effect.raceFirst(wakeup.await, Effect.sleep(Duration.millis(ms)))
     let nextSweepAt = 0
     let lastSweepAt = Number.NEGATIVE_INFINITY
+    let claimingAgain = false
     for (;;) {
       const now = yield* Clock.currentTimeMillis
       if (now >= nextSweepAt) {
@@ -30,6 +31,7 @@ export const claimLoop = (
       }
       const wanted = Math.min(load.free, config.batchSize)
       const batch = wanted > 0 && load.claimable ? yield* claimAndStart(wanted) : undefined
+      if (batch === undefined || batch.length > 0) claimingAgain = false
       // A full batch may mean more is due: go again.
       if (batch !== undefined && batch.length === wanted) continue
       if (batch === undefined) {
@@ -41,11 +43,15 @@ export const claimLoop = (
       const due = batch.length > 0 ? undefined : yield* Effect.uninterruptible(store.nextWakeAt())
       const at = yield* Clock.currentTimeMillis
       if (due !== undefined && due <= at && due > lastSweepAt) {
-        // Due since the last sweep yet not claimed: a lease that ran out (another instance died
-        // mid-request) is the sweep's to take, so sweep now and go again.
-        nextSweepAt = at
+        // Due since the last sweep yet not claimed: an event committed after the claim's snapshot
+        // (claiming again takes it; under a steady stream of events this is the common case) or
+        // a lease that ran out (another instance died mid-request), which only the sweep takes.
+        // So claim once more first, and sweep when that still leaves it.
+        if (claimingAgain) nextSweepAt = at
+        claimingAgain = !claimingAgain
         continue
       }
+      claimingAgain = false
       // Overdue since before the last sweep: rows another instance holds or is claiming right now.
       // Polling for them with no pause would only load the database.
       yield* pause(due === undefined || due <= at ? config.pollIntervalMs : Math.min(config.pollIntervalMs, due - at))
