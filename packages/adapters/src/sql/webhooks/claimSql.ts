@@ -82,44 +82,10 @@ export const claimSql = ({
       )
     },
 
-    // Three disjoint sets by the claim's sent mark and the endpoint's deletion (final once set), each
-    // from the leases index; a row a concurrent write moves out of its set is left for the next
-    // sweep. A mark goes once no delivery is leased under its token as of this statement's
-    // snapshot, so only after the sweep that settled its deliveries.
+    // The sweep's statement is a function (migration 0034, which tells the three sets it settles):
+    // sent as text it was planned over every day slot at each call.
     expireLeases: (now: number) =>
-      sql<{ n: number }>`
-      -- Data-modifying CTEs run to completion whether read or not.
-      WITH lost AS (
-        UPDATE webhook_deliveries d SET status = 'uncertain', lease_until = NULL, claim_token = NULL, updated_at = ${now}
-        WHERE d.status = 'delivering' AND d.lease_until <= ${now}
-          AND EXISTS (SELECT 1 FROM webhook_sent_claims s WHERE s.claim_token = d.claim_token)
-        RETURNING d.partner_id, d.id, d.attempts, d.created_at
-      ), unknown AS (
-        INSERT INTO webhook_attempts (partner_id, delivery_id, attempt, started_at, duration_ms, response_status, error, delivery_created_at)
-        SELECT partner_id, id, attempts, ${now}, 0, NULL, 'outcome unknown: the worker stopped mid-request', created_at FROM lost
-      ), requeued AS (
-        UPDATE webhook_deliveries d SET status = 'pending', attempts = d.attempts - 1, next_attempt_at = ${now},
-          lease_until = NULL, claim_token = NULL, updated_at = ${now}
-        WHERE d.status = 'delivering' AND d.lease_until <= ${now}
-          AND NOT EXISTS (SELECT 1 FROM webhook_sent_claims s WHERE s.claim_token = d.claim_token)
-          AND EXISTS (SELECT 1 FROM webhook_endpoints e
-            WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id AND e.deleted_at IS NULL FOR KEY SHARE)
-      ), dropped AS (
-        DELETE FROM webhook_deliveries d
-        WHERE d.status = 'delivering' AND d.lease_until <= ${now}
-          AND NOT EXISTS (SELECT 1 FROM webhook_sent_claims s WHERE s.claim_token = d.claim_token)
-          AND EXISTS (SELECT 1 FROM webhook_endpoints e
-            WHERE e.partner_id = d.partner_id AND e.id = d.endpoint_id AND e.deleted_at IS NOT NULL)
-        RETURNING d.partner_id, d.id, d.created_at
-      ), dropped_attempts AS (
-        DELETE FROM webhook_attempts a USING dropped WHERE a.partner_id = dropped.partner_id AND a.delivery_id = dropped.id
-          AND a.delivery_created_at IN (dropped.created_at, 0)
-      ), spent_marks AS (
-        DELETE FROM webhook_sent_claims s WHERE s.lease_until <= ${now}
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-            WHERE d.status = 'delivering' AND d.lease_until = s.lease_until AND d.claim_token = s.claim_token)
-      )
-      SELECT count(*)::int AS n FROM lost`.pipe(
+      sql<{ n: number }>`SELECT webhook_expire_leases(${now}) AS n`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0),
         Effect.mapError(storeError("expireLeases"))
       )

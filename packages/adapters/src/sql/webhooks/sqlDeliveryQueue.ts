@@ -103,15 +103,9 @@ export const sqlDeliveryQueue = (
         return purged
       }).pipe(Effect.mapError(storeError("purgeDeletedEndpoints"))),
 
+    // A function (migration 0034): sent as text, its three probes were planned over every day slot at each call.
     nextWakeAt: () =>
-      sql<{ at: number | null }>`
-      SELECT least(
-        -- The due index in its order, stopping at the first delivery the claim would take (the
-        -- claim's own view, migration 0017): a min() over a join read every pending delivery.
-        (SELECT d.next_attempt_at FROM webhook_claimable_deliveries d ORDER BY d.next_attempt_at LIMIT 1),
-        (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
-        (SELECT min(previous_secret_valid_until) FROM webhook_endpoints WHERE previous_secret IS NOT NULL)
-      )::bigint AS at`.pipe(
+      sql<{ at: number | null }>`SELECT webhook_next_wake_at() AS at`.pipe(
         Effect.map((rows) => rows[0]?.at ?? undefined),
         Effect.mapError(storeError("nextWakeAt"))
       ),
