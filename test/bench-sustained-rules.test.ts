@@ -59,6 +59,7 @@ describe("bench/sustained rules", () => {
     expect(statementPart("WITH ev AS (\n INSERT INTO webhook_events (partner_id, id) SELECT $1")).toBe(
       "event insert + fan-out"
     )
+    expect(statementPart("SELECT webhook_append_event($1, $2::uuid, $3)")).toBe("event insert + fan-out")
     expect(statementPart("SELECT * FROM webhook_claim_due($1, $2, $3, $4)")).toBe("claim")
     expect(statementPart("SELECT webhook_finish_attempts($1::json, $2)")).toBe("outcome write")
     expect(statementPart("SELECT pg_notify($1, $2)")).toBe("NOTIFY")

@@ -54,16 +54,18 @@ const signalled = Effect.flatMap(Events.DeliveryWakeup, (w) =>
 
 /**
  * Polls until some connection of this test waits (`waiting`), or none does, on a lock in a
- * statement on webhook_endpoints; dies with `failure` after 5 s. Other test files share the
- * database, each in its own schema: a waiter counts only if it holds a lock on a relation of this
- * test's schema (any statement on a table keeps one until its transaction ends).
+ * statement on webhook_endpoints or in the fan-out (its function, migration 0034); dies with
+ * `failure` after 5 s. Other test files share the database, each in its own schema: a waiter
+ * counts only if it holds a lock on a relation of this test's schema (any statement on a table
+ * keeps one until its transaction ends).
  */
 const untilEndpointLockWaits = (waiting: boolean, failure: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     for (let i = 0; i < 500; i++) {
       const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity a
-        WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' AND a.query ILIKE '%webhook_endpoints%'
+        WHERE a.datname = current_database() AND a.wait_event_type = 'Lock'
+          AND (a.query ILIKE '%webhook_endpoints%' OR a.query ILIKE '%webhook_append_event%')
           AND EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
             WHERE l.pid = a.pid AND c.relnamespace = current_schema()::regnamespace)`
       if ((row?.n ?? 0) > 0 === waiting) return

@@ -11,7 +11,7 @@ import pg from "pg"
 export const statementPart = (query: string): string => {
   const q = query.replace(/\s+/g, " ").trim()
   if (/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|START TRANSACTION)/i.test(q)) return "transaction control"
-  if (/INSERT INTO webhook_events/i.test(q)) return "event insert + fan-out"
+  if (/INSERT INTO webhook_events|webhook_append_event/i.test(q)) return "event insert + fan-out"
   if (/webhook_claim_due/i.test(q)) return "claim"
   if (/webhook_finish_attempts/i.test(q)) return "outcome write"
   if (/pg_notify|^NOTIFY/i.test(q)) return "NOTIFY"

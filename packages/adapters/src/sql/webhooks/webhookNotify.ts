@@ -16,9 +16,13 @@ export const WEBHOOK_NOTIFY_CHANNEL_SUFFIX = ".webhooks"
 /** The channel the workers of Frank's schema `schema` LISTEN on. */
 export const webhookNotifyChannel = (schema: string): string => `${schema}${WEBHOOK_NOTIFY_CHANNEL_SUFFIX}`
 
+/** The connection's schema's channel, as a fragment of a statement. */
+export const notifyChannel = (sql: Statement.Constructor): Statement.Fragment =>
+  sql`current_schema() || ${WEBHOOK_NOTIFY_CHANNEL_SUFFIX}`
+
 /** `pg_notify(<the connection's schema's channel>, payload)`, as a fragment of a statement. */
 export const pgNotify = (sql: Statement.Constructor, payload: string): Statement.Fragment =>
-  sql`pg_notify(current_schema() || ${WEBHOOK_NOTIFY_CHANNEL_SUFFIX}, ${payload})`
+  sql`pg_notify(${notifyChannel(sql)}, ${payload})`
 
 /**
  * The notification's payload. Not empty: @effect/sql-pg's `listen` drops notifications whose
