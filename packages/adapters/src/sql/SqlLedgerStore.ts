@@ -4,6 +4,8 @@
  * the CHECK constraints of the schema back the invariants the rules keep.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import type { Ids, Ledger, Tariffs } from "@frank/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { toStoreError } from "./ledgerErrors.js"
@@ -21,6 +23,7 @@ import {
   usageDeltas
 } from "./ledgerCounters.js"
 import {
+  type Decision,
   LedgerStore,
   type LedgerStoreShape,
   type Snapshot,
@@ -106,7 +109,7 @@ export const make = Effect.gen(function* () {
   // Daily usage grows in the movement's transaction; the account lock orders concurrent writers.
   const addUsage = (partnerId: Ids.PartnerId, entries: ReadonlyArray<Ledger.NewLedgerEntry>) => {
     const days = usageDeltas(entries)
-    if (days.length === 0) return Effect.void
+    if (days.length === 0) return undefined
     return sql`INSERT INTO ledger_usage_days ${sql.insert(days.map((d) => ({ partnerId, ...d })))}
       ON CONFLICT (partner_id, day_start_ms) DO UPDATE SET spent_minor = ledger_usage_days.spent_minor + EXCLUDED.spent_minor`
   }
@@ -118,6 +121,32 @@ export const make = Effect.gen(function* () {
         status = EXCLUDED.status, charged_minor = EXCLUDED.charged_minor, released_minor = EXCLUDED.released_minor,
         settlement_entry_id = EXCLUDED.settlement_entry_id, settled_at = EXCLUDED.settled_at`
 
+  /**
+   * A decision's writes as one statement, each a data-modifying CTE on a table of its own: one
+   * round trip while the account row is locked, where every round trip makes the partner's other
+   * movements wait longer (bench/sustained, docs/performance.md).
+   */
+  const writeDecision = (
+    partnerId: Ids.PartnerId,
+    d: Decision<unknown>,
+    numbered: ReturnType<typeof numberEntries>
+  ): Effect.Effect<unknown, SqlError> => {
+    const writes: Array<Statement.Fragment> = []
+    if (d.entries.length > 0) writes.push(insertEntries(numbered.numbered))
+    if (d.hold !== undefined) writes.push(upsertHold(d.hold))
+    if (d.grants.length > 0) writes.push(grantSql.upsertGrants(d.grants))
+    if (d.entries.length > 0) {
+      writes.push(updateAccount(partnerId, d.totals, numbered.counters))
+      const usage = addUsage(partnerId, d.entries)
+      if (usage !== undefined) writes.push(usage)
+    }
+    const last = writes.pop()
+    if (last === undefined) return Effect.void
+    if (writes.length === 0) return sql`${last}`
+    const ctes = writes.map((w, i) => sql`${sql.literal(`w${i}`)} AS (${w})`)
+    return sql`WITH ${sql.csv(ctes)} ${last}`
+  }
+
   const transact: LedgerStoreShape["transact"] = (request, rule, followUp) =>
     sql
       .withTransaction(
@@ -128,14 +157,7 @@ export const make = Effect.gen(function* () {
           // transaction) rolls back, including an account row created just now.
           if (Either.isLeft(decided)) return yield* Effect.fail(decided.left)
           const d = decided.right
-          const numbered = numberEntries(loaded.counters, d.entries)
-          if (d.entries.length > 0) yield* insertEntries(numbered.numbered)
-          if (d.hold !== undefined) yield* upsertHold(d.hold)
-          if (d.grants.length > 0) yield* grantSql.upsertGrants(d.grants)
-          if (d.entries.length > 0) {
-            yield* updateAccount(request.partnerId, d.totals, numbered.counters)
-            yield* addUsage(request.partnerId, d.entries)
-          }
+          yield* writeDecision(request.partnerId, d, numberEntries(loaded.counters, d.entries))
           if (followUp !== undefined) yield* followUp(d.result)
           return d.result
         })
