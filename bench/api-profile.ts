@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
+import { nodeFlags, START_FLAGS } from "./support/hostProcess.js"
 import { adminStatement, freePort } from "./support/local.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -89,7 +90,7 @@ try {
   // generation makes those GCs frequent enough to sum over the measured window.
   const gcTrace =
     allocFile === undefined
-      ? ["--max-semi-space-size=64"]
+      ? nodeFlags(process.env.HOST_NODE_FLAGS, START_FLAGS)
       : ["--trace-gc-nvp", "--min-semi-space-size=1", "--max-semi-space-size=1"]
   host = spawn(
     process.execPath,

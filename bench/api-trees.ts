@@ -14,7 +14,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { DatabaseSchema } from "@frank/adapters"
 import autocannon from "autocannon"
-import { cpuSeconds, nodeFlags, ROOT, startSource, waitFor } from "./support/hostProcess.js"
+import { cpuSeconds, nodeFlags, ROOT, startSource, waitFor, START_FLAGS } from "./support/hostProcess.js"
 import { adminStatement, freePort } from "./support/local.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -25,7 +25,7 @@ if (url.length === 0) {
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const TREES = [ROOT, ...(process.env.BENCH_TREES ?? "").split(",").filter(Boolean)]
-const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
+const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, START_FLAGS)
 
 const admin = (text: string) => adminStatement(url, text)
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>

@@ -14,7 +14,7 @@ import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { DatabaseSchema } from "@frank/adapters"
 import autocannon from "autocannon"
-import { cpuSeconds, nodeFlags, startSource as start, waitFor } from "./support/hostProcess.js"
+import { cpuSeconds, nodeFlags, startSource as start, waitFor, START_FLAGS } from "./support/hostProcess.js"
 import { adminStatement, freePort } from "./support/local.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -27,12 +27,12 @@ const CONNECTIONS = 32
 /** Partners whose 10 endpoints each the spread write rounds PATCH in turn. */
 const SPREAD_PARTNERS = 4
 /**
- * Node flags of each server. The host runs as `npm start` runs it: a 64 MiB young generation,
- * which this allocation-heavy server needs (GC was 7 % of its CPU with the 16 MiB default). The
- * baseline runs with Node's defaults, which are its best (the larger young generation slowed it by
- * ~20 % here). Override with HOST_NODE_FLAGS / BASELINE_NODE_FLAGS.
+ * Node flags of each server. The host runs as `npm start` runs it (START_FLAGS: Node's defaults
+ * since issue 36; `--max-semi-space-size=64` saves ~12 % of its CPU per request at ~70 MiB idle,
+ * docs/decisions.md). The baseline runs with Node's defaults, which are its best (the larger young
+ * generation slowed it by ~20 % here). Override with HOST_NODE_FLAGS / BASELINE_NODE_FLAGS.
  */
-const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
+const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, START_FLAGS)
 const BASELINE_FLAGS = nodeFlags(process.env.BASELINE_NODE_FLAGS, "")
 
 const admin = (text: string) => adminStatement(url, text)

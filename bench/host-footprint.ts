@@ -1,6 +1,6 @@
 /**
  * bench/host-footprint — the production host, compiled JavaScript started as `npm start` starts it
- * (node --max-semi-space-size=64 packages/host/dist/main.js), against a bare node:http + pg server
+ * (node packages/host/dist/main.js), against a bare node:http + pg server
  * (bench/support/bareServer.mjs) in the same run: time from spawn to a 200 on /readyz, resident
  * memory after 30 s idle, and after every 2,000 of 10,000 API requests (GET /v1/billing/balance,
  * 8 connections), on PostgreSQL and on PGlite (a fresh data directory). For the host it also
@@ -10,7 +10,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:footprint
  *   # BENCH_IDLE_SECONDS (30), BENCH_REQUESTS (10000), BENCH_BATCHES (5) override the defaults;
- *   # HOST_NODE_FLAGS ("--max-semi-space-size=64") the host's node flags; BENCH_SERVERS
+ *   # HOST_NODE_FLAGS (none, as `npm start`) the host's node flags; BENCH_SERVERS
  *   # (bare,postgres,pglite) which rows run (bare needs postgres, which makes its key);
  *   # BENCH_LIVE_HEAP=1 makes the host write a heap snapshot (which collects all garbage first)
  *   # before each heap reading, so the old space printed is what is alive; its resident sizes
@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { DatabaseSchema } from "@frank/adapters"
 import autocannon from "autocannon"
+import { nodeFlags, START_FLAGS } from "./support/hostProcess.js"
 import { adminStatement, databaseUrlOrExit, freePort } from "./support/local.js"
 
 const url = databaseUrlOrExit("bench/host-footprint")
@@ -30,7 +31,7 @@ const ROOT = resolve(import.meta.dirname, "..")
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000)
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5)
-const HOST_FLAGS = (process.env.HOST_NODE_FLAGS ?? "--max-semi-space-size=64").split(" ").filter(Boolean)
+const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, START_FLAGS)
 /** Where the host writes its heap snapshots in BENCH_LIVE_HEAP mode; undefined otherwise. */
 const SNAPSHOTS = process.env.BENCH_LIVE_HEAP === "1" ? mkdtempSync(join(tmpdir(), "frank-footprint-heap-")) : undefined
 const SNAPSHOT_FLAGS = SNAPSHOTS === undefined ? [] : ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOTS}`]

@@ -14,14 +14,14 @@
 import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import autocannon from "autocannon"
-import { cpuSeconds, nodeFlags, startSource, waitFor } from "./support/hostProcess.js"
+import { cpuSeconds, nodeFlags, startSource, waitFor, START_FLAGS } from "./support/hostProcess.js"
 import { adminStatement, databaseUrlOrExit, freePort } from "./support/local.js"
 
 const url = databaseUrlOrExit("bench/ratelimit")
 const PHASE_S = Number(process.env.BENCH_SECONDS ?? 8)
 const FLOOD_RATE = 2_000
 const READ_EVERY_MS = 50
-const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
+const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, START_FLAGS)
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN

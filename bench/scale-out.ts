@@ -25,7 +25,7 @@ import type { AddressInfo } from "node:net"
 import { DatabaseSchema, webhookNotifyChannel } from "@frank/adapters"
 import autocannon from "autocannon"
 import pg from "pg"
-import { nodeFlags, startSource, waitFor } from "./support/hostProcess.js"
+import { nodeFlags, startSource, waitFor, START_FLAGS } from "./support/hostProcess.js"
 import { adminStatement, databaseUrlOrExit, freePort } from "./support/local.js"
 import { machineCores, type PhaseUsage, pgSampler } from "./support/pgSampler.js"
 
@@ -36,7 +36,7 @@ const BACKLOG = Number(process.env.BACKLOG ?? (SMALL ? 1000 : 20_000))
 const HOSTS = (process.env.HOSTS ?? (SMALL ? "1,2" : "1,2,4")).split(",").map(Number)
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32)
 /** As bench/api: the host as `npm start` runs it (64 MiB young generation). */
-const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
+const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, START_FLAGS)
 if (
   HOSTS.some((n) => !Number.isSafeInteger(n) || n <= 0) ||
   ![SECONDS, BACKLOG, CONNECTIONS].every((n) => Number.isSafeInteger(n) && n > 0)

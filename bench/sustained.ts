@@ -14,11 +14,11 @@
  * RATES (50,100,200,400,800,1600,3200 events/s), STEP_SECONDS (30), PARTNERS (4), MIX (test,topup:
  * emits take the kinds in turn), DRAIN_EVENTS (5000), MAX_IN_FLIGHT (256 emitting requests),
  * GRACE_SECONDS (10: the wait for a step's last deliveries), WARMUP_SECONDS (5, at the first rate,
- * not reported), HOST_NODE_FLAGS ("--max-semi-space-size=64"). docs/performance.md says how to read it.
+ * not reported), HOST_NODE_FLAGS (none: what `npm start` gives, START_FLAGS). docs/performance.md says how to read it.
  */
 import { loadavg } from "node:os"
 import pg from "pg"
-import { nodeFlags, ROOT } from "./support/hostProcess.js"
+import { nodeFlags, ROOT, START_FLAGS } from "./support/hostProcess.js"
 import { databaseUrlOrExit } from "./support/local.js"
 import { type PhaseUsage, pgSampler } from "./support/pgSampler.js"
 import { type DrainResult, drainOnly } from "./sustained/drain.js"
@@ -43,7 +43,7 @@ const settings: StepSettings = {
 const PARTNERS = Number(process.env.PARTNERS ?? 4)
 const DRAIN_EVENTS = Number(process.env.DRAIN_EVENTS ?? 5000)
 const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 5)
-const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, "--max-semi-space-size=64")
+const HOST_FLAGS = nodeFlags(process.env.HOST_NODE_FLAGS, START_FLAGS)
 
 interface Side {
   readonly host: BenchHost

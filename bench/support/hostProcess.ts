@@ -8,6 +8,13 @@ import { resolve } from "node:path"
 
 export const ROOT = resolve(import.meta.dirname, "../..")
 
+/**
+ * The node flags `npm start` gives the host (package.json): none since issue 36 (the 64 MiB young
+ * generation cost ~70 MiB idle; docs/decisions.md). Benches start hosts with these unless
+ * HOST_NODE_FLAGS says otherwise, so they measure what operators run.
+ */
+export const START_FLAGS = ""
+
 /** Node flags from an environment variable (space-separated), else `fallback`. */
 export const nodeFlags = (v: string | undefined, fallback: string): ReadonlyArray<string> =>
   (v ?? fallback).split(" ").filter(Boolean)
