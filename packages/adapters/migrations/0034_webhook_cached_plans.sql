@@ -4,8 +4,8 @@
 -- track_planning) measured, per call, 0.76 ms of planning against 0.03 ms of execution for the
 -- worker's next-wake probe, 1.5 ms against 0.14 ms for its lease sweep, and 0.13-0.19 ms against
 -- 0.17-0.26 ms for the fan-out of every event. PL/pgSQL keeps a statement's plan for the session,
--- so the planning is paid once per connection. Their text is what sqlDeliveryQueue.ts,
--- claimSql.ts and sqlEventStore.ts sent before.
+-- so the planning is paid once per connection. The worker's two are the text sqlDeliveryQueue.ts
+-- and claimSql.ts sent before; the fan-out, sqlEventStore.ts' one statement before, is three.
 --
 -- Frozen once landed: change the schema in a new file (README.md here).
 
@@ -71,12 +71,12 @@ BEGIN
 END
 $fn$;
 
--- An event and its deliveries in one statement (the outbox write: it joins the caller's
--- transaction). The id is claimed first in webhook_event_ids (0033), so a repeat writes nothing and
--- a concurrent writer of the same id waits for the first to commit. Deliveries go to p_endpoint_id
--- alone (a test event) or, when it is null, to every active endpoint subscribed to the type, each
--- under FOR KEY SHARE (pendingGuard.ts). When deliveries were made and p_notify_channel is given,
--- NOTIFY on it (delivered at commit). Answers how many deliveries were made.
+-- An event and its deliveries (the outbox write: it joins the caller's transaction). The id is
+-- claimed first in webhook_event_ids (0033): a repeat writes nothing, and a concurrent writer of
+-- the same id waits for the first to commit. Deliveries go to p_endpoint_id alone (a test event)
+-- or, when it is null, to every active endpoint subscribed to the type, each read FOR KEY SHARE
+-- (pendingGuard.ts). When deliveries were made and p_notify_channel is given, NOTIFY on it
+-- (delivered at commit). Answers how many deliveries were made.
 CREATE FUNCTION webhook_append_event(
   p_partner_id text, p_id uuid, p_type text, p_occurred_at bigint, p_payload text, p_trace_parent text,
   p_now bigint, p_endpoint_id uuid, p_notify_channel text, p_notify_payload text
@@ -86,43 +86,29 @@ AS $fn$
 DECLARE
   v_made integer;
 BEGIN
-  IF p_endpoint_id IS NOT NULL THEN
-    WITH claimed AS (
-      INSERT INTO webhook_event_ids (partner_id, id, created_at) VALUES (p_partner_id, p_id, p_now)
-      ON CONFLICT DO NOTHING
-      RETURNING partner_id, id
-    ), ev AS (
-      INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, trace_parent, created_at)
-      SELECT claimed.partner_id, claimed.id, p_type, p_occurred_at, p_payload, p_trace_parent, p_now FROM claimed
-      RETURNING partner_id, id, type
-    ), d AS (
-      INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-      SELECT ev.partner_id, gen_random_uuid(), e.id, ev.id, ev.type, 'pending', 0, p_now, p_now, p_now
-      FROM ev JOIN webhook_endpoints e ON e.partner_id = ev.partner_id
-      WHERE e.deleted_at IS NULL AND e.id = p_endpoint_id
-      FOR KEY SHARE OF e
-      RETURNING 1
-    )
-    SELECT count(*)::integer INTO v_made FROM d;
-  ELSE
-    WITH claimed AS (
-      INSERT INTO webhook_event_ids (partner_id, id, created_at) VALUES (p_partner_id, p_id, p_now)
-      ON CONFLICT DO NOTHING
-      RETURNING partner_id, id
-    ), ev AS (
-      INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, trace_parent, created_at)
-      SELECT claimed.partner_id, claimed.id, p_type, p_occurred_at, p_payload, p_trace_parent, p_now FROM claimed
-      RETURNING partner_id, id, type
-    ), d AS (
-      INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-      SELECT ev.partner_id, gen_random_uuid(), e.id, ev.id, ev.type, 'pending', 0, p_now, p_now, p_now
-      FROM ev JOIN webhook_endpoints e ON e.partner_id = ev.partner_id
-      WHERE e.deleted_at IS NULL AND e.active AND (e.event_types IS NULL OR ev.type = ANY (e.event_types))
-      FOR KEY SHARE OF e
-      RETURNING 1
-    )
-    SELECT count(*)::integer INTO v_made FROM d;
+  INSERT INTO webhook_event_ids (partner_id, id, created_at) VALUES (p_partner_id, p_id, p_now)
+  ON CONFLICT DO NOTHING;
+  IF NOT FOUND THEN
+    RETURN 0;
   END IF;
+  INSERT INTO webhook_events (partner_id, id, type, occurred_at, payload, trace_parent, created_at)
+  VALUES (p_partner_id, p_id, p_type, p_occurred_at, p_payload, p_trace_parent, p_now);
+  -- Two statements, so each keeps a plan of its own: the test event's finds its endpoint by key.
+  IF p_endpoint_id IS NOT NULL THEN
+    INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+    SELECT p_partner_id, gen_random_uuid(), e.id, p_id, p_type, 'pending', 0, p_now, p_now, p_now
+    FROM webhook_endpoints e
+    WHERE e.partner_id = p_partner_id AND e.id = p_endpoint_id AND e.deleted_at IS NULL
+    FOR KEY SHARE OF e;
+  ELSE
+    INSERT INTO webhook_deliveries (partner_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+    SELECT p_partner_id, gen_random_uuid(), e.id, p_id, p_type, 'pending', 0, p_now, p_now, p_now
+    FROM webhook_endpoints e
+    WHERE e.partner_id = p_partner_id AND e.deleted_at IS NULL AND e.active
+      AND (e.event_types IS NULL OR p_type = ANY (e.event_types))
+    FOR KEY SHARE OF e;
+  END IF;
+  GET DIAGNOSTICS v_made = ROW_COUNT;
   IF v_made > 0 AND p_notify_channel IS NOT NULL THEN
     PERFORM pg_notify(p_notify_channel, p_notify_payload);
   END IF;

@@ -1,11 +1,11 @@
 /**
- * The SQL webhook store's `EventStore`: an event and its deliveries are written by one statement
- * that joins the caller's transaction (the ledger's, for billing events), so the outbox commits
- * with the business change. The same statement sends NOTIFY when it created deliveries (unless the
- * store is built with `notify: "none"`); Postgres delivers it at commit, so workers of every
- * instance wake exactly when the event is visible. The fan-out takes `FOR KEY SHARE` on each
+ * The SQL webhook store's `EventStore`: an event and its deliveries are written by one call of
+ * `webhook_append_event` (migration 0034) that joins the caller's transaction (the ledger's, for
+ * billing events), so the outbox commits with the business change. The same call sends NOTIFY
+ * when it created deliveries (unless the store is built with `notify: "none"`); Postgres
+ * delivers it at commit, so workers of every instance wake exactly when the event is visible. The fan-out takes `FOR KEY SHARE` on each
  * endpoint (pendingGuard.ts). The events' key includes their time partition (migration 0032), so
- * no unique index on them refuses an id written before: the statement first claims the id in the
+ * no unique index on them refuses an id written before: the function first claims the id in the
  * unpartitioned `webhook_event_ids` (migration 0033), and a second write of an id (an event with a
  * source id, emitted again) writes nothing; a concurrent one waits for the first to commit.
  */
