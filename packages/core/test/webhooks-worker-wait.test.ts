@@ -8,7 +8,7 @@ import { Webhooks } from "@frank/core"
 import { MemoryWebhookStore, ScriptedReceiver, testPartner } from "@frank/core/testing"
 import { Clock, Duration, Effect, Fiber, Layer } from "effect"
 import { workerEngine } from "./support/workerEngine.js"
-import { DeliveryQueue, webhookStoresContext } from "@frank/core/stores"
+import { DeliveryQueue, type DeliveryQueueShape, webhookStoresContext } from "@frank/core/stores"
 
 // The dead instance's short lease ends well before the worker's second sweep (long interval).
 const DEAD_LEASE_MS = 50
@@ -21,21 +21,21 @@ const config = {
   sweepIntervalMs: 2_000
 }
 
+/** The memory webhook store with some of its queue's methods replaced (they may call the originals). */
+const memoryStoreWithQueue = (replace: (queue: DeliveryQueueShape) => Partial<DeliveryQueueShape>) =>
+  Layer.effectContext(
+    Effect.map(MemoryWebhookStore.make, (stores) =>
+      webhookStoresContext({ ...stores, queue: { ...stores.queue, ...replace(stores.queue) } })
+    )
+  )
+
 describe("DeliveryWorker waiting", () => {
   // Live clock: the defect was a loop of sleep(0) turns, which only real time shows.
   it.live("a lease that ran out between sweeps is swept at once, without polling the store in a loop", () => {
     let nextWakeAtCalls = 0
-    const countingStore = Layer.effectContext(
-      Effect.map(MemoryWebhookStore.make, (stores) =>
-        webhookStoresContext({
-          ...stores,
-          queue: {
-            ...stores.queue,
-            nextWakeAt: () => Effect.tap(stores.queue.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
-          }
-        })
-      )
-    )
+    const countingStore = memoryStoreWithQueue((queue) => ({
+      nextWakeAt: () => Effect.tap(queue.nextWakeAt(), () => Effect.sync(() => nextWakeAtCalls++))
+    }))
     const engine = workerEngine(config, countingStore, ScriptedReceiver.layer(200))
     return Effect.gen(function* () {
       const webhooks = yield* Webhooks.Webhooks
@@ -62,25 +62,16 @@ describe("DeliveryWorker waiting", () => {
   it.live("an event committed after the claim's snapshot is claimed again, not swept for", () => {
     let missNextDue = false
     let sweeps = 0
-    const missingStore = Layer.effectContext(
-      Effect.map(MemoryWebhookStore.make, (stores) =>
-        webhookStoresContext({
-          ...stores,
-          queue: {
-            ...stores.queue,
-            // The first claim that has work misses it, as one whose snapshot predates the commit.
-            claimDue: (now, leaseMs, limit, token) =>
-              Effect.flatMap(stores.queue.nextWakeAt(), (due) => {
-                if (!missNextDue || due === undefined || due > now)
-                  return stores.queue.claimDue(now, leaseMs, limit, token)
-                missNextDue = false
-                return Effect.succeed([])
-              }),
-            expireLeases: (now) => Effect.tap(stores.queue.expireLeases(now), () => Effect.sync(() => sweeps++))
-          }
-        })
-      )
-    )
+    const missingStore = memoryStoreWithQueue((queue) => ({
+      // The first claim that has work misses it, as one whose snapshot predates the commit.
+      claimDue: (now, leaseMs, limit, token) =>
+        Effect.flatMap(queue.nextWakeAt(), (due) => {
+          if (!missNextDue || due === undefined || due > now) return queue.claimDue(now, leaseMs, limit, token)
+          missNextDue = false
+          return Effect.succeed([])
+        }),
+      expireLeases: (now) => Effect.tap(queue.expireLeases(now), () => Effect.sync(() => sweeps++))
+    }))
     const engine = workerEngine(config, missingStore, ScriptedReceiver.layer(200))
     return Effect.gen(function* () {
       const webhooks = yield* Webhooks.Webhooks
